@@ -1,0 +1,50 @@
+"""collide2d: 2D collision detection and rigid-body physics for Python games.
+
+Geometry (one-call and batch forms) lives in :mod:`collide2d.geometry` and is re-exported
+here. Units are SI (metres, kilograms, seconds, radians), y points up, polygons are
+counter-clockwise (either winding is accepted and normalised).
+"""
+
+from .geometry import (
+    Circle,
+    Clip,
+    Impact,
+    Manifold,
+    MassInfo,
+    Penetration,
+    RayHit,
+    SegmentHit,
+    SegmentHits,
+    ShapePool,
+    clip_segment,
+    clip_segment_many,
+    contact_points,
+    convex_hull,
+    decompose,
+    is_convex,
+    pack_shapes,
+    penetration,
+    penetration_many,
+    point_in_polygon,
+    points_in_polygon,
+    polygon_mass,
+    polygons_overlap,
+    polygons_overlap_many,
+    segment_intersection,
+    segment_intersection_many,
+    segment_polygon,
+    segment_polygon_many,
+    sweep,
+    sweep_many,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Circle", "Clip", "Impact", "Manifold", "MassInfo", "Penetration", "RayHit", "SegmentHit",
+    "SegmentHits", "ShapePool", "clip_segment", "clip_segment_many", "contact_points",
+    "convex_hull", "decompose", "is_convex", "pack_shapes", "penetration", "penetration_many",
+    "point_in_polygon", "points_in_polygon", "polygon_mass", "polygons_overlap",
+    "polygons_overlap_many", "segment_intersection", "segment_intersection_many",
+    "segment_polygon", "segment_polygon_many", "sweep", "sweep_many",
+]

@@ -1,0 +1,45 @@
+"""One place that decides how kernels run: compiled by Numba, or as plain Python.
+
+Every kernel in ``collide2d._kernels`` is decorated with :func:`njit` from here. With Numba
+importable, it is ``numba.njit(cache=True)``: compiled on first call, cached on disk. Without
+Numba (PyPy, Pyodide, a CPython newer than Numba's wheels) the kernels run unchanged as
+Python after a single warning, so collide2d still works, slowly. ``NUMBA_DISABLE_JIT=1`` is
+Numba's own switch for the same pure-Python path (used by the test suite's ``nojit`` subset).
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+
+try:  # pragma: no cover - which branch runs depends on the interpreter
+    import numba as _numba
+
+    HAVE_NUMBA = True
+except ImportError:  # pragma: no cover
+    _numba = None
+    HAVE_NUMBA = False
+    warnings.warn(
+        "collide2d: Numba is not available on this interpreter; kernels run as plain Python "
+        "and are 50-500x slower. `pip install numba` where wheels exist.",
+        RuntimeWarning,
+        stacklevel=2,
+    )
+
+#: True when kernels are really compiled (Numba present and not disabled).
+JIT_ENABLED = HAVE_NUMBA and os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0")
+
+
+def njit(fn=None, **options):
+    """``numba.njit(cache=True, ...)`` or the identity decorator without Numba."""
+
+    def wrap(f):
+        if _numba is None:
+            return f
+        opts = {"cache": True, "nogil": True}
+        opts.update(options)
+        return _numba.njit(**opts)(f)
+
+    if fn is not None:
+        return wrap(fn)
+    return wrap

@@ -1,0 +1,57 @@
+"""Batch pair queries over a shape pool: overlap, penetration and sweep, one row per pair."""
+
+import math
+
+from .._jit import njit
+from .sat import shape_distance, sweep_pair
+
+
+@njit
+def overlap_batch(verts, offs, counts, radii, pairs, out):
+    for k in range(pairs.shape[0]):
+        i = pairs[k, 0]
+        j = pairs[k, 1]
+        d = shape_distance(verts, offs[i], counts[i], radii[i],
+                           verts, offs[j], counts[j], radii[j], 0.0, 0.0, False)[0]
+        out[k] = d <= 0.0
+
+
+@njit
+def penetration_batch(verts, offs, counts, radii, pairs, hit, normal, depth):
+    for k in range(pairs.shape[0]):
+        i = pairs[k, 0]
+        j = pairs[k, 1]
+        d, nx, ny, _, _, _, _ = shape_distance(verts, offs[i], counts[i], radii[i],
+                                               verts, offs[j], counts[j], radii[j],
+                                               0.0, 0.0, True)
+        if d < 0.0:
+            hit[k] = True
+            normal[k, 0] = -nx
+            normal[k, 1] = -ny
+            depth[k] = -d
+        else:
+            hit[k] = False
+            normal[k, 0] = math.nan
+            normal[k, 1] = math.nan
+            depth[k] = math.nan
+
+
+@njit
+def sweep_batch(verts, offs, counts, radii, pairs, w, t_max, hit, time, normal, depth):
+    for k in range(pairs.shape[0]):
+        i = pairs[k, 0]
+        j = pairs[k, 1]
+        h, t, px, py, dep = sweep_pair(verts, offs[i], counts[i], radii[i],
+                                       verts, offs[j], counts[j], radii[j],
+                                       w[k, 0], w[k, 1], t_max)
+        hit[k] = h
+        if h:
+            time[k] = t
+            normal[k, 0] = px
+            normal[k, 1] = py
+            depth[k] = dep
+        else:
+            time[k] = math.nan
+            normal[k, 0] = math.nan
+            normal[k, 1] = math.nan
+            depth[k] = math.nan

@@ -1,0 +1,487 @@
+"""Separating axes between convex shapes: overlap, penetration (MTD), distance, contacts.
+
+Shapes are ``(verts, off, n, radius)`` in one frame (the caller transforms to world space):
+n >= 3 a convex CCW polygon, n == 2 a segment (capsule when rounded), n == 1 a circle centre.
+
+A shape's *axes* are its face normals; a segment has four: its two faces and, so that the
+degenerate Minkowski difference of a segment is handled exactly, its two end directions.
+Over these axes the largest separation equals the signed distance between the cores whenever
+the cores overlap (in 2D the Minkowski difference's faces are exactly the two shapes' faces);
+when they are apart the exact distance comes from closest points between edges.
+
+Sign convention inside the kernels: ``n_ab`` points from A towards B. The public API speaks
+of the normal that pushes A away from B, which is ``-n_ab``.
+"""
+
+import math
+
+from .._jit import njit
+
+# A contact from clipping is kept while its separation is at most the caller's margin.
+# Relative preference for A's face over B's so that the reference face does not flicker.
+FLIP_TOL = 1e-9
+
+
+@njit
+def axis_count(n):
+    if n >= 3:
+        return n
+    if n == 2:
+        return 4
+    return 0
+
+
+@njit
+def shape_axis(verts, off, n, k):
+    """Axis k of a shape: (mx, my, px, py, is_face); m outward unit, p a vertex on the
+    supporting line (p maximises m . x over the shape). A zero m means a degenerate edge."""
+    if n >= 3:
+        i = off + k
+        j = off + k + 1 if k + 1 < n else off
+        ex = verts[j, 0] - verts[i, 0]
+        ey = verts[j, 1] - verts[i, 1]
+        el = math.sqrt(ex * ex + ey * ey)
+        if el == 0.0:
+            return 0.0, 0.0, verts[i, 0], verts[i, 1], True
+        return ey / el, -ex / el, verts[i, 0], verts[i, 1], True
+    ex = verts[off + 1, 0] - verts[off, 0]
+    ey = verts[off + 1, 1] - verts[off, 1]
+    el = math.sqrt(ex * ex + ey * ey)
+    if el == 0.0:
+        return 0.0, 0.0, verts[off, 0], verts[off, 1], False
+    ex /= el
+    ey /= el
+    if k == 0:
+        return ey, -ex, verts[off, 0], verts[off, 1], True
+    if k == 1:
+        return -ey, ex, verts[off + 1, 0], verts[off + 1, 1], True
+    if k == 2:
+        return ex, ey, verts[off + 1, 0], verts[off + 1, 1], False
+    return -ex, -ey, verts[off, 0], verts[off, 1], False
+
+
+@njit
+def max_separation(va, offa, na, vb, offb, nb, dx, dy):
+    """Largest separation of B from A over A's axes, with A translated by (dx, dy).
+
+    Returns (sep, k, mx, my, ib): axis k of A (outward m, pointing from A to B) and the index
+    (relative to offb) of B's deepest vertex along -m. sep = -inf when A has no axes.
+    """
+    best = -math.inf
+    bk = -1
+    bmx = 0.0
+    bmy = 0.0
+    bib = 0
+    for k in range(axis_count(na)):
+        mx, my, px, py, face = shape_axis(va, offa, na, k)
+        if mx == 0.0 and my == 0.0:
+            continue
+        px += dx
+        py += dy
+        smin = math.inf
+        imin = 0
+        for i in range(nb):
+            s = mx * (vb[offb + i, 0] - px) + my * (vb[offb + i, 1] - py)
+            if s < smin:
+                smin = s
+                imin = i
+        if smin > best:
+            best = smin
+            bk = k
+            bmx = mx
+            bmy = my
+            bib = imin
+    return best, bk, bmx, bmy, bib
+
+
+@njit
+def closest_segment_segment(p1x, p1y, q1x, q1y, p2x, p2y, q2x, q2y):
+    """Closest points between segments p1-q1 and p2-q2 (either may be a point).
+
+    Returns (dist2, c1x, c1y, c2x, c2y). After Ericson, Real-Time Collision Detection 5.1.9.
+    """
+    d1x = q1x - p1x
+    d1y = q1y - p1y
+    d2x = q2x - p2x
+    d2y = q2y - p2y
+    rx = p1x - p2x
+    ry = p1y - p2y
+    a = d1x * d1x + d1y * d1y
+    e = d2x * d2x + d2y * d2y
+    f = d2x * rx + d2y * ry
+    if a == 0.0 and e == 0.0:
+        s = 0.0
+        t = 0.0
+    elif a == 0.0:
+        s = 0.0
+        t = min(max(f / e, 0.0), 1.0)
+    else:
+        c = d1x * rx + d1y * ry
+        if e == 0.0:
+            t = 0.0
+            s = min(max(-c / a, 0.0), 1.0)
+        else:
+            b = d1x * d2x + d1y * d2y
+            denom = a * e - b * b
+            s = 0.0
+            if denom > 0.0:
+                s = min(max((b * f - c * e) / denom, 0.0), 1.0)
+            t = (b * s + f) / e
+            if t < 0.0:
+                t = 0.0
+                s = min(max(-c / a, 0.0), 1.0)
+            elif t > 1.0:
+                t = 1.0
+                s = min(max((b - c) / a, 0.0), 1.0)
+    c1x = p1x + d1x * s
+    c1y = p1y + d1y * s
+    c2x = p2x + d2x * t
+    c2y = p2y + d2y * t
+    ddx = c2x - c1x
+    ddy = c2y - c1y
+    return ddx * ddx + ddy * ddy, c1x, c1y, c2x, c2y
+
+
+@njit
+def _edge_count(n):
+    # A polygon has n edges, a segment one, a point one degenerate "edge".
+    return n if n >= 3 else 1
+
+
+@njit
+def core_distance(va, offa, na, vb, offb, nb, dx, dy):
+    """Exact distance between the cores of two shapes that do not overlap (A moved by d).
+
+    Returns (dist, n_ab_x, n_ab_y, pax, pay, pbx, pby): closest points on each core.
+    """
+    best = math.inf
+    cax = 0.0
+    cay = 0.0
+    cbx = 0.0
+    cby = 0.0
+    for i in range(_edge_count(na)):
+        i2 = i + 1 if i + 1 < na else 0
+        p1x = va[offa + i, 0] + dx
+        p1y = va[offa + i, 1] + dy
+        q1x = va[offa + i2, 0] + dx
+        q1y = va[offa + i2, 1] + dy
+        for j in range(_edge_count(nb)):
+            j2 = j + 1 if j + 1 < nb else 0
+            d2, c1x, c1y, c2x, c2y = closest_segment_segment(
+                p1x, p1y, q1x, q1y, vb[offb + j, 0], vb[offb + j, 1], vb[offb + j2, 0],
+                vb[offb + j2, 1])
+            if d2 < best:
+                best = d2
+                cax = c1x
+                cay = c1y
+                cbx = c2x
+                cby = c2y
+    dist = math.sqrt(best)
+    if dist > 0.0:
+        return dist, (cbx - cax) / dist, (cby - cay) / dist, cax, cay, cbx, cby
+    # Coincident features: direction undefined; by rule A is pushed along +y.
+    return 0.0, 0.0, -1.0, cax, cay, cbx, cby
+
+
+@njit
+def shape_distance(va, offa, na, ra, vb, offb, nb, rb, dx, dy, exact):
+    """Signed distance between two rounded convex shapes, A translated by (dx, dy).
+
+    Returns (dist, n_ab_x, n_ab_y, pax, pay, pbx, pby): dist < 0 is penetration depth,
+    n_ab points from A to B, pa / pb are witness points on the cores with
+    pb - pa = core_dist * n_ab. With ``exact`` False and both radii 0, separated shapes
+    report a positive lower bound (enough for overlap tests) without the distance pass.
+    """
+    sa, ka, max_, may, ib = max_separation(va, offa, na, vb, offb, nb, dx, dy)
+    sb, kb, mbx, mby, ia = max_separation(vb, offb, nb, va, offa, na, -dx, -dy)
+    rsum = ra + rb
+    has_axes = ka >= 0 or kb >= 0
+    best = max(sa, sb)
+    if has_axes and (best <= 0.0 or (not exact and rsum == 0.0)):
+        if sa >= sb:
+            pbx = vb[offb + ib, 0]
+            pby = vb[offb + ib, 1]
+            return (sa - rsum, max_, may, pbx - sa * max_, pby - sa * may, pbx, pby)
+        pax = va[offa + ia, 0] + dx
+        pay = va[offa + ia, 1] + dy
+        return (sb - rsum, -mbx, -mby, pax, pay, pax - sb * mbx, pay - sb * mby)
+    d, nx, ny, pax, pay, pbx, pby = core_distance(va, offa, na, vb, offb, nb, dx, dy)
+    return d - rsum, nx, ny, pax, pay, pbx, pby
+
+
+@njit
+def sweep_sat(va, offa, na, vb, offb, nb, wx, wy, t_max):
+    """Swept SAT for two polygons (radius 0), A moving by w per unit time relative to B.
+
+    On each axis the projected intervals overlap during [enter, exit]; the shapes touch first
+    at the latest entry if it precedes the earliest exit. Returns (hit, time, push_x, push_y)
+    with ``push`` the unit normal that pushes A away from B at that time; time <= 0 means they
+    already touch or overlap at the start (the caller measures the depth).
+    """
+    t_enter = -math.inf
+    t_exit = math.inf
+    pnx = 0.0
+    pny = 0.0
+    for side in range(2):
+        vs = va if side == 0 else vb
+        offs = offa if side == 0 else offb
+        ns = na if side == 0 else nb
+        for k in range(axis_count(ns)):
+            mx, my, _, _, face = shape_axis(vs, offs, ns, k)
+            if not face or (mx == 0.0 and my == 0.0):
+                continue
+            a0 = math.inf
+            a1 = -math.inf
+            for i in range(na):
+                p = mx * va[offa + i, 0] + my * va[offa + i, 1]
+                a0 = min(a0, p)
+                a1 = max(a1, p)
+            b0 = math.inf
+            b1 = -math.inf
+            for i in range(nb):
+                p = mx * vb[offb + i, 0] + my * vb[offb + i, 1]
+                b0 = min(b0, p)
+                b1 = max(b1, p)
+            s = mx * wx + my * wy
+            if s == 0.0:
+                if a0 > b1 or a1 < b0:
+                    return False, math.nan, 0.0, 0.0
+                continue
+            # A's interval is [a0 + s t, a1 + s t]; it meets [b0, b1] between these times.
+            if s > 0.0:
+                enter = (b0 - a1) / s
+                leave = (b1 - a0) / s
+                nx = -mx
+                ny = -my
+            else:
+                enter = (b1 - a0) / s
+                leave = (b0 - a1) / s
+                nx = mx
+                ny = my
+            if enter > t_enter:
+                t_enter = enter
+                pnx = nx
+                pny = ny
+            if leave < t_exit:
+                t_exit = leave
+            if t_enter > t_exit or t_exit < 0.0 or t_enter > t_max:
+                return False, math.nan, 0.0, 0.0
+    return True, t_enter, pnx, pny
+
+
+@njit
+def sweep_rounded(va, offa, na, ra, vb, offb, nb, rb, wx, wy, t_max, tol):
+    """Time of impact for rounded shapes by conservative advancement with Newton steps.
+
+    The signed distance d(t) between A + w t and B is convex in t (distance to a convex set
+    along a line), so Newton steps from t = 0 never pass the first root; each step uses the
+    closing speed along the current witness normal. Returns (hit, time, push_x, push_y).
+    """
+    t = 0.0
+    for _ in range(100):
+        d, nx, ny, _, _, _, _ = shape_distance(va, offa, na, ra, vb, offb, nb, rb,
+                                               wx * t, wy * t, True)
+        if d <= tol:
+            return True, t, -nx, -ny
+        closing = nx * wx + ny * wy
+        if closing <= 0.0:
+            return False, math.nan, 0.0, 0.0
+        t += d / closing
+        if t > t_max:
+            return False, math.nan, 0.0, 0.0
+    return False, math.nan, 0.0, 0.0
+
+
+@njit
+def sweep_pair(va, offa, na, ra, vb, offb, nb, rb, wx, wy, t_max):
+    """Swept test for any two convex shapes: (hit, time, push_x, push_y, depth).
+
+    Separated at the start: the first touching time in [0, t_max] and depth 0. Touching or
+    overlapping at the start: time 0 and the penetration depth (0 when merely touching).
+    """
+    d0, nx0, ny0, _, _, _, _ = shape_distance(va, offa, na, ra, vb, offb, nb, rb, 0.0, 0.0, True)
+    if d0 <= 0.0:
+        return True, 0.0, -nx0, -ny0, -d0
+    if wx == 0.0 and wy == 0.0:
+        return False, math.nan, 0.0, 0.0, 0.0
+    if ra == 0.0 and rb == 0.0 and na >= 3 and nb >= 3:
+        hit, t, px, py = sweep_sat(va, offa, na, vb, offb, nb, wx, wy, t_max)
+        if not hit:
+            return False, math.nan, 0.0, 0.0, 0.0
+        return True, max(t, 0.0), px, py, 0.0
+    scale = abs(wx) + abs(wy) + d0
+    hit, t, px, py = sweep_rounded(va, offa, na, ra, vb, offb, nb, rb, wx, wy, t_max,
+                                   1e-12 * scale)
+    return hit, t, px, py, 0.0
+
+
+@njit
+def collide(va, offa, na, ra, vb, offb, nb, rb, margin, out_pts, out_sep, out_ids):
+    """Contact manifold between two convex shapes in one frame.
+
+    Writes up to two contacts: ``out_pts[k]`` the point midway between the surfaces,
+    ``out_sep[k]`` its separation (negative = penetration), ``out_ids[k]`` a feature key stable
+    while the same features touch (for warm starting). Keeps points with separation <= margin.
+    Returns (count, n_ab_x, n_ab_y). Polygons and segments use a reference face and clip the
+    incident edge against its side planes (after Box2D); circles and vertex-vertex cases use
+    the closest points.
+    """
+    sa, ka, max_, may, ib = max_separation(va, offa, na, vb, offb, nb, 0.0, 0.0)
+    sb, kb, mbx, mby, ia = max_separation(vb, offb, nb, va, offa, na, 0.0, 0.0)
+    rsum = ra + rb
+    if max(sa, sb) - rsum > margin:
+        return 0, 0.0, 0.0
+    flip = sb > sa + FLIP_TOL * (1.0 + abs(sa))
+    use_clip = na >= 2 and nb >= 2
+    if use_clip:
+        if flip:
+            _, _, _, _, face = shape_axis(vb, offb, nb, kb)
+        else:
+            _, _, _, _, face = shape_axis(va, offa, na, ka)
+        use_clip = face
+    if use_clip and rsum > 0.0 and max(sa, sb) > 0.0:
+        # Rounded shapes with separated cores: clip only if the closest features are face-like.
+        d, nx, ny, _, _, _, _ = core_distance(va, offa, na, vb, offb, nb, 0.0, 0.0)
+        if d - rsum > margin:
+            return 0, 0.0, 0.0
+        fx = mbx if flip else max_
+        fy = mby if flip else may
+        if flip:
+            nx = -nx
+            ny = -ny
+        if nx * fx + ny * fy < 0.999:
+            use_clip = False
+    if not use_clip:
+        d, nx, ny, pax, pay, pbx, pby = shape_distance(va, offa, na, ra, vb, offb, nb, rb,
+                                                       0.0, 0.0, True)
+        if d > margin:
+            return 0, 0.0, 0.0
+        # Surface points: A's core point pushed out by ra along n_ab, B's by rb against it.
+        sax = pax + ra * nx
+        say = pay + ra * ny
+        sbx = pbx - rb * nx
+        sby = pby - rb * ny
+        out_pts[0, 0] = 0.5 * (sax + sbx)
+        out_pts[0, 1] = 0.5 * (say + sby)
+        out_sep[0] = d
+        out_ids[0] = 0
+        return 1, nx, ny
+    # Reference shape R (face k, outward m) and incident shape I.
+    if flip:
+        vr = vb
+        offr = offb
+        nr = nb
+        rr = rb
+        kr = kb
+        mx = mbx
+        my = mby
+        vi = va
+        offi = offa
+        ni = na
+        ri = ra
+    else:
+        vr = va
+        offr = offa
+        nr = na
+        rr = ra
+        kr = ka
+        mx = max_
+        my = may
+        vi = vb
+        offi = offb
+        ni = nb
+        ri = rb
+    # Reference edge endpoints in CCW order.
+    if nr >= 3:
+        r1 = kr
+        r2 = kr + 1 if kr + 1 < nr else 0
+    elif kr == 0:
+        r1 = 0
+        r2 = 1
+    else:
+        r1 = 1
+        r2 = 0
+    v11x = vr[offr + r1, 0]
+    v11y = vr[offr + r1, 1]
+    v12x = vr[offr + r2, 0]
+    v12y = vr[offr + r2, 1]
+    # Incident edge: the face of I most anti-parallel to m.
+    best = math.inf
+    ki = 0
+    for k in range(2 if ni == 2 else ni):
+        ex, ey, _, _, _ = shape_axis(vi, offi, ni, k)
+        dd = ex * mx + ey * my
+        if dd < best:
+            best = dd
+            ki = k
+    if ni >= 3:
+        i1 = ki
+        i2 = ki + 1 if ki + 1 < ni else 0
+    elif ki == 0:
+        i1 = 0
+        i2 = 1
+    else:
+        i1 = 1
+        i2 = 0
+    v21x = vi[offi + i1, 0]
+    v21y = vi[offi + i1, 1]
+    v22x = vi[offi + i2, 0]
+    v22y = vi[offi + i2, 1]
+    tx = v12x - v11x
+    ty = v12y - v11y
+    tl = math.sqrt(tx * tx + ty * ty)
+    tx /= tl
+    ty /= tl
+    lower1 = 0.0
+    upper1 = tx * (v12x - v11x) + ty * (v12y - v11y)
+    # The incident edge runs against the reference edge: v22 lies at the lower end.
+    upper2 = tx * (v21x - v11x) + ty * (v21y - v11y)
+    lower2 = tx * (v22x - v11x) + ty * (v22y - v11y)
+    span = upper2 - lower2
+    if upper2 < lower1 or lower2 > upper1 or span <= 0.0:
+        # No overlap along the face (or degenerate incident edge): fall back to one point.
+        d, nx, ny, pax, pay, pbx, pby = shape_distance(va, offa, na, ra, vb, offb, nb, rb,
+                                                       0.0, 0.0, True)
+        if d > margin:
+            return 0, 0.0, 0.0
+        out_pts[0, 0] = 0.5 * (pax + ra * nx + pbx - rb * nx)
+        out_pts[0, 1] = 0.5 * (pay + ra * ny + pby - rb * ny)
+        out_sep[0] = d
+        out_ids[0] = 0
+        return 1, nx, ny
+    if lower2 < lower1:
+        f = (lower1 - lower2) / span
+        vlx = v22x + f * (v21x - v22x)
+        vly = v22y + f * (v21y - v22y)
+    else:
+        vlx = v22x
+        vly = v22y
+    if upper2 > upper1:
+        f = (upper1 - lower2) / span
+        vux = v22x + f * (v21x - v22x)
+        vuy = v22y + f * (v21y - v22y)
+    else:
+        vux = v21x
+        vuy = v21y
+    sep_l = mx * (vlx - v11x) + my * (vly - v11y)
+    sep_u = mx * (vux - v11x) + my * (vuy - v11y)
+    rsum = rr + ri
+    count = 0
+    fbit = 1 << 16 if flip else 0
+    if sep_l - rsum <= margin:
+        h = 0.5 * (rr - ri - sep_l)
+        out_pts[count, 0] = vlx + h * mx
+        out_pts[count, 1] = vly + h * my
+        out_sep[count] = sep_l - rsum
+        out_ids[count] = fbit | (r1 << 8) | i2
+        count += 1
+    if sep_u - rsum <= margin:
+        h = 0.5 * (rr - ri - sep_u)
+        out_pts[count, 0] = vux + h * mx
+        out_pts[count, 1] = vuy + h * my
+        out_sep[count] = sep_u - rsum
+        out_ids[count] = fbit | (r2 << 8) | i1 | (1 << 20)
+        count += 1
+    if flip:
+        return count, -mx, -my
+    return count, mx, my

@@ -1,0 +1,119 @@
+"""Input validation shared by every public entry point.
+
+Each helper converts user input to the canonical float64 form or raises ``ValueError`` /
+``TypeError`` whose message starts with the argument's name and says what to do. Nothing here
+mutates state, so a call that fails validation leaves everything as it was.
+"""
+
+from __future__ import annotations
+
+import math
+from numbers import Real
+
+import numpy as np
+
+# Relative tolerance for "zero area" and "collinear": scaled by the polygon's size squared.
+AREA_EPS = 1e-14
+
+
+def finite_scalar(name: str, value, *, positive: bool = False, nonnegative: bool = False) -> float:
+    """Return ``value`` as a float, rejecting non-numbers, NaN and inf (and signs as asked)."""
+    if isinstance(value, bool) or not isinstance(value, (Real, np.floating, np.integer)):
+        raise TypeError(f"{name}: expected a number, got {type(value).__name__}")
+    v = float(value)
+    if not math.isfinite(v):
+        raise ValueError(f"{name}: must be finite, got {v}")
+    if positive and v <= 0.0:
+        raise ValueError(f"{name}: must be > 0, got {v}")
+    if nonnegative and v < 0.0:
+        raise ValueError(f"{name}: must be >= 0, got {v}")
+    return v
+
+
+def vector(name: str, value) -> np.ndarray:
+    """A finite length-2 vector as a float64 array of shape (2,)."""
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name}: expected a 2D vector (x, y), got {value!r}") from None
+    if arr.shape != (2,):
+        raise ValueError(f"{name}: expected a 2D vector (x, y), got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name}: must be finite, got {arr.tolist()}")
+    return arr
+
+
+def points(name: str, value, *, allow_empty: bool = True) -> np.ndarray:
+    """A finite (N, 2) float64 C-contiguous array (accepts a flat x1, y1, x2, y2 sequence)."""
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name}: expected an (N, 2) array of points") from None
+    if arr.ndim == 1 and arr.size % 2 == 0:
+        arr = arr.reshape(-1, 2)
+    if arr.ndim != 2 or arr.shape[1] != 2:
+        raise ValueError(f"{name}: expected an (N, 2) array of points, got shape {arr.shape}")
+    if not allow_empty and arr.shape[0] == 0:
+        raise ValueError(f"{name}: needs at least one point")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name}: contains NaN or inf")
+    return np.ascontiguousarray(arr)
+
+
+def signed_area(v: np.ndarray) -> float:
+    """Shoelace area, positive for counter-clockwise, computed about the first vertex."""
+    d = v - v[0]
+    x, y = d[:, 0], d[:, 1]
+    return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
+
+
+def polygon(name: str, value, *, convex: bool = False) -> np.ndarray:
+    """Normalise a polygon: (n, 2) float64, counter-clockwise, no repeated vertices.
+
+    Drops a closing vertex equal to the first and consecutive duplicates; rejects NaN/inf,
+    fewer than 3 distinct vertices, zero area, and (with ``convex``) concave or
+    self-intersecting outlines.
+    """
+    v = points(name, value)
+    if v.shape[0] > 0:
+        keep = np.ones(v.shape[0], dtype=bool)
+        keep[1:] = np.any(v[1:] != v[:-1], axis=1)
+        v = v[keep]
+        while v.shape[0] > 1 and np.all(v[-1] == v[0]):
+            v = v[:-1]
+    if v.shape[0] < 3:
+        raise ValueError(f"{name}: a polygon needs at least 3 distinct vertices, got {v.shape[0]}")
+    area = signed_area(v)
+    span = float(np.max(np.ptp(v, axis=0)))
+    if abs(area) <= AREA_EPS * span * span:
+        raise ValueError(f"{name}: polygon has zero area (all vertices on one line)")
+    if area < 0.0:
+        v = v[::-1]
+    v = np.ascontiguousarray(v)
+    if convex and not convex_ccw(v):
+        raise ValueError(
+            f"{name}: polygon must be convex (got a concave or self-intersecting outline); "
+            "use decompose() or Body.add_polygon, which decomposes concave outlines"
+        )
+    return v
+
+
+def convex_ccw(v: np.ndarray) -> bool:
+    """True when the counter-clockwise outline ``v`` turns left (or straight) at every vertex
+    and winds exactly once (a pentagram turns left everywhere but winds twice)."""
+    e = np.roll(v, -1, axis=0) - v
+    e_next = np.roll(e, -1, axis=0)
+    cross = e[:, 0] * e_next[:, 1] - e[:, 1] * e_next[:, 0]
+    lens = np.hypot(e[:, 0], e[:, 1]) * np.hypot(e_next[:, 0], e_next[:, 1])
+    if np.any(cross < -1e-12 * lens):
+        return False
+    dot = e[:, 0] * e_next[:, 0] + e[:, 1] * e_next[:, 1]
+    turning = float(np.sum(np.arctan2(cross, dot)))
+    return abs(turning - 2.0 * math.pi) < 1e-6
+
+
+def choice(name: str, value, options) -> str:
+    """One of a fixed set of keyword strings."""
+    if not isinstance(value, str) or value not in options:
+        raise ValueError(f"{name}: expected one of {sorted(options)}, got {value!r}")
+    return value
