@@ -38,9 +38,14 @@ from .geometry import (
     sweep_many,
 )
 
+from .body import Body
+from .shapes import Shape
+from .world import ContactArrays, ContactEvent, World
+
 __version__ = "0.1.0"
 
 __all__ = [
+    "World", "Body", "Shape", "ContactEvent", "ContactArrays",
     "Circle", "Clip", "Impact", "Manifold", "MassInfo", "Penetration", "RayHit", "SegmentHit",
     "SegmentHits", "ShapePool", "clip_segment", "clip_segment_many", "contact_points",
     "convex_hull", "decompose", "is_convex", "pack_shapes", "penetration", "penetration_many",

@@ -1,0 +1,86 @@
+"""Integration: forces into velocities, velocities into positions, and the pose bookkeeping.
+
+The solver works on centres of mass (``com``) and angles; the world stores body origins.
+``begin_step`` computes centres from origins, ``end_step`` writes origins back and clears the
+force accumulators (seed 002). Damping follows the seed's meaning: ``damping`` is the fraction
+of velocity kept after one second, so a substep of length h multiplies by damping ** h.
+"""
+
+import math
+
+from .._jit import njit
+
+DYNAMIC = 2
+KINEMATIC = 1
+B_AWAKE = 16
+B_FIXED_ROTATION = 4
+B_ALIVE = 1
+
+
+@njit
+def begin_step(pos, angle, local_com, kind, flags, inv_mass, inv_inertia, mass, inertia,
+               n_bodies, com, com0, angle0, dp, inv_m, inv_i):
+    """Centres of mass, start-of-step poses, and the solver's effective inverse masses
+    (zero for static, kinematic and sleeping bodies)."""
+    for b in range(n_bodies):
+        c = math.cos(angle[b])
+        s = math.sin(angle[b])
+        com[b, 0] = pos[b, 0] + c * local_com[b, 0] - s * local_com[b, 1]
+        com[b, 1] = pos[b, 1] + s * local_com[b, 0] + c * local_com[b, 1]
+        com0[b, 0] = com[b, 0]
+        com0[b, 1] = com[b, 1]
+        angle0[b] = angle[b]
+        dp[b, 0] = 0.0
+        dp[b, 1] = 0.0
+        if kind[b] == DYNAMIC and (flags[b] & B_AWAKE) and (flags[b] & B_ALIVE):
+            inv_m[b] = inv_mass[b]
+            inv_i[b] = inv_inertia[b]
+        else:
+            inv_m[b] = 0.0
+            inv_i[b] = 0.0
+
+
+@njit
+def integrate_velocities(vel, angvel, force, torque, inv_m, inv_i, gravity_scale, damping,
+                         angular_damping, world_damping, gx, gy, h, kind, flags, n_bodies):
+    for b in range(n_bodies):
+        if inv_m[b] == 0.0:
+            continue
+        lin = (damping[b] * world_damping) ** h
+        ang = (angular_damping[b] * world_damping) ** h
+        vel[b, 0] = lin * (vel[b, 0] + h * (gravity_scale[b] * gx + inv_m[b] * force[b, 0]))
+        vel[b, 1] = lin * (vel[b, 1] + h * (gravity_scale[b] * gy + inv_m[b] * force[b, 1]))
+        if flags[b] & B_FIXED_ROTATION:
+            angvel[b] = 0.0
+        else:
+            angvel[b] = ang * (angvel[b] + h * inv_i[b] * torque[b])
+
+
+@njit
+def integrate_positions(vel, angvel, com, angle, dp, inv_m, kind, flags, n_bodies, h):
+    """Move dynamic (awake) and kinematic bodies by their current velocity."""
+    for b in range(n_bodies):
+        moving = inv_m[b] != 0.0 or (kind[b] == KINEMATIC and (flags[b] & B_ALIVE))
+        if not moving:
+            continue
+        com[b, 0] += h * vel[b, 0]
+        com[b, 1] += h * vel[b, 1]
+        dp[b, 0] += h * vel[b, 0]
+        dp[b, 1] += h * vel[b, 1]
+        angle[b] += h * angvel[b]
+
+
+@njit
+def end_step(pos, angle, local_com, com, force, torque, inv_m, kind, flags, n_bodies):
+    """Body origins from centres of mass for bodies that moved (fixed ones keep their exact
+    origin, free of round-off); clear the force accumulators."""
+    for b in range(n_bodies):
+        force[b, 0] = 0.0
+        force[b, 1] = 0.0
+        torque[b] = 0.0
+        if inv_m[b] == 0.0 and not (kind[b] == KINEMATIC and (flags[b] & B_ALIVE)):
+            continue
+        c = math.cos(angle[b])
+        s = math.sin(angle[b])
+        pos[b, 0] = com[b, 0] - (c * local_com[b, 0] - s * local_com[b, 1])
+        pos[b, 1] = com[b, 1] - (s * local_com[b, 0] + c * local_com[b, 1])

@@ -1,0 +1,76 @@
+"""Sleeping: bodies at rest sleep together with everything they touch (their island).
+
+Each awake dynamic body accumulates how long it has been slower than the sleep tolerances.
+Touching solid contacts between dynamic bodies join islands (union-find; static and kinematic
+bodies do not join, so a floor does not glue every pile into one island). An island whose
+least-rested member has rested ``time_to_sleep`` goes to sleep (velocities zeroed); an island
+with any restless member is awake as a whole, which is how a moving body that touches a
+sleeping pile, a force, or a moved neighbour wakes it.
+"""
+
+import numpy as np
+
+from .._jit import njit
+
+DYNAMIC = 2
+B_ALIVE = 1
+B_AWAKE = 16
+C_TOUCHING = 1
+
+
+@njit
+def _find(parent, x):
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]
+        x = parent[x]
+    return x
+
+
+@njit
+def update_sleep(n_bodies, kind, flags, vel, angvel, sleep_time, c_a, c_b, c_resp, c_flags,
+                 s_body, dt, enabled, lin_tol, ang_tol, time_to_sleep):
+    for b in range(n_bodies):
+        if kind[b] != DYNAMIC or not (flags[b] & B_ALIVE) or not (flags[b] & B_AWAKE):
+            continue
+        v2 = vel[b, 0] * vel[b, 0] + vel[b, 1] * vel[b, 1]
+        if v2 > lin_tol * lin_tol or abs(angvel[b]) > ang_tol:
+            sleep_time[b] = 0.0
+        else:
+            sleep_time[b] += dt
+    if not enabled:
+        for b in range(n_bodies):
+            if kind[b] == DYNAMIC and (flags[b] & B_ALIVE):
+                flags[b] |= B_AWAKE
+        return
+    parent = np.arange(n_bodies)
+    for i in range(c_a.shape[0]):
+        if c_resp[i] != 1 or not (c_flags[i] & C_TOUCHING):
+            continue
+        a = s_body[c_a[i]]
+        b = s_body[c_b[i]]
+        if kind[a] != DYNAMIC or kind[b] != DYNAMIC:
+            continue
+        ra = _find(parent, a)
+        rb = _find(parent, b)
+        if ra != rb:
+            # Lower index as root keeps the result independent of contact order details.
+            if ra < rb:
+                parent[rb] = ra
+            else:
+                parent[ra] = rb
+    least = np.full(n_bodies, np.inf)
+    for b in range(n_bodies):
+        if kind[b] == DYNAMIC and (flags[b] & B_ALIVE):
+            r = _find(parent, b)
+            least[r] = min(least[r], sleep_time[b])
+    for b in range(n_bodies):
+        if kind[b] != DYNAMIC or not (flags[b] & B_ALIVE):
+            continue
+        if least[_find(parent, b)] >= time_to_sleep:
+            if flags[b] & B_AWAKE:
+                flags[b] &= ~B_AWAKE
+                vel[b, 0] = 0.0
+                vel[b, 1] = 0.0
+                angvel[b] = 0.0
+        else:
+            flags[b] |= B_AWAKE

@@ -1,0 +1,155 @@
+"""Narrowphase: manifolds for candidate pairs, matched against last step's contacts.
+
+For each candidate pair (sorted by key) this computes a manifold with the shared ``collide``
+kernel (solid pairs) or an overlap test (sensor pairs), then walks last step's contact table
+(also sorted by key) in step with it: impulses carry over for points whose feature ids match
+(warm starting), and begin / end flags fall out of the walk. Pairs whose bodies are all
+asleep or fixed keep last step's manifold unchanged.
+
+Contact table (one row per pair in contact): shape rows a < b, response, point count,
+normal (from a to b), points, separations, feature ids, accumulated normal and tangent
+impulses, and a touching flag.
+"""
+
+import numpy as np
+
+from .._jit import njit
+from .broadphase import B_AWAKE, DYNAMIC, KINEMATIC, SENSOR
+from .sat import collide, shape_distance
+
+C_TOUCHING = 1
+
+# A manifold point counts as touching (for events and islands) within this separation.
+TOUCH_SLOP = 0.005
+
+
+@njit
+def _active(b, kind, b_flags, vel, angvel):
+    """A body whose motion can change a contact: awake dynamic, or moving kinematic."""
+    if kind[b] == DYNAMIC:
+        return (b_flags[b] & B_AWAKE) != 0
+    if kind[b] == KINEMATIC:
+        return vel[b, 0] != 0.0 or vel[b, 1] != 0.0 or angvel[b] != 0.0
+    return False
+
+
+@njit
+def collide_pairs(pa, pb, pr, s_body, s_vstart, s_vcount, s_radius, vworld, kind, b_flags,
+                  vel, angvel, n_shapes, margin,
+                  o_a, o_b, o_count, o_normal, o_point, o_sep, o_id, o_nimp, o_timp, o_flags):
+    """Returns the new contact table (tuple of arrays) and begin/end event row lists."""
+    n = pa.shape[0]
+    c_a = np.empty(n, dtype=np.int64)
+    c_b = np.empty(n, dtype=np.int64)
+    c_resp = np.empty(n, dtype=np.int8)
+    c_count = np.zeros(n, dtype=np.int64)
+    c_normal = np.zeros((n, 2))
+    c_point = np.zeros((n, 2, 2))
+    c_sep = np.zeros((n, 2))
+    c_id = np.zeros((n, 2), dtype=np.int64)
+    c_nimp = np.zeros((n, 2))
+    c_timp = np.zeros((n, 2))
+    c_flags = np.zeros(n, dtype=np.int64)
+    began = np.zeros(n, dtype=np.bool_)
+    pts = np.empty((2, 2))
+    seps = np.empty(2)
+    ids = np.empty(2, dtype=np.int64)
+    m = 0
+    j = 0  # cursor into the old table
+    n_old = o_a.shape[0]
+    old_matched = np.zeros(n_old, dtype=np.bool_)
+    for i in range(n):
+        a = pa[i]
+        b = pb[i]
+        key = a * n_shapes + b
+        while j < n_old and o_a[j] * n_shapes + o_b[j] < key:
+            j += 1
+        has_old = j < n_old and o_a[j] == a and o_b[j] == b
+        ba = s_body[a]
+        bb = s_body[b]
+        active = _active(ba, kind, b_flags, vel, angvel) or _active(bb, kind, b_flags, vel,
+                                                                     angvel)
+        if not active:
+            if has_old:
+                # Asleep: keep the manifold exactly as it was.
+                c_a[m] = a
+                c_b[m] = b
+                c_resp[m] = pr[i]
+                c_count[m] = o_count[j]
+                c_normal[m] = o_normal[j]
+                c_point[m] = o_point[j]
+                c_sep[m] = o_sep[j]
+                c_id[m] = o_id[j]
+                c_nimp[m] = o_nimp[j]
+                c_timp[m] = o_timp[j]
+                c_flags[m] = o_flags[j]
+                old_matched[j] = True
+                m += 1
+            continue
+        touching = False
+        if pr[i] == SENSOR:
+            d = shape_distance(vworld, s_vstart[a], s_vcount[a], s_radius[a],
+                               vworld, s_vstart[b], s_vcount[b], s_radius[b], 0.0, 0.0, False)[0]
+            if d >= 0.0:
+                continue
+            touching = True
+            count = 0
+            nx = 0.0
+            ny = 0.0
+        else:
+            count, nx, ny = collide(vworld, s_vstart[a], s_vcount[a], s_radius[a],
+                                    vworld, s_vstart[b], s_vcount[b], s_radius[b], margin,
+                                    pts, seps, ids)
+            if count == 0:
+                continue
+            for k in range(count):
+                if seps[k] < TOUCH_SLOP:
+                    touching = True
+        c_a[m] = a
+        c_b[m] = b
+        c_resp[m] = pr[i]
+        c_count[m] = count
+        c_normal[m, 0] = nx
+        c_normal[m, 1] = ny
+        for k in range(count):
+            c_point[m, k, 0] = pts[k, 0]
+            c_point[m, k, 1] = pts[k, 1]
+            c_sep[m, k] = seps[k]
+            c_id[m, k] = ids[k]
+            c_nimp[m, k] = 0.0
+            c_timp[m, k] = 0.0
+            if has_old:
+                # Warm start: same feature pair as last step keeps its impulses.
+                for q in range(o_count[j]):
+                    if o_id[j, q] == ids[k]:
+                        c_nimp[m, k] = o_nimp[j, q]
+                        c_timp[m, k] = o_timp[j, q]
+        was_touching = has_old and (o_flags[j] & C_TOUCHING) != 0
+        if has_old:
+            old_matched[j] = True
+        c_flags[m] = C_TOUCHING if touching else 0
+        began[m] = touching and not was_touching
+        if touching:
+            # A moving body touching a sleeping one wakes it (its island follows).
+            if kind[ba] == DYNAMIC and not b_flags[ba] & B_AWAKE:
+                b_flags[ba] |= B_AWAKE
+            if kind[bb] == DYNAMIC and not b_flags[bb] & B_AWAKE:
+                b_flags[bb] |= B_AWAKE
+        m += 1
+    # Ended: old touching rows that are gone or no longer touching.
+    ended = np.zeros(n_old, dtype=np.bool_)
+    for q in range(n_old):
+        if o_flags[q] & C_TOUCHING:
+            if not old_matched[q]:
+                ended[q] = True
+    # Rows that matched but stopped touching end too.
+    j = 0
+    for i in range(m):
+        key = c_a[i] * n_shapes + c_b[i]
+        while j < n_old and o_a[j] * n_shapes + o_b[j] < key:
+            j += 1
+        if j < n_old and o_a[j] == c_a[i] and o_b[j] == c_b[i]:
+            if (o_flags[j] & C_TOUCHING) and not (c_flags[i] & C_TOUCHING):
+                ended[j] = True
+    return (c_a[:m], c_b[:m], c_resp[:m], c_count[:m], c_normal[:m], c_point[:m], c_sep[:m],
+            c_id[:m], c_nimp[:m], c_timp[:m], c_flags[:m], began[:m], ended)

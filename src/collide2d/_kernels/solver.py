@@ -1,0 +1,242 @@
+"""Contact solver: sequential impulses with soft contacts and substepping (after Box2D v3).
+
+Stages, in the order the step calls them: ``prepare_contacts`` (anchors, effective masses,
+softness), then per substep ``integrate_velocities`` (in integrate.py), ``warm_start``,
+``solve_contacts`` (with bias), ``integrate_positions``, ``solve_contacts`` again without
+bias (relax); after the substeps ``apply_restitution`` and ``store_impulses``.
+
+Soft contacts: penetration is removed by a damped spring (contact hertz, damping ratio)
+expressed as a bias velocity with mass and impulse scaling, capped at a maximum push-out
+speed; this is what lets stacks rest without jitter. Separation is re-measured every substep
+from the bodies' position deltas and rotated anchors, so it stays valid as bodies move.
+Friction is Coulomb: the tangent impulse is clamped to friction * normal impulse.
+
+Bodies are indexed by slot; ``inv_m`` / ``inv_i`` are zero for static, kinematic and
+sleeping bodies, which makes them immovable here.
+"""
+
+import math
+
+import numpy as np
+
+from .._jit import njit
+
+B_ARCADE = 8
+
+
+@njit
+def make_soft(hertz, zeta, h):
+    """(bias_rate, mass_scale, impulse_scale) of a soft constraint over substep h."""
+    if hertz == 0.0:
+        return 0.0, 1.0, 0.0
+    omega = 2.0 * math.pi * hertz
+    a1 = 2.0 * zeta + h * omega
+    a2 = h * omega * a1
+    a3 = 1.0 / (1.0 + a2)
+    return omega / a1, a2 * a3, a3
+
+
+@njit
+def prepare_contacts(c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, s_body, s_friction,
+                     s_elasticity, com, vel, angvel, inv_m, inv_i, b_flags):
+    """Per-point solver data. Returns (rows, ba, bb, ra, rb, nmass, tmass, adj_sep,
+    rel_vel, friction, restitution, static_pair, max_imp) for solid contacts with points."""
+    n = c_a.shape[0]
+    rows = np.empty(n, dtype=np.int64)
+    k = 0
+    for i in range(n):
+        if c_resp[i] == 1 and c_count[i] > 0:
+            ba = s_body[c_a[i]]
+            bb = s_body[c_b[i]]
+            arcade = (b_flags[ba] | b_flags[bb]) & B_ARCADE
+            if not arcade and inv_m[ba] + inv_m[bb] + inv_i[ba] + inv_i[bb] > 0.0:
+                rows[k] = i
+                k += 1
+    rows = rows[:k]
+    ba_arr = np.empty(k, dtype=np.int64)
+    bb_arr = np.empty(k, dtype=np.int64)
+    ra = np.zeros((k, 2, 2))
+    rb = np.zeros((k, 2, 2))
+    nmass = np.zeros((k, 2))
+    tmass = np.zeros((k, 2))
+    adj = np.zeros((k, 2))
+    relv = np.zeros((k, 2))
+    fric = np.empty(k)
+    rest = np.empty(k)
+    static_pair = np.zeros(k, dtype=np.bool_)
+    max_imp = np.zeros((k, 2))
+    for q in range(k):
+        i = rows[q]
+        a = c_a[i]
+        b = c_b[i]
+        ba = s_body[a]
+        bb = s_body[b]
+        ba_arr[q] = ba
+        bb_arr[q] = bb
+        fric[q] = math.sqrt(s_friction[a] * s_friction[b])
+        rest[q] = max(s_elasticity[a], s_elasticity[b])
+        static_pair[q] = inv_m[ba] == 0.0 or inv_m[bb] == 0.0
+        nx = c_normal[i, 0]
+        ny = c_normal[i, 1]
+        tx = ny
+        ty = -nx
+        ma = inv_m[ba]
+        mb = inv_m[bb]
+        ia = inv_i[ba]
+        ib = inv_i[bb]
+        for p in range(c_count[i]):
+            rax = c_point[i, p, 0] - com[ba, 0]
+            ray = c_point[i, p, 1] - com[ba, 1]
+            rbx = c_point[i, p, 0] - com[bb, 0]
+            rby = c_point[i, p, 1] - com[bb, 1]
+            ra[q, p, 0] = rax
+            ra[q, p, 1] = ray
+            rb[q, p, 0] = rbx
+            rb[q, p, 1] = rby
+            rna = rax * ny - ray * nx
+            rnb = rbx * ny - rby * nx
+            kn = ma + mb + ia * rna * rna + ib * rnb * rnb
+            nmass[q, p] = 1.0 / kn if kn > 0.0 else 0.0
+            rta = rax * ty - ray * tx
+            rtb = rbx * ty - rby * tx
+            kt = ma + mb + ia * rta * rta + ib * rtb * rtb
+            tmass[q, p] = 1.0 / kt if kt > 0.0 else 0.0
+            adj[q, p] = c_sep[i, p] - ((rbx - rax) * nx + (rby - ray) * ny)
+            dvx = vel[bb, 0] - angvel[bb] * rby - vel[ba, 0] + angvel[ba] * ray
+            dvy = vel[bb, 1] + angvel[bb] * rbx - vel[ba, 1] - angvel[ba] * rax
+            relv[q, p] = dvx * nx + dvy * ny
+    return (rows, ba_arr, bb_arr, ra, rb, nmass, tmass, adj, relv, fric, rest, static_pair,
+            max_imp)
+
+
+@njit
+def _apply(ba, bb, px, py, rax, ray, rbx, rby, vel, angvel, inv_m, inv_i):
+    """Apply impulse P at the anchors: -P to A, +P to B."""
+    vel[ba, 0] -= inv_m[ba] * px
+    vel[ba, 1] -= inv_m[ba] * py
+    angvel[ba] -= inv_i[ba] * (rax * py - ray * px)
+    vel[bb, 0] += inv_m[bb] * px
+    vel[bb, 1] += inv_m[bb] * py
+    angvel[bb] += inv_i[bb] * (rbx * py - rby * px)
+
+
+@njit
+def warm_start(rows, ba, bb, ra, rb, c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m,
+               inv_i):
+    for q in range(rows.shape[0]):
+        i = rows[q]
+        nx = c_normal[i, 0]
+        ny = c_normal[i, 1]
+        for p in range(c_count[i]):
+            px = c_nimp[i, p] * nx + c_timp[i, p] * ny
+            py = c_nimp[i, p] * ny - c_timp[i, p] * nx
+            _apply(ba[q], bb[q], px, py, ra[q, p, 0], ra[q, p, 1], rb[q, p, 0], rb[q, p, 1],
+                   vel, angvel, inv_m, inv_i)
+
+
+@njit
+def solve_contacts(rows, ba, bb, ra, rb, nmass, tmass, adj, fric, static_pair, max_imp,
+                   c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m, inv_i, dp, angle,
+                   angle0, h, use_bias, soft, soft_static, max_push):
+    """One Gauss-Seidel pass over all contacts: normal impulses (soft, with the current
+    separation), then friction."""
+    inv_h = 1.0 / h
+    for q in range(rows.shape[0]):
+        i = rows[q]
+        a = ba[q]
+        b = bb[q]
+        nx = c_normal[i, 0]
+        ny = c_normal[i, 1]
+        # Anchor rotation since the step began.
+        ca = math.cos(angle[a] - angle0[a])
+        sa = math.sin(angle[a] - angle0[a])
+        cb = math.cos(angle[b] - angle0[b])
+        sb = math.sin(angle[b] - angle0[b])
+        if static_pair[q]:
+            bias_rate = soft_static[0]
+            mass_scale = soft_static[1]
+            imp_scale = soft_static[2]
+        else:
+            bias_rate = soft[0]
+            mass_scale = soft[1]
+            imp_scale = soft[2]
+        total = 0.0
+        for p in range(c_count[i]):
+            rax = ra[q, p, 0]
+            ray = ra[q, p, 1]
+            rbx = rb[q, p, 0]
+            rby = rb[q, p, 1]
+            # Current separation from position deltas and rotated anchors.
+            dx = (dp[b, 0] + cb * rbx - sb * rby) - (dp[a, 0] + ca * rax - sa * ray)
+            dy = (dp[b, 1] + sb * rbx + cb * rby) - (dp[a, 1] + sa * rax + ca * ray)
+            s = dx * nx + dy * ny + adj[q, p]
+            if s > 0.0:
+                bias = s * inv_h  # speculative: only stop what would close the gap
+                ms = 1.0
+                isc = 0.0
+            elif use_bias:
+                bias = max(bias_rate * s, -max_push)
+                ms = mass_scale
+                isc = imp_scale
+            else:
+                bias = 0.0
+                ms = 1.0
+                isc = 0.0
+            dvx = vel[b, 0] - angvel[b] * rby - vel[a, 0] + angvel[a] * ray
+            dvy = vel[b, 1] + angvel[b] * rbx - vel[a, 1] - angvel[a] * rax
+            vn = dvx * nx + dvy * ny
+            imp = -nmass[q, p] * ms * (vn + bias) - isc * c_nimp[i, p]
+            new = max(c_nimp[i, p] + imp, 0.0)
+            imp = new - c_nimp[i, p]
+            c_nimp[i, p] = new
+            max_imp[q, p] = max(max_imp[q, p], imp)
+            total += new
+            _apply(a, b, imp * nx, imp * ny, rax, ray, rbx, rby, vel, angvel, inv_m, inv_i)
+        tx = ny
+        ty = -nx
+        mu = fric[q]
+        for p in range(c_count[i]):
+            rax = ra[q, p, 0]
+            ray = ra[q, p, 1]
+            rbx = rb[q, p, 0]
+            rby = rb[q, p, 1]
+            dvx = vel[b, 0] - angvel[b] * rby - vel[a, 0] + angvel[a] * ray
+            dvy = vel[b, 1] + angvel[b] * rbx - vel[a, 1] - angvel[a] * rax
+            vt = dvx * tx + dvy * ty
+            imp = -tmass[q, p] * vt
+            limit = mu * c_nimp[i, p]
+            new = min(max(c_timp[i, p] + imp, -limit), limit)
+            imp = new - c_timp[i, p]
+            c_timp[i, p] = new
+            _apply(a, b, imp * tx, imp * ty, rax, ray, rbx, rby, vel, angvel, inv_m, inv_i)
+
+
+@njit
+def apply_restitution(rows, ba, bb, ra, rb, nmass, relv, rest, max_imp, c_count, c_normal,
+                      c_nimp, vel, angvel, inv_m, inv_i, threshold):
+    """Bounce: drive the normal velocity to -e * (approach speed) where the approach was
+    faster than ``threshold`` and the contact pushed this step."""
+    for q in range(rows.shape[0]):
+        e = rest[q]
+        if e == 0.0:
+            continue
+        i = rows[q]
+        a = ba[q]
+        b = bb[q]
+        nx = c_normal[i, 0]
+        ny = c_normal[i, 1]
+        for p in range(c_count[i]):
+            if relv[q, p] > -threshold or max_imp[q, p] == 0.0:
+                continue
+            rax = ra[q, p, 0]
+            ray = ra[q, p, 1]
+            rbx = rb[q, p, 0]
+            rby = rb[q, p, 1]
+            dvx = vel[b, 0] - angvel[b] * rby - vel[a, 0] + angvel[a] * ray
+            dvy = vel[b, 1] + angvel[b] * rbx - vel[a, 1] - angvel[a] * rax
+            vn = dvx * nx + dvy * ny
+            imp = -nmass[q, p] * (vn + e * relv[q, p])
+            new = max(c_nimp[i, p] + imp, 0.0)
+            imp = new - c_nimp[i, p]
+            c_nimp[i, p] = new
+            _apply(a, b, imp * nx, imp * ny, rax, ray, rbx, rby, vel, angvel, inv_m, inv_i)

@@ -1,0 +1,122 @@
+"""The world step: every stage, in order, in one compiled call.
+
+1. shapes to world space and bounding boxes; candidate pairs (broadphase.py)
+2. manifolds, warm-start matching, begin / end (narrowphase.py)
+3. effective masses for this step; arcade response (integrate.py, arcade.py)
+4. prepare contacts; per substep: integrate velocities, warm start, solve, integrate
+   positions, relax; then restitution (solver.py). Impulses accumulate in the contact table,
+   which is the next step's warm start.
+5. continuous collision for fast and bullet bodies (ccd.py)
+6. body origins from centres, forces cleared (integrate.py); sleeping islands (islands.py)
+
+``fparams``: gx, gy, world damping, contact hertz, damping ratio, max push-out speed,
+restitution threshold, speculative margin, linear slop, sleep linear / angular tolerance,
+time to sleep, arcade static speed. ``iparams``: substeps, explicit Euler, sleeping,
+dynamic-dynamic response.
+"""
+
+import numpy as np
+
+from .._jit import njit
+from .arcade import arcade_response
+from .broadphase import find_pairs, update_shapes
+from .ccd import body_rows, sweep_fast_bodies
+from .integrate import begin_step, end_step, integrate_positions, integrate_velocities
+from .islands import update_sleep
+from .narrowphase import collide_pairs
+from .solver import (
+    apply_restitution,
+    make_soft,
+    prepare_contacts,
+    solve_contacts,
+    warm_start,
+)
+
+
+@njit
+def step_world(dt, fparams, iparams, n_bodies, n_shapes,
+               pos, angle, vel, angvel, local_com, mass, inertia, inv_mass, inv_inertia,
+               force, torque, damping, angular_damping, gravity_scale, kind, b_flags,
+               sleep_time,
+               s_body, s_vstart, s_vcount, s_radius, s_friction, s_elasticity, s_category,
+               s_mask, s_group, s_flags, aabb, vlocal, vworld,
+               o_a, o_b, o_count, o_normal, o_point, o_sep, o_id, o_nimp, o_timp, o_flags):
+    gx = fparams[0]
+    gy = fparams[1]
+    world_damping = fparams[2]
+    hertz = fparams[3]
+    zeta = fparams[4]
+    max_push = fparams[5]
+    rest_threshold = fparams[6]
+    margin = fparams[7]
+    slop = fparams[8]
+    substeps = iparams[0]
+    explicit = iparams[1] != 0
+    h = dt / substeps
+
+    # 1-2. pairs and manifolds
+    update_shapes(pos, angle, s_body, s_flags, s_vstart, s_vcount, s_radius, vlocal, vworld,
+                  aabb, n_shapes, margin)
+    pa, pb, pr = find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, kind, b_flags,
+                            n_shapes, iparams[3])
+    (c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, c_id, c_nimp, c_timp, c_flags,
+     began, ended) = collide_pairs(pa, pb, pr, s_body, s_vstart, s_vcount, s_radius, vworld,
+                                   kind, b_flags, vel, angvel, n_shapes, margin,
+                                   o_a, o_b, o_count, o_normal, o_point, o_sep, o_id, o_nimp,
+                                   o_timp, o_flags)
+
+    # 3. poses and effective masses (after narrowphase woke what it touched)
+    com = np.empty((n_bodies, 2))
+    com0 = np.empty((n_bodies, 2))
+    angle0 = np.empty(n_bodies)
+    dp = np.empty((n_bodies, 2))
+    inv_m = np.empty(n_bodies)
+    inv_i = np.empty(n_bodies)
+    begin_step(pos, angle, local_com, kind, b_flags, inv_mass, inv_inertia, mass, inertia,
+               n_bodies, com, com0, angle0, dp, inv_m, inv_i)
+    arcade_response(c_a, c_b, c_resp, c_count, c_normal, c_sep, s_body, s_friction,
+                    s_elasticity, b_flags, com, dp, vel, angvel, inv_m, fparams[12])
+
+    # 4. solve
+    (rows, ba, bb, ra, rb, nmass, tmass, adj, relv, fric, rest, static_pair,
+     max_imp) = prepare_contacts(c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, s_body,
+                                 s_friction, s_elasticity, com, vel, angvel, inv_m, inv_i,
+                                 b_flags)
+    # Contact stiffness can not exceed what the substep resolves (a quarter of its rate);
+    # contacts with immovable bodies are twice as stiff (Box2D v3's choice).
+    contact_hertz = min(hertz, 0.25 / h)
+    soft = np.empty(3)
+    soft_static = np.empty(3)
+    soft[0], soft[1], soft[2] = make_soft(contact_hertz, zeta, h)
+    soft_static[0], soft_static[1], soft_static[2] = make_soft(2.0 * contact_hertz, zeta, h)
+    for _ in range(substeps):
+        if explicit:
+            integrate_positions(vel, angvel, com, angle, dp, inv_m, kind, b_flags, n_bodies, h)
+        integrate_velocities(vel, angvel, force, torque, inv_m, inv_i, gravity_scale, damping,
+                             angular_damping, world_damping, gx, gy, h, kind, b_flags,
+                             n_bodies)
+        warm_start(rows, ba, bb, ra, rb, c_count, c_normal, c_nimp, c_timp, vel, angvel,
+                   inv_m, inv_i)
+        solve_contacts(rows, ba, bb, ra, rb, nmass, tmass, adj, fric, static_pair, max_imp,
+                       c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m, inv_i, dp,
+                       angle, angle0, h, True, soft, soft_static, max_push)
+        if not explicit:
+            integrate_positions(vel, angvel, com, angle, dp, inv_m, kind, b_flags, n_bodies, h)
+        solve_contacts(rows, ba, bb, ra, rb, nmass, tmass, adj, fric, static_pair, max_imp,
+                       c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m, inv_i, dp,
+                       angle, angle0, h, False, soft, soft_static, max_push)
+    apply_restitution(rows, ba, bb, ra, rb, nmass, relv, rest, max_imp, c_count, c_normal,
+                      c_nimp, vel, angvel, inv_m, inv_i, rest_threshold)
+
+    # 5. continuous collision
+    start, rows_of = body_rows(s_body, s_flags, n_shapes, n_bodies)
+    sweep_fast_bodies(n_bodies, kind, b_flags, com, com0, dp, angle, local_com, start, rows_of,
+                      s_body, s_flags, s_vstart, s_vcount, s_radius, s_category, s_mask,
+                      s_group, vlocal, vworld, aabb, n_shapes, slop)
+
+    # 6. finish
+    end_step(pos, angle, local_com, com, force, torque, inv_m, kind, b_flags, n_bodies)
+    update_sleep(n_bodies, kind, b_flags, vel, angvel, sleep_time, c_a, c_b, c_resp, c_flags,
+                 s_body, dt, iparams[2] != 0, fparams[9], fparams[10], fparams[11])
+    return (c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, c_id, c_nimp, c_timp, c_flags,
+            began, ended)

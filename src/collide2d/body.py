@@ -1,0 +1,490 @@
+"""Body handles: pose, velocity, mass and the shapes of one rigid body.
+
+A Body is a thin view of one row of the world's body arrays (``World._bodies``); every
+property reads or writes that row, so there is no state to fall out of sync. Handles carry a
+generation: after ``world.remove(body)`` any use raises ``ValueError``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import _store as S
+from . import _validate as V
+from ._decompose import decompose_ccw
+from ._kernels import mass as _mass
+from .shapes import Shape
+
+_MATERIAL_KEYS = ("density", "friction", "elasticity", "sensor", "category", "mask", "group")
+
+
+class Body:
+    """A rigid body. Create with ``world.add_body(...)``.
+
+    Units: metres, radians (counter-clockwise), seconds, kilograms. ``position`` is the body
+    origin in the world; shapes are given in the body frame around it.
+
+    Example
+    -------
+    >>> import collide2d as c2d
+    >>> world = c2d.World(gravity=(0, -10))
+    >>> box = world.add_body(position=(0, 5), angle=0.3)
+    >>> _ = box.add_box(1, 1, density=2)
+    >>> box.mass, round(box.inertia, 6)
+    (2.0, 0.333333)
+    >>> box.apply_impulse((2, 0))
+    >>> box.velocity.tolist()
+    [1.0, 0.0]
+    """
+
+    __slots__ = ("_world", "_slot", "_gen", "_shapes", "__weakref__")
+
+    def __init__(self, world, slot: int):
+        self._world = world
+        self._slot = slot
+        self._gen = int(world._bodies.generation[slot])
+        self._shapes: list[Shape] = []
+
+    # -- identity
+    def _s(self) -> int:
+        b = self._world._bodies
+        if b.generation[self._slot] != self._gen or not b.flags[self._slot] & S.B_ALIVE:
+            raise ValueError("body: this body was removed from its world")
+        return self._slot
+
+    @property
+    def id(self) -> int:
+        """The body's slot in the world's arrays (stable while the body lives)."""
+        return self._s()
+
+    @property
+    def index(self) -> int:
+        """Position in ``world.bodies`` (creation order; shifts when earlier bodies go)."""
+        return int(self._world._bodies.order[self._s()])
+
+    @property
+    def alive(self) -> bool:
+        b = self._world._bodies
+        return bool(b.generation[self._slot] == self._gen and b.flags[self._slot] & S.B_ALIVE)
+
+    @property
+    def world(self):
+        return self._world
+
+    @property
+    def kind(self) -> str:
+        """"static", "kinematic" or "dynamic"."""
+        return S.KIND_OF[int(self._world._bodies.kind[self._s()])]
+
+    @property
+    def shapes(self) -> list[Shape]:
+        self._s()
+        return list(self._shapes)
+
+    # -- pose and velocity (live views of the arrays)
+    @property
+    def position(self) -> np.ndarray:
+        """Body origin in the world (m). Settable; setting wakes the body."""
+        return self._world._bodies.pos[self._s()].copy()
+
+    @position.setter
+    def position(self, value):
+        v = V.vector("position", value)
+        s = self._s()
+        self._world._bodies.pos[s] = v
+        self._touched(s)
+
+    @property
+    def angle(self) -> float:
+        """Rotation in radians, counter-clockwise."""
+        return float(self._world._bodies.angle[self._s()])
+
+    @angle.setter
+    def angle(self, value):
+        a = V.finite_scalar("angle", value)
+        s = self._s()
+        self._world._bodies.angle[s] = a
+        self._touched(s)
+
+    @property
+    def velocity(self) -> np.ndarray:
+        """Velocity of the centre of mass (m/s)."""
+        return self._world._bodies.vel[self._s()].copy()
+
+    @velocity.setter
+    def velocity(self, value):
+        v = V.vector("velocity", value)
+        s = self._s()
+        self._world._bodies.vel[s] = v
+        self._wake(s)
+
+    @property
+    def angular_velocity(self) -> float:
+        """rad/s, counter-clockwise."""
+        return float(self._world._bodies.angvel[self._s()])
+
+    @angular_velocity.setter
+    def angular_velocity(self, value):
+        w = V.finite_scalar("angular_velocity", value)
+        s = self._s()
+        self._world._bodies.angvel[s] = w
+        self._wake(s)
+
+    @property
+    def center_of_mass(self) -> np.ndarray:
+        """Centre of mass in the world frame (m)."""
+        s = self._s()
+        b = self._world._bodies
+        return self.world_point_of(b.local_com[s], s)
+
+    @property
+    def local_center_of_mass(self) -> np.ndarray:
+        return self._world._bodies.local_com[self._s()].copy()
+
+    # -- mass
+    @property
+    def mass(self) -> float:
+        """kg; from the shapes' densities, or set directly (0 is not allowed for dynamic
+        bodies; static and kinematic bodies have infinite mass, reported as inf)."""
+        s = self._s()
+        b = self._world._bodies
+        if b.kind[s] != S.DYNAMIC:
+            return math.inf
+        return float(b.mass[s])
+
+    @mass.setter
+    def mass(self, value):
+        m = V.finite_scalar("mass", value, positive=True)
+        s = self._s()
+        b = self._world._bodies
+        if b.kind[s] != S.DYNAMIC:
+            raise ValueError(f"mass: only dynamic bodies have a mass (this body is {self.kind})")
+        b.flags[s] |= S.B_CUSTOM_MASS
+        b.mass[s] = m
+        b.inv_mass[s] = 1.0 / m
+        if b.inertia[s] <= 0.0:
+            self._apply_inertia(s, 0.0)
+
+    @property
+    def inertia(self) -> float:
+        """Moment of inertia about the centre of mass (kg m^2); inf for fixed rotation or
+        non-dynamic bodies."""
+        s = self._s()
+        b = self._world._bodies
+        if b.kind[s] != S.DYNAMIC or b.inv_inertia[s] == 0.0:
+            return math.inf if b.kind[s] != S.DYNAMIC or b.inertia[s] > 0 else 0.0
+        return float(b.inertia[s])
+
+    @inertia.setter
+    def inertia(self, value):
+        i = V.finite_scalar("inertia", value, positive=True)
+        s = self._s()
+        if self._world._bodies.kind[s] != S.DYNAMIC:
+            raise ValueError(f"inertia: only dynamic bodies have inertia (this body is {self.kind})")
+        self._world._bodies.flags[s] |= S.B_CUSTOM_MASS
+        self._apply_inertia(s, i)
+
+    def _apply_inertia(self, s: int, inertia: float) -> None:
+        b = self._world._bodies
+        b.inertia[s] = inertia
+        fixed = b.flags[s] & S.B_FIXED_ROTATION
+        b.inv_inertia[s] = 0.0 if (fixed or inertia <= 0.0) else 1.0 / inertia
+
+    # -- flags and settings
+    def _flag(self, bit: int) -> bool:
+        return bool(self._world._bodies.flags[self._s()] & bit)
+
+    def _set_flag(self, bit: int, on: bool) -> None:
+        s = self._s()
+        fl = self._world._bodies.flags
+        fl[s] = (fl[s] | bit) if on else (fl[s] & ~bit)
+
+    @property
+    def bullet(self) -> bool:
+        """Continuous collision: swept against static bodies so it never tunnels."""
+        return self._flag(S.B_BULLET)
+
+    @bullet.setter
+    def bullet(self, on):
+        self._set_flag(S.B_BULLET, bool(on))
+
+    @property
+    def fixed_rotation(self) -> bool:
+        """Locks the angle (infinite inertia)."""
+        return self._flag(S.B_FIXED_ROTATION)
+
+    @fixed_rotation.setter
+    def fixed_rotation(self, on):
+        self._set_flag(S.B_FIXED_ROTATION, bool(on))
+        s = self._s()
+        self._world._bodies.angvel[s] = 0.0 if on else self._world._bodies.angvel[s]
+        self._apply_inertia(s, float(self._world._bodies.inertia[s]))
+
+    @property
+    def arcade(self) -> bool:
+        """Arcade response (seed 004 tutorial 4): no rotation; contacts reflect the velocity
+        with elasticity and friction, and static friction holds below a speed threshold."""
+        return self._flag(S.B_ARCADE)
+
+    @arcade.setter
+    def arcade(self, on):
+        self._set_flag(S.B_ARCADE, bool(on))
+
+    @property
+    def awake(self) -> bool:
+        """False while the body sleeps (at rest with its island). Setting True wakes it."""
+        return self._flag(S.B_AWAKE)
+
+    @awake.setter
+    def awake(self, on):
+        s = self._s()
+        if on:
+            self._wake(s)
+        else:
+            self._world._bodies.flags[s] &= ~S.B_AWAKE
+            self._world._bodies.vel[s] = 0.0
+            self._world._bodies.angvel[s] = 0.0
+
+    def _scalar_prop(field, doc, positive=False, unit_interval=False):  # noqa: N805
+        def get(self):
+            return float(getattr(self._world._bodies, field)[self._s()])
+
+        def set_(self, value):
+            v = V.finite_scalar(field, value, nonnegative=True, positive=positive)
+            if unit_interval and v > 1.0:
+                raise ValueError(f"{field}: must be in [0, 1] (fraction kept per second), got {v}")
+            getattr(self._world._bodies, field)[self._s()] = v
+
+        return property(get, set_, doc=doc)
+
+    damping = _scalar_prop(
+        "damping", "Fraction of linear velocity kept after one second (1 keeps all).",
+        unit_interval=True)
+    angular_damping = _scalar_prop(
+        "angular_damping", "Fraction of angular velocity kept after one second.",
+        unit_interval=True)
+    gravity_scale = _scalar_prop("gravity_scale", "Multiplies the world's gravity.")
+    del _scalar_prop
+
+    # -- forces
+    def apply_force(self, force, point=None) -> None:
+        """Add a force (N) acting over the next step at a world ``point`` (None: the centre of
+        mass, no torque). Cleared after the step (a force accumulator)."""
+        f = V.vector("force", force)
+        s = self._s()
+        b = self._world._bodies
+        if b.kind[s] != S.DYNAMIC:
+            return
+        b.force[s] += f
+        if point is not None:
+            r = V.vector("point", point) - self.world_point_of(b.local_com[s], s)
+            b.torque[s] += r[0] * f[1] - r[1] * f[0]
+        self._wake(s)
+
+    def apply_torque(self, torque: float) -> None:
+        """Add a torque (N m) over the next step."""
+        t = V.finite_scalar("torque", torque)
+        s = self._s()
+        if self._world._bodies.kind[s] == S.DYNAMIC:
+            self._world._bodies.torque[s] += t
+            self._wake(s)
+
+    def apply_impulse(self, impulse, point=None) -> None:
+        """Change momentum at once by ``impulse`` (N s) at a world ``point`` (None: centre
+        of mass)."""
+        j = V.vector("impulse", impulse)
+        s = self._s()
+        b = self._world._bodies
+        if b.kind[s] != S.DYNAMIC:
+            return
+        b.vel[s] += j * b.inv_mass[s]
+        if point is not None:
+            r = V.vector("point", point) - self.world_point_of(b.local_com[s], s)
+            b.angvel[s] += b.inv_inertia[s] * (r[0] * j[1] - r[1] * j[0])
+        self._wake(s)
+
+    # -- frames
+    def world_point_of(self, local, s=None) -> np.ndarray:
+        s = self._s() if s is None else s
+        b = self._world._bodies
+        c, sn = math.cos(b.angle[s]), math.sin(b.angle[s])
+        x, y = float(local[0]), float(local[1])
+        return b.pos[s] + np.array([c * x - sn * y, sn * x + c * y])
+
+    def world_points(self, local) -> np.ndarray:
+        """Body-frame points (N, 2) to the world frame."""
+        s = self._s()
+        b = self._world._bodies
+        c, sn = math.cos(b.angle[s]), math.sin(b.angle[s])
+        p = np.asarray(local, dtype=np.float64).reshape(-1, 2)
+        return np.column_stack((c * p[:, 0] - sn * p[:, 1], sn * p[:, 0] + c * p[:, 1])) + b.pos[s]
+
+    def local_point(self, world_point) -> np.ndarray:
+        """A world point in the body frame."""
+        s = self._s()
+        b = self._world._bodies
+        d = V.vector("world_point", world_point) - b.pos[s]
+        c, sn = math.cos(b.angle[s]), math.sin(b.angle[s])
+        return np.array([c * d[0] + sn * d[1], -sn * d[0] + c * d[1]])
+
+    # -- shapes
+    def add_box(self, width, height, offset=(0.0, 0.0), angle=0.0, **material) -> Shape:
+        """A width x height rectangle centred at ``offset`` (body frame), rotated by ``angle``."""
+        w = V.finite_scalar("width", width, positive=True)
+        h = V.finite_scalar("height", height, positive=True)
+        o = V.vector("offset", offset)
+        a = V.finite_scalar("angle", angle)
+        c, sn = math.cos(a), math.sin(a)
+        hx, hy = 0.5 * w, 0.5 * h
+        corners = np.array([(-hx, -hy), (hx, -hy), (hx, hy), (-hx, hy)])
+        rot = np.column_stack((c * corners[:, 0] - sn * corners[:, 1],
+                               sn * corners[:, 0] + c * corners[:, 1])) + o
+        return self._add([np.ascontiguousarray(rot)], 0.0, "polygon", material)
+
+    def add_circle(self, radius, offset=(0.0, 0.0), **material) -> Shape:
+        """A circle of ``radius`` (m) centred at ``offset`` in the body frame."""
+        r = V.finite_scalar("radius", radius, positive=True)
+        o = V.vector("offset", offset)
+        return self._add([o.reshape(1, 2).copy()], r, "circle", material)
+
+    def add_polygon(self, vertices, radius=0.0, **material) -> Shape:
+        """A polygon in the body frame, either winding; a concave outline is decomposed into
+        convex parts that act as one shape. ``radius`` > 0 rounds a convex polygon."""
+        v = V.polygon("vertices", vertices)
+        r = V.finite_scalar("radius", radius, nonnegative=True)
+        if V.convex_ccw(v):
+            parts = [v]
+        else:
+            if r > 0.0:
+                raise ValueError("radius: only convex polygons can be rounded")
+            from .geometry import _check_simple
+
+            _check_simple(v)
+            parts = decompose_ccw(v)
+        return self._add(parts, r, "polygon", material)
+
+    def add_segment(self, a, b, radius=0.0, **material) -> Shape:
+        """A segment from ``a`` to ``b`` (body frame), a capsule when ``radius`` > 0. Bare
+        segments (radius 0) have no area, so no mass: use them on static bodies (terrain)."""
+        pa = V.vector("a", a)
+        pb = V.vector("b", b)
+        if np.array_equal(pa, pb):
+            raise ValueError("b: segment endpoints must differ (use add_circle for a point)")
+        r = V.finite_scalar("radius", radius, nonnegative=True)
+        return self._add([np.vstack((pa, pb))], r, "segment", material)
+
+    def _add(self, parts, radius, kind, material) -> Shape:
+        s = self._s()
+        mat = _material(material)
+        world = self._world
+        st = world._shapes
+        rows = []
+        for p in parts:
+            row = st.alloc(p)
+            rows.append(row)
+        owner = rows[0]
+        for row in rows:
+            st.body[row] = s
+            st.owner[row] = owner
+            st.radius[row] = radius
+            st.flags[row] = S.S_ALIVE | (S.S_SENSOR if mat["sensor"] else 0)
+            for k in ("density", "friction", "elasticity", "category", "mask", "group"):
+                getattr(st, k)[row] = mat[k]
+        shape = Shape(world, self, rows, kind)
+        self._shapes.append(shape)
+        world._shape_handles[owner] = shape
+        world._topology_changed()
+        self._update_mass()
+        self._wake(s)
+        return shape
+
+    def _update_mass(self) -> None:
+        """Mass, centre of mass and inertia from the shapes (unless set directly)."""
+        s = self._s()
+        b = self._world._bodies
+        if b.kind[s] != S.DYNAMIC:
+            b.mass[s] = b.inv_mass[s] = b.inertia[s] = b.inv_inertia[s] = 0.0
+            return
+        if b.flags[s] & S.B_CUSTOM_MASS:
+            return
+        st = self._world._shapes
+        total, cx, cy, i_origin = 0.0, 0.0, 0.0, 0.0
+        for shape in self._shapes:
+            for r in shape._rows:
+                if st.flags[r] & S.S_SENSOR:
+                    continue
+                m, px, py, i_c = _row_mass(st, r)
+                total += m
+                cx += m * px
+                cy += m * py
+                i_origin += i_c + m * (px * px + py * py)
+        if total <= 0.0:
+            # No massive shape yet: 1 kg at the origin that does not rotate, as in Box2D.
+            b.mass[s], b.inv_mass[s] = 1.0, 1.0
+            b.local_com[s] = 0.0
+            b.inertia[s], b.inv_inertia[s] = 0.0, 0.0
+            return
+        cx /= total
+        cy /= total
+        # Keep the world position of the centre of mass when it shifts in the body frame.
+        b.mass[s] = total
+        b.inv_mass[s] = 1.0 / total
+        b.local_com[s] = (cx, cy)
+        self._apply_inertia(s, i_origin - total * (cx * cx + cy * cy))
+
+    def _touched(self, s: int) -> None:
+        self._world._poses_changed()
+        self._wake(s)
+
+    def _wake(self, s: int) -> None:
+        b = self._world._bodies
+        b.flags[s] |= S.B_AWAKE
+        b.sleep_time[s] = 0.0
+
+    def __repr__(self) -> str:
+        if not self.alive:
+            return "<Body removed>"
+        p = self.position
+        return f"<Body {self.kind} id={self._slot} position=({p[0]:.3g}, {p[1]:.3g})>"
+
+
+def _row_mass(st, r):
+    a, n = int(st.vstart[r]), int(st.vcount[r])
+    rho = float(st.density[r])
+    rad = float(st.radius[r])
+    v = st.vlocal
+    if n >= 3:
+        m, cx, cy, inertia = _mass.polygon_mass(v, a, n, rho)
+        # A rounded polygon's skin is not counted (it is thin for game shapes).
+        return m, cx, cy, inertia
+    if n == 1:
+        m = rho * math.pi * rad * rad
+        return m, float(v[a, 0]), float(v[a, 1]), 0.5 * m * rad * rad
+    if rad == 0.0:
+        return 0.0, 0.0, 0.0, 0.0
+    return _mass.capsule_mass(v[a, 0], v[a, 1], v[a + 1, 0], v[a + 1, 1], rad, rho)
+
+
+def _material(kw) -> dict:
+    unknown = set(kw) - set(_MATERIAL_KEYS)
+    if unknown:
+        raise TypeError(f"{sorted(unknown)[0]}: unknown shape option; expected one of "
+                        f"{list(_MATERIAL_KEYS)}")
+    out = {
+        "density": V.finite_scalar("density", kw.get("density", 1.0), positive=True),
+        "friction": V.finite_scalar("friction", kw.get("friction", 0.6), nonnegative=True),
+        "elasticity": V.finite_scalar("elasticity", kw.get("elasticity", 0.0),
+                                      nonnegative=True),
+        "sensor": bool(kw.get("sensor", False)),
+    }
+    from .shapes import _bits
+
+    out["category"] = _bits("category", kw.get("category", 1))
+    out["mask"] = _bits("mask", kw.get("mask", 0xFFFFFFFF))
+    g = kw.get("group", 0)
+    if isinstance(g, bool) or not isinstance(g, (int, np.integer)):
+        raise TypeError(f"group: expected an int, got {type(g).__name__}")
+    out["group"] = int(g)
+    return out

@@ -1,0 +1,176 @@
+"""Shape handles: material, filter and geometry of one collider on a body.
+
+A Shape is a thin view of rows in the world's shape arrays. A convex polygon, box, circle or
+segment is one row; a concave polygon is decomposed into convex parts, one row each, that
+still act as one Shape (events and queries name the Shape, ``shape.id``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _store as S
+from . import _validate as V
+
+
+class Shape:
+    """A collider attached to a body. Create with ``Body.add_box / add_circle / add_polygon /
+    add_segment``; remove with ``world.remove(shape)``.
+
+    Attributes are live: ``shape.friction = 0.2`` takes effect at the next step.
+
+    Example
+    -------
+    >>> import collide2d as c2d
+    >>> world = c2d.World()
+    >>> box = world.add_body(position=(0, 2)).add_box(1, 0.5, density=2)
+    >>> box.kind, box.density, box.body.mass
+    ('polygon', 2.0, 1.0)
+    """
+
+    __slots__ = ("_world", "_rows", "_gen", "_kind", "body", "__weakref__")
+
+    def __init__(self, world, body, rows: list[int], kind: str):
+        self._world = world
+        self.body = body
+        self._rows = rows
+        self._gen = int(world._shapes.generation[rows[0]])
+        self._kind = kind
+
+    # -- identity
+    def _check(self) -> int:
+        st = self._world._shapes
+        r = self._rows[0]
+        if st.generation[r] != self._gen or not st.flags[r] & S.S_ALIVE:
+            raise ValueError(f"shape: this shape was removed from its world (id {r})")
+        return r
+
+    @property
+    def id(self) -> int:
+        """Stable integer id (the row of its first part); appears in events and queries."""
+        return self._check()
+
+    @property
+    def kind(self) -> str:
+        """"circle", "polygon", "segment" (a concave polygon is one "polygon" of parts)."""
+        return self._kind
+
+    @property
+    def alive(self) -> bool:
+        st = self._world._shapes
+        r = self._rows[0]
+        return bool(st.generation[r] == self._gen and st.flags[r] & S.S_ALIVE)
+
+    # -- geometry
+    @property
+    def radius(self) -> float:
+        return float(self._world._shapes.radius[self._check()])
+
+    @property
+    def parts(self) -> list[np.ndarray]:
+        """Convex parts' vertices in the body frame, counter-clockwise (a circle: its centre)."""
+        self._check()
+        st = self._world._shapes
+        return [st.vlocal[st.vstart[r] : st.vstart[r] + st.vcount[r]].copy() for r in self._rows]
+
+    def world_parts(self) -> list[np.ndarray]:
+        """Convex parts' vertices in the world frame at the body's current pose."""
+        return [self.body.world_points(p) for p in self.parts]
+
+    @property
+    def aabb(self) -> tuple[float, float, float, float]:
+        """World bounding box (min_x, min_y, max_x, max_y) as of the last step or query."""
+        self._check()
+        self._world._sync_shapes()
+        b = self._world._shapes.aabb[self._rows]
+        return (float(b[:, 0].min()), float(b[:, 1].min()), float(b[:, 2].max()),
+                float(b[:, 3].max()))
+
+    # -- material and filter
+    def _get(self, field):
+        return getattr(self._world._shapes, field)[self._check()]
+
+    def _set(self, field, value):
+        self._check()
+        getattr(self._world._shapes, field)[self._rows] = value
+
+    @property
+    def density(self) -> float:
+        """kg / m^2; changing it recomputes the body's mass."""
+        return float(self._get("density"))
+
+    @density.setter
+    def density(self, value):
+        self._set("density", V.finite_scalar("density", value, positive=True))
+        self.body._update_mass()
+
+    @property
+    def friction(self) -> float:
+        """Coulomb friction coefficient (>= 0); a pair uses sqrt(f_a * f_b)."""
+        return float(self._get("friction"))
+
+    @friction.setter
+    def friction(self, value):
+        self._set("friction", V.finite_scalar("friction", value, nonnegative=True))
+
+    @property
+    def elasticity(self) -> float:
+        """Restitution (>= 0; 0 no bounce, 1 keeps the speed); a pair uses the larger."""
+        return float(self._get("elasticity"))
+
+    @elasticity.setter
+    def elasticity(self, value):
+        self._set("elasticity", V.finite_scalar("elasticity", value, nonnegative=True))
+
+    @property
+    def sensor(self) -> bool:
+        """A sensor detects overlaps (events, ``world.sensor_overlaps``) but never collides."""
+        return bool(self._get("flags") & S.S_SENSOR)
+
+    @sensor.setter
+    def sensor(self, value):
+        self._check()
+        fl = self._world._shapes.flags
+        for r in self._rows:
+            fl[r] = (fl[r] | S.S_SENSOR) if value else (fl[r] & ~S.S_SENSOR)
+
+    @property
+    def category(self) -> int:
+        """Category bits (what this shape is)."""
+        return int(self._get("category"))
+
+    @category.setter
+    def category(self, value):
+        self._set("category", _bits("category", value))
+
+    @property
+    def mask(self) -> int:
+        """Mask bits (what this shape collides with)."""
+        return int(self._get("mask"))
+
+    @mask.setter
+    def mask(self, value):
+        self._set("mask", _bits("mask", value))
+
+    @property
+    def group(self) -> int:
+        """Shapes of the same positive group always collide, of the same negative never."""
+        return int(self._get("group"))
+
+    @group.setter
+    def group(self, value):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise TypeError(f"group: expected an int, got {type(value).__name__}")
+        self._set("group", int(value))
+
+    def __repr__(self) -> str:
+        state = f"id={self._rows[0]}" if self.alive else "removed"
+        return f"<Shape {self._kind} {state}>"
+
+
+def _bits(name: str, value) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name}: expected an int of bits, got {type(value).__name__}")
+    if not 0 <= int(value) <= 0xFFFFFFFF:
+        raise ValueError(f"{name}: bits must fit in 32 bits (0 .. 0xFFFFFFFF), got {value}")
+    return int(value)

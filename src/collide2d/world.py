@@ -1,0 +1,444 @@
+"""The World: bodies and shapes in arrays, stepped by one compiled call.
+
+Example
+-------
+>>> import collide2d as c2d
+>>> world = c2d.World(gravity=(0, -10))
+>>> ground = world.add_body(kind="static")
+>>> _ = ground.add_box(20, 1, offset=(0, -0.5))
+>>> box = world.add_body(position=(0, 2))
+>>> _ = box.add_box(1, 1)
+>>> for _ in range(120):
+...     world.step(1 / 60)
+>>> round(float(box.position[1]), 2)      # resting on the ground, centre 0.5 m up
+0.5
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import NamedTuple
+
+import numpy as np
+
+from . import _store as S
+from . import _validate as V
+from ._kernels import broadphase as _bp
+from ._kernels.step import step_world
+from .body import Body
+from .shapes import Shape
+
+_RESPONSES = {"ignore": _bp.IGNORE, "solid": _bp.SOLID, "sensor": _bp.SENSOR}
+_INTEGRATORS = {"semi-implicit": S.SEMI_IMPLICIT, "euler": S.EXPLICIT}
+_C_TOUCHING = 1
+
+
+class ContactEvent(NamedTuple):
+    """A contact between two shapes (``shape_a.id < shape_b.id``). ``normal`` points from
+    shape_a to shape_b; ``points`` (k, 2) are midway between the surfaces; ``impulse`` is
+    the total normal impulse of the last step (N s). Sensor events carry no points."""
+
+    shape_a: Shape
+    shape_b: Shape
+    normal: np.ndarray
+    points: np.ndarray
+    impulse: float
+
+
+class ContactArrays(NamedTuple):
+    """Contacts as arrays, one row per touching pair of shape ids (lower first)."""
+
+    shape_a: np.ndarray
+    shape_b: np.ndarray
+    normal: np.ndarray
+    points: np.ndarray
+    count: np.ndarray
+    impulse: np.ndarray
+
+
+def _empty_contacts():
+    return (np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0, np.int8),
+            np.empty(0, np.int64), np.empty((0, 2)), np.empty((0, 2, 2)), np.empty((0, 2)),
+            np.empty((0, 2), np.int64), np.empty((0, 2)), np.empty((0, 2)),
+            np.empty(0, np.int64))
+
+
+class World:
+    """A 2D physics world. Units: metres, kilograms, seconds, radians; y up.
+
+    Parameters
+    ----------
+    gravity : (gx, gy) in m/s^2.
+    damping : fraction of every body's velocity kept after one second (1 keeps all).
+    substeps : solver substeps per step (more: stiffer stacks, slower).
+    sleeping : let bodies at rest sleep (``world.sleeping = False`` to turn off).
+    integrator : "semi-implicit" (default, stable) or "euler" (explicit, seed 002).
+    dynamic_response : what two dynamic shapes do: "solid" (collide), "sensor" (overlap
+        and report, seed 001's characters) or "ignore".
+    """
+
+    def __init__(self, gravity=(0.0, -10.0), damping: float = 1.0, substeps: int = 4,
+                 sleeping: bool = True, integrator: str = "semi-implicit",
+                 dynamic_response: str = "solid"):
+        self._bodies = S.BodyStore()
+        self._shapes = S.ShapeStore()
+        self.bodies: list[Body] = []
+        self._shape_handles: dict[int, Shape] = {}
+        self.gravity = gravity
+        self.damping = damping
+        self.substeps = substeps
+        self.sleeping = sleeping
+        self.integrator = integrator
+        self.dynamic_response = dynamic_response
+        #: Contact spring stiffness (Hz) and damping ratio of the soft contact model.
+        self.contact_hertz = 30.0
+        self.contact_damping_ratio = 10.0
+        #: Fastest speed (m/s) at which overlap is pushed out.
+        self.contact_push_speed = 3.0
+        #: Approach speed (m/s) below which contacts do not bounce.
+        self.restitution_threshold = 1.0
+        #: Arcade bodies: tangential speed (m/s) below which static friction holds.
+        self.arcade_static_speed = 0.05
+        self.time = 0.0
+        self._contacts = _empty_contacts()
+        self._began = np.empty(0, np.bool_)
+        self._ended_rows = _empty_contacts()
+        self._callbacks: dict[str, list[Callable]] = {
+            k: [] for k in ("contact_begin", "contact_persist", "contact_end", "sensor_begin",
+                            "sensor_end")}
+        self._systems: list = []   # particle systems etc., stepped after the bodies
+        self._shapes_dirty = True
+        self._locked = False
+
+    # ------------------------------------------------------------------ settings
+    @property
+    def gravity(self) -> np.ndarray:
+        return self._gravity.copy()
+
+    @gravity.setter
+    def gravity(self, value):
+        self._gravity = V.vector("gravity", value)
+
+    @property
+    def damping(self) -> float:
+        return self._damping
+
+    @damping.setter
+    def damping(self, value):
+        d = V.finite_scalar("damping", value, nonnegative=True)
+        if d > 1.0:
+            raise ValueError(f"damping: must be in [0, 1] (fraction kept per second), got {d}")
+        self._damping = d
+
+    @property
+    def substeps(self) -> int:
+        return self._substeps
+
+    @substeps.setter
+    def substeps(self, value):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"substeps: must be an int >= 1, got {value!r}")
+        self._substeps = int(value)
+
+    @property
+    def sleeping(self) -> bool:
+        return self._sleeping
+
+    @sleeping.setter
+    def sleeping(self, value):
+        self._sleeping = bool(value)
+        if not self._sleeping:
+            b = self._bodies
+            live = (b.flags[: b.count] & S.B_ALIVE) != 0
+            b.flags[: b.count][live] |= S.B_AWAKE
+
+    @property
+    def integrator(self) -> str:
+        return self._integrator
+
+    @integrator.setter
+    def integrator(self, value):
+        self._integrator = V.choice("integrator", value, _INTEGRATORS)
+
+    @property
+    def dynamic_response(self) -> str:
+        return self._dynamic_response
+
+    @dynamic_response.setter
+    def dynamic_response(self, value):
+        self._dynamic_response = V.choice("dynamic_response", value, _RESPONSES)
+
+    # ------------------------------------------------------------------ bodies
+    def add_body(self, kind: str = "dynamic", position=(0.0, 0.0), angle: float = 0.0,
+                 velocity=(0.0, 0.0), angular_velocity: float = 0.0, *, bullet: bool = False,
+                 fixed_rotation: bool = False, damping: float = 1.0,
+                 angular_damping: float = 1.0, gravity_scale: float = 1.0,
+                 arcade: bool = False) -> Body:
+        """Add a body and return its handle; add shapes to it with ``body.add_box`` etc.
+
+        ``kind``: "static" (never moves), "kinematic" (moves by its velocity, pushes
+        dynamic bodies, is not pushed) or "dynamic". Positions in m, angle in radians.
+        """
+        self._check_unlocked()
+        k = S.KIND_NAMES.get(kind) if isinstance(kind, str) else None
+        if k is None:
+            raise ValueError(f"kind: expected 'static', 'kinematic' or 'dynamic', got {kind!r}")
+        p = V.vector("position", position)
+        a = V.finite_scalar("angle", angle)
+        v = V.vector("velocity", velocity)
+        w = V.finite_scalar("angular_velocity", angular_velocity)
+        d = V.finite_scalar("damping", damping, nonnegative=True)
+        ad = V.finite_scalar("angular_damping", angular_damping, nonnegative=True)
+        gs = V.finite_scalar("gravity_scale", gravity_scale)
+        if d > 1.0 or ad > 1.0:
+            raise ValueError("damping: must be in [0, 1] (fraction of velocity kept per second)")
+        st = self._bodies
+        slot = st.alloc()
+        st.pos[slot] = p
+        st.angle[slot] = a
+        if k != S.STATIC:
+            st.vel[slot] = v
+            st.angvel[slot] = 0.0 if (fixed_rotation or arcade) else w
+        st.kind[slot] = k
+        st.damping[slot] = d
+        st.angular_damping[slot] = ad
+        st.gravity_scale[slot] = gs
+        st.flags[slot] = (S.B_ALIVE | S.B_AWAKE | (S.B_BULLET if bullet else 0)
+                          | (S.B_FIXED_ROTATION if (fixed_rotation or arcade) else 0)
+                          | (S.B_ARCADE if arcade else 0))
+        st.order[slot] = len(self.bodies)
+        body = Body(self, slot)
+        self.bodies.append(body)
+        body._update_mass()
+        self._shapes_dirty = True
+        return body
+
+    def remove(self, item) -> None:
+        """Remove a body (with its shapes) or a single shape. Their handles then raise."""
+        self._check_unlocked()
+        if isinstance(item, Body):
+            slot = item._s()
+            for shape in list(item._shapes):
+                self._remove_shape(shape)
+            idx = int(self._bodies.order[slot])
+            self._bodies.release(slot)
+            del self.bodies[idx]
+            for i in range(idx, len(self.bodies)):
+                self._bodies.order[self.bodies[i]._slot] = i
+        elif isinstance(item, Shape):
+            item._check()
+            self._remove_shape(item)
+            item.body._update_mass()
+        else:
+            raise TypeError(f"item: expected a Body or Shape, got {type(item).__name__}")
+        self._topology_changed()
+
+    def _remove_shape(self, shape: Shape) -> None:
+        for r in shape._rows:
+            self._shapes.release(r)
+        self._shape_handles.pop(shape._rows[0], None)
+        shape.body._shapes.remove(shape)
+        # Drop contacts that name a removed row.
+        c = self._contacts
+        keep = np.isin(c[0], shape._rows, invert=True) & np.isin(c[1], shape._rows, invert=True)
+        self._contacts = tuple(arr[keep] for arr in c)
+
+    def _topology_changed(self) -> None:
+        self._shapes_dirty = True
+
+    def _poses_changed(self) -> None:
+        self._shapes_dirty = True
+
+    def _check_unlocked(self) -> None:
+        if self._locked:
+            raise RuntimeError("world: cannot add or remove while the world is stepping; "
+                               "do it after step() returns")
+
+    def shape(self, shape_id: int) -> Shape:
+        """The Shape handle with this id (as found in events and query arrays)."""
+        try:
+            return self._shape_handles[int(shape_id)]
+        except KeyError:
+            raise ValueError(f"shape_id: no live shape has id {shape_id}") from None
+
+    # ------------------------------------------------------------------ arrays
+    def _live_slots(self) -> np.ndarray:
+        return np.fromiter((b._slot for b in self.bodies), dtype=np.int64, count=len(self.bodies))
+
+    def positions(self) -> np.ndarray:
+        """(n, 2) body origins in ``world.bodies`` order (a copy)."""
+        return self._bodies.pos[self._live_slots()]
+
+    def angles(self) -> np.ndarray:
+        return self._bodies.angle[self._live_slots()]
+
+    def velocities(self) -> np.ndarray:
+        return self._bodies.vel[self._live_slots()]
+
+    def _sync_shapes(self) -> None:
+        """World-space vertices and boxes for queries, if anything moved since the step."""
+        if not self._shapes_dirty:
+            return
+        b, s = self._bodies, self._shapes
+        _bp.update_shapes(b.pos, b.angle, s.body, s.flags, s.vstart, s.vcount, s.radius,
+                          s.vlocal, s.vworld, s.aabb, s.count, 0.0)
+        self._shapes_dirty = False
+
+    # ------------------------------------------------------------------ step
+    def step(self, dt: float) -> None:
+        """Advance the world by ``dt`` seconds (> 0), then run callbacks and systems."""
+        dt = V.finite_scalar("dt", dt, positive=True)
+        self._check_finite()
+        b, s = self._bodies, self._shapes
+        fparams = np.array([
+            self._gravity[0], self._gravity[1], self._damping, self.contact_hertz,
+            self.contact_damping_ratio, self.contact_push_speed, self.restitution_threshold,
+            SPECULATIVE_DISTANCE, LINEAR_SLOP, SLEEP_LINEAR, SLEEP_ANGULAR, TIME_TO_SLEEP,
+            self.arcade_static_speed])
+        iparams = np.array([self._substeps, _INTEGRATORS[self._integrator],
+                            int(self._sleeping), _RESPONSES[self._dynamic_response]],
+                           dtype=np.int64)
+        old = self._contacts
+        self._locked = True
+        try:
+            out = step_world(dt, fparams, iparams, b.count, s.count,
+                             b.pos, b.angle, b.vel, b.angvel, b.local_com, b.mass, b.inertia,
+                             b.inv_mass, b.inv_inertia, b.force, b.torque, b.damping,
+                             b.angular_damping, b.gravity_scale, b.kind, b.flags, b.sleep_time,
+                             s.body, s.vstart, s.vcount, s.radius, s.friction, s.elasticity,
+                             s.category, s.mask, s.group, s.flags, s.aabb, s.vlocal, s.vworld,
+                             old[0], old[1], *old[3:])
+        finally:
+            self._locked = False
+        self._contacts = tuple(out[:11])
+        self._began = out[11]
+        ended = out[12]
+        self._ended_rows = tuple(arr[ended] for arr in old)
+        self._shapes_dirty = True  # vertices are from the step's start
+        self.time += dt
+        for system in list(self._systems):
+            system._step(dt)
+        self._dispatch()
+
+    def _check_finite(self) -> None:
+        b = self._bodies
+        n = b.count
+        alive = (b.flags[:n] & S.B_ALIVE) != 0
+        bad = alive & ~(np.isfinite(b.pos[:n]).all(axis=1) & np.isfinite(b.vel[:n]).all(axis=1)
+                        & np.isfinite(b.angle[:n]) & np.isfinite(b.angvel[:n])
+                        & np.isfinite(b.force[:n]).all(axis=1) & np.isfinite(b.torque[:n]))
+        if bad.any():
+            slot = int(np.flatnonzero(bad)[0])
+            raise ValueError(f"body {int(b.order[slot])} (world.bodies index): its position, "
+                             "angle, velocity or force is NaN or inf; the step was not taken")
+
+    # ------------------------------------------------------------------ contacts and events
+    def contacts(self) -> ContactArrays:
+        """Touching solid contacts after the last step, as arrays (shape ids, lower first)."""
+        return self._contact_arrays(self._contacts, _bp.SOLID, touching=True)
+
+    def contact_begin_events(self) -> ContactArrays:
+        """Solid contacts that began in the last step."""
+        return self._contact_arrays(self._contacts, _bp.SOLID, rows=self._began)
+
+    def contact_end_events(self) -> ContactArrays:
+        """Solid contacts that ended in the last step (normal and points as last seen)."""
+        return self._contact_arrays(self._ended_rows, _bp.SOLID)
+
+    def sensor_overlaps(self) -> np.ndarray:
+        """Every pair of shapes currently overlapping where one is a sensor (or both are
+        dynamic with ``dynamic_response="sensor"``): a (k, 2) array of shape ids, lower id
+        first, sorted."""
+        c = self._contacts
+        rows = (c[2] == _bp.SENSOR) & ((c[10] & _C_TOUCHING) != 0)
+        return self._owner_pairs(c[0][rows], c[1][rows])
+
+    def _owner_pairs(self, a, b) -> np.ndarray:
+        own = self._shapes.owner
+        pairs = np.column_stack((own[a], own[b])) if len(a) else np.empty((0, 2), np.int64)
+        pairs.sort(axis=1)
+        return np.unique(pairs, axis=0) if len(pairs) else pairs.astype(np.int64)
+
+    def _contact_arrays(self, c, resp, touching=False, rows=None) -> ContactArrays:
+        sel = c[2] == resp
+        if touching:
+            sel &= (c[10] & _C_TOUCHING) != 0
+        if rows is not None:
+            sel &= rows
+        own = self._shapes.owner
+        a, b = own[c[0][sel]], own[c[1][sel]]
+        normal = c[4][sel].copy()
+        flip = a > b
+        a2 = np.where(flip, b, a)
+        b2 = np.where(flip, a, b)
+        normal[flip] *= -1.0
+        return ContactArrays(a2, b2, normal, c[5][sel].copy(), c[3][sel].copy(),
+                             c[8][sel].sum(axis=1))
+
+    def on_contact_begin(self, fn: Callable[[ContactEvent], None]) -> Callable:
+        """Call ``fn(event)`` after each step for every contact that began. Returns fn, so it
+        also works as a decorator."""
+        self._callbacks["contact_begin"].append(fn)
+        return fn
+
+    def on_contact_persist(self, fn):
+        self._callbacks["contact_persist"].append(fn)
+        return fn
+
+    def on_contact_end(self, fn):
+        self._callbacks["contact_end"].append(fn)
+        return fn
+
+    def on_sensor_begin(self, fn):
+        """``fn(event)`` when a sensor starts overlapping a shape (shape_a.id < shape_b.id)."""
+        self._callbacks["sensor_begin"].append(fn)
+        return fn
+
+    def on_sensor_end(self, fn):
+        self._callbacks["sensor_end"].append(fn)
+        return fn
+
+    def _dispatch(self) -> None:
+        cb = self._callbacks
+        if not any(cb.values()):
+            return
+        c = self._contacts
+        touching = (c[10] & _C_TOUCHING) != 0
+        solid = c[2] == _bp.SOLID
+        persist = touching & ~self._began
+        plan = (("contact_begin", c, solid & self._began),
+                ("contact_persist", c, solid & persist),
+                ("sensor_begin", c, (c[2] == _bp.SENSOR) & self._began),
+                ("contact_end", self._ended_rows, self._ended_rows[2] == _bp.SOLID),
+                ("sensor_end", self._ended_rows, self._ended_rows[2] == _bp.SENSOR))
+        for name, table, rows in plan:
+            if not cb[name]:
+                continue
+            for i in np.flatnonzero(rows):
+                ev = self._event(table, int(i))
+                if ev is None:
+                    continue
+                for fn in cb[name]:
+                    fn(ev)
+
+    def _event(self, c, i) -> ContactEvent | None:
+        own = self._shapes.owner
+        a, b = int(own[c[0][i]]), int(own[c[1][i]])
+        sa, sb = self._shape_handles.get(a), self._shape_handles.get(b)
+        if sa is None or sb is None:
+            return None
+        normal = c[4][i].copy()
+        if a > b:
+            sa, sb = sb, sa
+            normal = -normal
+        k = int(c[3][i])
+        return ContactEvent(sa, sb, normal, c[5][i][:k].copy(), float(c[8][i][:k].sum()))
+
+
+# Engine tolerances (m, m/s, rad/s, s).
+LINEAR_SLOP = 0.005
+SPECULATIVE_DISTANCE = 4.0 * LINEAR_SLOP
+SLEEP_LINEAR = 0.05
+SLEEP_ANGULAR = math.radians(2.0)
+TIME_TO_SLEEP = 0.5
