@@ -6,21 +6,44 @@ turn them into the numbers the table reports and the pass/fail flags ``--quick``
 
 from __future__ import annotations
 
+import gc
 import time
+from contextlib import contextmanager
 
 import numpy as np
-from scenes import PyramidScene, RainScene, RayHits, crowd_pair_count
+from scenes import (
+    PyramidScene,
+    RainScene,
+    RayHits,
+    SlideScene,
+    crowd_pair_count,
+    slide_violations,
+)
+
+
+@contextmanager
+def gc_paused():
+    """Pause Python's cyclic garbage collector, as ``timeit`` does, so that a collection
+    triggered by whatever allocated last does not land in one engine's timing."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def timed_steps(step, steps: int, after=None) -> np.ndarray:
     """Milliseconds of each call ``step()``; ``after(k)`` runs untimed after step k (from 1)."""
     ms = np.empty(steps)
-    for k in range(steps):
-        t0 = time.perf_counter()
-        step()
-        ms[k] = 1e3 * (time.perf_counter() - t0)
-        if after is not None:
-            after(k + 1)
+    with gc_paused():
+        for k in range(steps):
+            t0 = time.perf_counter()
+            step()
+            ms[k] = 1e3 * (time.perf_counter() - t0)
+            if after is not None:
+                after(k + 1)
     return ms
 
 
@@ -105,3 +128,21 @@ def crowd_figures(counts: np.ndarray, sampled: dict[int, np.ndarray], radii) -> 
         "pairs_ref": ref,
         "ok": got == ref,
     }
+
+
+class SlideCheck:
+    """Accumulates the slide figures over a run: call ``after_step(centres)`` every step."""
+
+    def __init__(self, scene: SlideScene):
+        self.scene = scene
+        self.max_overlap = 0.0
+        self.outside = 0
+
+    def after_step(self, centres) -> None:
+        overlap, outside = slide_violations(self.scene, centres)
+        self.max_overlap = max(self.max_overlap, overlap)
+        self.outside = max(self.outside, outside)
+
+    def figures(self) -> dict:
+        ok = self.max_overlap <= 1e-6 and self.outside == 0
+        return {"max_overlap": self.max_overlap, "outside": self.outside, "ok": ok}

@@ -30,7 +30,7 @@ QUICK_SIZES = {
     "pyramid": (10,),
     "rain": (200,),
     "bullets": (10_000,),
-    "crowd": (1_000,),
+    "crowd": (2_500,),
     "slide": (200,),
 }
 RAIN_MAX = 2_000

@@ -19,6 +19,7 @@ import numpy as np
 from figures import (
     crowd_figures,
     crowd_samples,
+    gc_paused,
     pyramid_figures,
     rain_figures,
     timed_steps,
@@ -129,9 +130,10 @@ def run_bullets(scene: BulletsScene) -> dict:
     starts = [tuple(p) for p in scene.starts]
     translations = [tuple(p) for p in scene.ends - scene.starts]
     cast = world.cast_ray_closest
-    t0 = time.perf_counter()
-    results = [cast(a, d) for a, d in zip(starts, translations, strict=True)]
-    seconds = time.perf_counter() - t0
+    with gc_paused():
+        t0 = time.perf_counter()
+        results = [cast(a, d) for a, d in zip(starts, translations, strict=True)]
+        seconds = time.perf_counter() - t0
 
     m = len(starts)
     hits = RayHits(

@@ -18,6 +18,7 @@ import numpy as np
 from figures import (
     crowd_figures,
     crowd_samples,
+    gc_paused,
     pyramid_figures,
     rain_figures,
     timed_steps,
@@ -125,12 +126,13 @@ def run_bullets(scene: BulletsScene) -> dict:
     callback = _closest_callback()
     raycast = world.RayCast
     results = []
-    t0 = time.perf_counter()
-    for a, b in zip(starts, ends, strict=True):
-        callback.hit = None
-        raycast(callback, a, b)
-        results.append(callback.hit)
-    seconds = time.perf_counter() - t0
+    with gc_paused():
+        t0 = time.perf_counter()
+        for a, b in zip(starts, ends, strict=True):
+            callback.hit = None
+            raycast(callback, a, b)
+            results.append(callback.hit)
+        seconds = time.perf_counter() - t0
 
     m = len(starts)
     hits = RayHits(

@@ -16,6 +16,7 @@ import numpy as np
 from figures import (
     crowd_figures,
     crowd_samples,
+    gc_paused,
     pyramid_figures,
     rain_figures,
     timed_steps,
@@ -114,9 +115,10 @@ def run_bullets(scene: BulletsScene) -> dict:
     ends = [tuple(p) for p in scene.ends]
     query = space.segment_query_first
     everything = pymunk.ShapeFilter()
-    t0 = time.perf_counter()
-    infos = [query(a, b, 0.0, everything) for a, b in zip(starts, ends, strict=True)]
-    seconds = time.perf_counter() - t0
+    with gc_paused():
+        t0 = time.perf_counter()
+        infos = [query(a, b, 0.0, everything) for a, b in zip(starts, ends, strict=True)]
+        seconds = time.perf_counter() - t0
 
     m = len(starts)
     hits = RayHits(

@@ -5,6 +5,7 @@ here. Units are SI (metres, kilograms, seconds, radians), y points up, polygons 
 counter-clockwise (either winding is accepted and normalised).
 """
 
+from .body import Body
 from .geometry import (
     Circle,
     Clip,
@@ -37,8 +38,6 @@ from .geometry import (
     sweep,
     sweep_many,
 )
-
-from .body import Body
 from .shapes import Shape
 from .world import ContactArrays, ContactEvent, World
 

@@ -182,7 +182,8 @@ class Body:
         i = V.finite_scalar("inertia", value, positive=True)
         s = self._s()
         if self._world._bodies.kind[s] != S.DYNAMIC:
-            raise ValueError(f"inertia: only dynamic bodies have inertia (this body is {self.kind})")
+            raise ValueError(
+                f"inertia: only dynamic bodies have inertia (this body is {self.kind})")
         self._world._bodies.flags[s] |= S.B_CUSTOM_MASS
         self._apply_inertia(s, i)
 
