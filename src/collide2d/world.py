@@ -25,9 +25,12 @@ import numpy as np
 from . import _store as S
 from . import _validate as V
 from ._kernels import broadphase as _bp
+from ._kernels import integrate as _integrate
 from ._kernels.step import step_world
 from .body import Body
+from .queries import QueryMixin
 from .shapes import Shape
+from .snapshot import SnapshotMixin
 
 _RESPONSES = {"ignore": _bp.IGNORE, "solid": _bp.SOLID, "sensor": _bp.SENSOR}
 _INTEGRATORS = {"semi-implicit": S.SEMI_IMPLICIT, "euler": S.EXPLICIT}
@@ -64,7 +67,7 @@ def _empty_contacts():
             np.empty(0, np.int64))
 
 
-class World:
+class World(SnapshotMixin, QueryMixin):
     """A 2D physics world. Units: metres, kilograms, seconds, radians; y up.
 
     Parameters
@@ -104,6 +107,10 @@ class World:
         self._contacts = _empty_contacts()
         self._began = np.empty(0, np.bool_)
         self._ended_rows = _empty_contacts()
+        # Sensor overlaps at the end of the last step: rows (a, b), and the changes.
+        self._sensors = (np.empty(0, np.int64), np.empty(0, np.int64))
+        self._sensor_began = np.empty(0, np.bool_)
+        self._sensor_ended = (np.empty(0, np.int64), np.empty(0, np.int64))
         self._callbacks: dict[str, list[Callable]] = {
             k: [] for k in ("contact_begin", "contact_persist", "contact_end", "sensor_begin",
                             "sensor_end")}
@@ -243,6 +250,9 @@ class World:
         c = self._contacts
         keep = np.isin(c[0], shape._rows, invert=True) & np.isin(c[1], shape._rows, invert=True)
         self._contacts = tuple(arr[keep] for arr in c)
+        sa, sb = self._sensors
+        keep = np.isin(sa, shape._rows, invert=True) & np.isin(sb, shape._rows, invert=True)
+        self._sensors = (sa[keep], sb[keep])
 
     def _topology_changed(self) -> None:
         self._shapes_dirty = True
@@ -308,14 +318,18 @@ class World:
                              b.angular_damping, b.gravity_scale, b.kind, b.flags, b.sleep_time,
                              s.body, s.vstart, s.vcount, s.radius, s.friction, s.elasticity,
                              s.category, s.mask, s.group, s.flags, s.aabb, s.vlocal, s.vworld,
-                             old[0], old[1], *old[3:])
+                             old[0], old[1], *old[3:], *self._sensors)
         finally:
             self._locked = False
         self._contacts = tuple(out[:11])
         self._began = out[11]
         ended = out[12]
         self._ended_rows = tuple(arr[ended] for arr in old)
-        self._shapes_dirty = True  # vertices are from the step's start
+        old_sensors = self._sensors
+        self._sensors = (out[13], out[14])
+        self._sensor_began = out[15]
+        self._sensor_ended = (old_sensors[0][out[16]], old_sensors[1][out[16]])
+        self._shapes_dirty = False  # the step ends with shapes at their final poses
         self.time += dt
         for system in list(self._systems):
             system._step(dt)
@@ -323,13 +337,9 @@ class World:
 
     def _check_finite(self) -> None:
         b = self._bodies
-        n = b.count
-        alive = (b.flags[:n] & S.B_ALIVE) != 0
-        bad = alive & ~(np.isfinite(b.pos[:n]).all(axis=1) & np.isfinite(b.vel[:n]).all(axis=1)
-                        & np.isfinite(b.angle[:n]) & np.isfinite(b.angvel[:n])
-                        & np.isfinite(b.force[:n]).all(axis=1) & np.isfinite(b.torque[:n]))
-        if bad.any():
-            slot = int(np.flatnonzero(bad)[0])
+        slot = _integrate.first_non_finite(b.pos, b.angle, b.vel, b.angvel, b.force, b.torque,
+                                           b.flags, b.count)
+        if slot >= 0:
             raise ValueError(f"body {int(b.order[slot])} (world.bodies index): its position, "
                              "angle, velocity or force is NaN or inf; the step was not taken")
 
@@ -350,9 +360,7 @@ class World:
         """Every pair of shapes currently overlapping where one is a sensor (or both are
         dynamic with ``dynamic_response="sensor"``): a (k, 2) array of shape ids, lower id
         first, sorted."""
-        c = self._contacts
-        rows = (c[2] == _bp.SENSOR) & ((c[10] & _C_TOUCHING) != 0)
-        return self._owner_pairs(c[0][rows], c[1][rows])
+        return self._owner_pairs(*self._sensors)
 
     def _owner_pairs(self, a, b) -> np.ndarray:
         own = self._shapes.owner
@@ -409,9 +417,7 @@ class World:
         persist = touching & ~self._began
         plan = (("contact_begin", c, solid & self._began),
                 ("contact_persist", c, solid & persist),
-                ("sensor_begin", c, (c[2] == _bp.SENSOR) & self._began),
-                ("contact_end", self._ended_rows, self._ended_rows[2] == _bp.SOLID),
-                ("sensor_end", self._ended_rows, self._ended_rows[2] == _bp.SENSOR))
+                ("contact_end", self._ended_rows, self._ended_rows[2] == _bp.SOLID))
         for name, table, rows in plan:
             if not cb[name]:
                 continue
@@ -419,6 +425,19 @@ class World:
                 ev = self._event(table, int(i))
                 if ev is None:
                     continue
+                for fn in cb[name]:
+                    fn(ev)
+        sa, sb = self._sensors
+        for name, (a, b) in (("sensor_begin", (sa[self._sensor_began], sb[self._sensor_began])),
+                             ("sensor_end", self._sensor_ended)):
+            if not cb[name]:
+                continue
+            for pair in self._owner_pairs(a, b):
+                sh_a = self._shape_handles.get(int(pair[0]))
+                sh_b = self._shape_handles.get(int(pair[1]))
+                if sh_a is None or sh_b is None:
+                    continue
+                ev = ContactEvent(sh_a, sh_b, np.zeros(2), np.empty((0, 2)), 0.0)
                 for fn in cb[name]:
                     fn(ev)
 

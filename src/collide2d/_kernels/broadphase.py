@@ -89,10 +89,10 @@ def pair_response(a, b, s_body, s_flags, s_category, s_mask, s_group, kind, b_fl
 
 @njit
 def find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, kind, b_flags, n_shapes,
-               dynamic_response):
-    """Candidate pairs (a < b) whose boxes overlap and whose response is not IGNORE, sorted,
-    and their responses. Pairs whose bodies are all asleep or fixed are kept too (their old
-    manifolds persist) but marked by the caller."""
+               dynamic_response, want):
+    """Candidate pairs (a < b) whose boxes overlap and whose response is ``want`` (SOLID or
+    SENSOR), sorted, with their responses. Pairs whose bodies are all asleep or fixed are
+    kept too (their old manifolds persist)."""
     live = np.empty(n_shapes, dtype=np.int64)
     m = 0
     sx = 0.0
@@ -137,7 +137,7 @@ def find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, kind, b_flags
                 continue
             r = pair_response(a, b, s_body, s_flags, s_category, s_mask, s_group, kind,
                               b_flags, dynamic_response)
-            if r == IGNORE:
+            if r != want:
                 continue
             if k == cap:
                 cap *= 2
@@ -159,3 +159,11 @@ def find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, kind, b_flags
         key[i] = pa[i] * n_shapes + pb[i]
     idx = np.argsort(key, kind="mergesort")
     return pa[:k][idx], pb[:k][idx], pr[:k][idx]
+
+
+@njit
+def has_sensors(s_flags, n_shapes):
+    for s in range(n_shapes):
+        if (s_flags[s] & S_ALIVE) and (s_flags[s] & S_SENSOR):
+            return True
+    return False

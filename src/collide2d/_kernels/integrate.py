@@ -19,7 +19,7 @@ B_ALIVE = 1
 
 @njit
 def begin_step(pos, angle, local_com, kind, flags, inv_mass, inv_inertia, mass, inertia,
-               n_bodies, com, com0, angle0, dp, inv_m, inv_i):
+               n_bodies, com, com0, angle0, dp, dq, inv_m, inv_i):
     """Centres of mass, start-of-step poses, and the solver's effective inverse masses
     (zero for static, kinematic and sleeping bodies)."""
     for b in range(n_bodies):
@@ -32,6 +32,8 @@ def begin_step(pos, angle, local_com, kind, flags, inv_mass, inv_inertia, mass, 
         angle0[b] = angle[b]
         dp[b, 0] = 0.0
         dp[b, 1] = 0.0
+        dq[b, 0] = 1.0
+        dq[b, 1] = 0.0
         if kind[b] == DYNAMIC and (flags[b] & B_AWAKE) and (flags[b] & B_ALIVE):
             inv_m[b] = inv_mass[b]
             inv_i[b] = inv_inertia[b]
@@ -46,8 +48,13 @@ def integrate_velocities(vel, angvel, force, torque, inv_m, inv_i, gravity_scale
     for b in range(n_bodies):
         if inv_m[b] == 0.0:
             continue
-        lin = (damping[b] * world_damping) ** h
-        ang = (angular_damping[b] * world_damping) ** h
+        # pow is costly; most bodies keep the default damping of 1.
+        lin = damping[b] * world_damping
+        if lin != 1.0:
+            lin = lin ** h
+        ang = angular_damping[b] * world_damping
+        if ang != 1.0:
+            ang = ang ** h
         vel[b, 0] = lin * (vel[b, 0] + h * (gravity_scale[b] * gx + inv_m[b] * force[b, 0]))
         vel[b, 1] = lin * (vel[b, 1] + h * (gravity_scale[b] * gy + inv_m[b] * force[b, 1]))
         if flags[b] & B_FIXED_ROTATION:
@@ -57,8 +64,10 @@ def integrate_velocities(vel, angvel, force, torque, inv_m, inv_i, gravity_scale
 
 
 @njit
-def integrate_positions(vel, angvel, com, angle, dp, inv_m, kind, flags, n_bodies, h):
-    """Move dynamic (awake) and kinematic bodies by their current velocity."""
+def integrate_positions(vel, angvel, com, angle, angle0, dp, dq, inv_m, kind, flags, n_bodies,
+                        h):
+    """Move dynamic (awake) and kinematic bodies by their current velocity; keep each body's
+    rotation since the step began as (cos, sin) in ``dq`` for the solver's anchors."""
     for b in range(n_bodies):
         moving = inv_m[b] != 0.0 or (kind[b] == KINEMATIC and (flags[b] & B_ALIVE))
         if not moving:
@@ -67,7 +76,10 @@ def integrate_positions(vel, angvel, com, angle, dp, inv_m, kind, flags, n_bodie
         com[b, 1] += h * vel[b, 1]
         dp[b, 0] += h * vel[b, 0]
         dp[b, 1] += h * vel[b, 1]
-        angle[b] += h * angvel[b]
+        if angvel[b] != 0.0:
+            angle[b] += h * angvel[b]
+            dq[b, 0] = math.cos(angle[b] - angle0[b])
+            dq[b, 1] = math.sin(angle[b] - angle0[b])
 
 
 @njit
@@ -84,3 +96,18 @@ def end_step(pos, angle, local_com, com, force, torque, inv_m, kind, flags, n_bo
         s = math.sin(angle[b])
         pos[b, 0] = com[b, 0] - (c * local_com[b, 0] - s * local_com[b, 1])
         pos[b, 1] = com[b, 1] - (s * local_com[b, 0] + c * local_com[b, 1])
+
+
+@njit
+def first_non_finite(pos, angle, vel, angvel, force, torque, flags, n_bodies):
+    """Slot of the first live body with a NaN or inf in its state, or -1 (the NaN guard)."""
+    for b in range(n_bodies):
+        if not flags[b] & B_ALIVE:
+            continue
+        total = (pos[b, 0] + pos[b, 1] + angle[b] + vel[b, 0] + vel[b, 1] + angvel[b]
+                 + force[b, 0] + force[b, 1] + torque[b])
+        # NaN and inf propagate through the sum; a finite overflow to inf is impossible
+        # for sane states and would be reported the same way.
+        if not math.isfinite(total):
+            return b
+    return -1

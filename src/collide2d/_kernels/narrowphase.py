@@ -1,7 +1,8 @@
-"""Narrowphase: manifolds for candidate pairs, matched against last step's contacts.
+"""Narrowphase: manifolds for candidate pairs, matched against last step's contacts, and
+sensor overlaps.
 
-For each candidate pair (sorted by key) this computes a manifold with the shared ``collide``
-kernel (solid pairs) or an overlap test (sensor pairs), then walks last step's contact table
+For each candidate solid pair (sorted by key) this computes a manifold with the shared
+``collide`` kernel, then walks last step's contact table
 (also sorted by key) in step with it: impulses carry over for points whose feature ids match
 (warm starting), and begin / end flags fall out of the walk. Pairs whose bodies are all
 asleep or fixed keep last step's manifold unchanged.
@@ -14,7 +15,7 @@ impulses, and a touching flag.
 import numpy as np
 
 from .._jit import njit
-from .broadphase import B_AWAKE, DYNAMIC, KINEMATIC, SENSOR
+from .broadphase import B_AWAKE, DYNAMIC, KINEMATIC
 from .sat import collide, shape_distance
 
 C_TOUCHING = 1
@@ -86,25 +87,15 @@ def collide_pairs(pa, pb, pr, s_body, s_vstart, s_vcount, s_radius, vworld, kind
                 old_matched[j] = True
                 m += 1
             continue
+        count, nx, ny = collide(vworld, s_vstart[a], s_vcount[a], s_radius[a],
+                                vworld, s_vstart[b], s_vcount[b], s_radius[b], margin,
+                                pts, seps, ids)
+        if count == 0:
+            continue
         touching = False
-        if pr[i] == SENSOR:
-            d = shape_distance(vworld, s_vstart[a], s_vcount[a], s_radius[a],
-                               vworld, s_vstart[b], s_vcount[b], s_radius[b], 0.0, 0.0, False)[0]
-            if d >= 0.0:
-                continue
-            touching = True
-            count = 0
-            nx = 0.0
-            ny = 0.0
-        else:
-            count, nx, ny = collide(vworld, s_vstart[a], s_vcount[a], s_radius[a],
-                                    vworld, s_vstart[b], s_vcount[b], s_radius[b], margin,
-                                    pts, seps, ids)
-            if count == 0:
-                continue
-            for k in range(count):
-                if seps[k] < TOUCH_SLOP:
-                    touching = True
+        for k in range(count):
+            if seps[k] < TOUCH_SLOP:
+                touching = True
         c_a[m] = a
         c_b[m] = b
         c_resp[m] = pr[i]
@@ -153,3 +144,35 @@ def collide_pairs(pa, pb, pr, s_body, s_vstart, s_vcount, s_radius, vworld, kind
                 ended[j] = True
     return (c_a[:m], c_b[:m], c_resp[:m], c_count[:m], c_normal[:m], c_point[:m], c_sep[:m],
             c_id[:m], c_nimp[:m], c_timp[:m], c_flags[:m], began[:m], ended)
+
+
+@njit
+def sensor_pairs(pa, pb, s_vstart, s_vcount, s_radius, vworld, n_shapes, o_a, o_b):
+    """Sensor pairs that overlap (interiors meet), as sorted rows (a, b), with a began flag
+    per row and an ended flag per old row. Called on end-of-step poses."""
+    n = pa.shape[0]
+    a_out = np.empty(n, dtype=np.int64)
+    b_out = np.empty(n, dtype=np.int64)
+    m = 0
+    for i in range(n):
+        a = pa[i]
+        b = pb[i]
+        d = shape_distance(vworld, s_vstart[a], s_vcount[a], s_radius[a],
+                           vworld, s_vstart[b], s_vcount[b], s_radius[b], 0.0, 0.0, False)[0]
+        if d < 0.0:
+            a_out[m] = a
+            b_out[m] = b
+            m += 1
+    a_out = a_out[:m]
+    b_out = b_out[:m]
+    began = np.ones(m, dtype=np.bool_)
+    ended = np.ones(o_a.shape[0], dtype=np.bool_)
+    j = 0
+    for i in range(m):
+        key = a_out[i] * n_shapes + b_out[i]
+        while j < o_a.shape[0] and o_a[j] * n_shapes + o_b[j] < key:
+            j += 1
+        if j < o_a.shape[0] and o_a[j] == a_out[i] and o_b[j] == b_out[i]:
+            began[i] = False
+            ended[j] = False
+    return a_out, b_out, began, ended

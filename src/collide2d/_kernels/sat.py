@@ -17,9 +17,10 @@ import math
 
 from .._jit import njit
 
-# A contact from clipping is kept while its separation is at most the caller's margin.
-# Relative preference for A's face over B's so that the reference face does not flicker.
-FLIP_TOL = 1e-9
+# B's face becomes the reference only when it separates more than A's by this much (m):
+# with equal separations (boxes side by side) the choice must not flicker from step to step,
+# or feature ids change and warm starting is lost (Box2D uses 0.1 * linear slop).
+FLIP_TOL = 0.0005
 
 
 @njit
@@ -331,7 +332,7 @@ def collide(va, offa, na, ra, vb, offb, nb, rb, margin, out_pts, out_sep, out_id
     rsum = ra + rb
     if max(sa, sb) - rsum > margin:
         return 0, 0.0, 0.0
-    flip = sb > sa + FLIP_TOL * (1.0 + abs(sa))
+    flip = sb > sa + FLIP_TOL
     use_clip = na >= 2 and nb >= 2
     if use_clip:
         if flip:

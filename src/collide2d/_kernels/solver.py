@@ -136,8 +136,8 @@ def warm_start(rows, ba, bb, ra, rb, c_count, c_normal, c_nimp, c_timp, vel, ang
 
 @njit
 def solve_contacts(rows, ba, bb, ra, rb, nmass, tmass, adj, fric, static_pair, max_imp,
-                   c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m, inv_i, dp, angle,
-                   angle0, h, use_bias, soft, soft_static, max_push):
+                   c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m, inv_i, dp, dq,
+                   h, use_bias, soft, soft_static, max_push):
     """One Gauss-Seidel pass over all contacts: normal impulses (soft, with the current
     separation), then friction."""
     inv_h = 1.0 / h
@@ -147,11 +147,11 @@ def solve_contacts(rows, ba, bb, ra, rb, nmass, tmass, adj, fric, static_pair, m
         b = bb[q]
         nx = c_normal[i, 0]
         ny = c_normal[i, 1]
-        # Anchor rotation since the step began.
-        ca = math.cos(angle[a] - angle0[a])
-        sa = math.sin(angle[a] - angle0[a])
-        cb = math.cos(angle[b] - angle0[b])
-        sb = math.sin(angle[b] - angle0[b])
+        # Anchor rotation since the step began (per body, kept by integrate_positions).
+        ca = dq[a, 0]
+        sa = dq[a, 1]
+        cb = dq[b, 0]
+        sb = dq[b, 1]
         if static_pair[q]:
             bias_rate = soft_static[0]
             mass_scale = soft_static[1]

@@ -8,6 +8,7 @@
    which is the next step's warm start.
 5. continuous collision for fast and bullet bodies (ccd.py)
 6. body origins from centres, forces cleared (integrate.py); sleeping islands (islands.py)
+7. shapes at final poses; sensor overlaps there (broadphase.py, narrowphase.py)
 
 ``fparams``: gx, gy, world damping, contact hertz, damping ratio, max push-out speed,
 restitution threshold, speculative margin, linear slop, sleep linear / angular tolerance,
@@ -19,11 +20,11 @@ import numpy as np
 
 from .._jit import njit
 from .arcade import arcade_response
-from .broadphase import find_pairs, update_shapes
+from .broadphase import SENSOR, SOLID, find_pairs, has_sensors, update_shapes
 from .ccd import body_rows, sweep_fast_bodies
 from .integrate import begin_step, end_step, integrate_positions, integrate_velocities
 from .islands import update_sleep
-from .narrowphase import collide_pairs
+from .narrowphase import collide_pairs, sensor_pairs
 from .solver import (
     apply_restitution,
     make_soft,
@@ -40,7 +41,8 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
                sleep_time,
                s_body, s_vstart, s_vcount, s_radius, s_friction, s_elasticity, s_category,
                s_mask, s_group, s_flags, aabb, vlocal, vworld,
-               o_a, o_b, o_count, o_normal, o_point, o_sep, o_id, o_nimp, o_timp, o_flags):
+               o_a, o_b, o_count, o_normal, o_point, o_sep, o_id, o_nimp, o_timp, o_flags,
+               os_a, os_b):
     gx = fparams[0]
     gy = fparams[1]
     world_damping = fparams[2]
@@ -58,7 +60,7 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
     update_shapes(pos, angle, s_body, s_flags, s_vstart, s_vcount, s_radius, vlocal, vworld,
                   aabb, n_shapes, margin)
     pa, pb, pr = find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, kind, b_flags,
-                            n_shapes, iparams[3])
+                            n_shapes, iparams[3], SOLID)
     (c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, c_id, c_nimp, c_timp, c_flags,
      began, ended) = collide_pairs(pa, pb, pr, s_body, s_vstart, s_vcount, s_radius, vworld,
                                    kind, b_flags, vel, angvel, n_shapes, margin,
@@ -70,10 +72,11 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
     com0 = np.empty((n_bodies, 2))
     angle0 = np.empty(n_bodies)
     dp = np.empty((n_bodies, 2))
+    dq = np.empty((n_bodies, 2))
     inv_m = np.empty(n_bodies)
     inv_i = np.empty(n_bodies)
     begin_step(pos, angle, local_com, kind, b_flags, inv_mass, inv_inertia, mass, inertia,
-               n_bodies, com, com0, angle0, dp, inv_m, inv_i)
+               n_bodies, com, com0, angle0, dp, dq, inv_m, inv_i)
     arcade_response(c_a, c_b, c_resp, c_count, c_normal, c_sep, s_body, s_friction,
                     s_elasticity, b_flags, com, dp, vel, angvel, inv_m, fparams[12])
 
@@ -91,20 +94,22 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
     soft_static[0], soft_static[1], soft_static[2] = make_soft(2.0 * contact_hertz, zeta, h)
     for _ in range(substeps):
         if explicit:
-            integrate_positions(vel, angvel, com, angle, dp, inv_m, kind, b_flags, n_bodies, h)
+            integrate_positions(vel, angvel, com, angle, angle0, dp, dq, inv_m, kind, b_flags,
+                                n_bodies, h)
         integrate_velocities(vel, angvel, force, torque, inv_m, inv_i, gravity_scale, damping,
                              angular_damping, world_damping, gx, gy, h, kind, b_flags,
                              n_bodies)
         warm_start(rows, ba, bb, ra, rb, c_count, c_normal, c_nimp, c_timp, vel, angvel,
                    inv_m, inv_i)
         solve_contacts(rows, ba, bb, ra, rb, nmass, tmass, adj, fric, static_pair, max_imp,
-                       c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m, inv_i, dp,
-                       angle, angle0, h, True, soft, soft_static, max_push)
+                       c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m, inv_i, dp, dq,
+                       h, True, soft, soft_static, max_push)
         if not explicit:
-            integrate_positions(vel, angvel, com, angle, dp, inv_m, kind, b_flags, n_bodies, h)
+            integrate_positions(vel, angvel, com, angle, angle0, dp, dq, inv_m, kind, b_flags,
+                                n_bodies, h)
         solve_contacts(rows, ba, bb, ra, rb, nmass, tmass, adj, fric, static_pair, max_imp,
-                       c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m, inv_i, dp,
-                       angle, angle0, h, False, soft, soft_static, max_push)
+                       c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m, inv_i, dp, dq,
+                       h, False, soft, soft_static, max_push)
     apply_restitution(rows, ba, bb, ra, rb, nmass, relv, rest, max_imp, c_count, c_normal,
                       c_nimp, vel, angvel, inv_m, inv_i, rest_threshold)
 
@@ -118,5 +123,20 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
     end_step(pos, angle, local_com, com, force, torque, inv_m, kind, b_flags, n_bodies)
     update_sleep(n_bodies, kind, b_flags, vel, angvel, sleep_time, c_a, c_b, c_resp, c_flags,
                  s_body, dt, iparams[2] != 0, fparams[9], fparams[10], fparams[11])
+
+    # 7. shapes at their final poses (exact boxes: queries use them until the next change),
+    # then sensor overlaps at those poses, as the user sees the world after the step.
+    update_shapes(pos, angle, s_body, s_flags, s_vstart, s_vcount, s_radius, vlocal, vworld,
+                  aabb, n_shapes, 0.0)
+    if iparams[3] == SENSOR or has_sensors(s_flags, n_shapes):
+        qa, qb, _ = find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, kind,
+                               b_flags, n_shapes, iparams[3], SENSOR)
+        sa, sb, s_began, s_ended = sensor_pairs(qa, qb, s_vstart, s_vcount, s_radius, vworld,
+                                                n_shapes, os_a, os_b)
+    else:
+        sa = os_a[:0]
+        sb = os_b[:0]
+        s_began = np.zeros(0, dtype=np.bool_)
+        s_ended = np.ones(os_a.shape[0], dtype=np.bool_)
     return (c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, c_id, c_nimp, c_timp, c_flags,
-            began, ended)
+            began, ended, sa, sb, s_began, s_ended)

@@ -1,0 +1,542 @@
+"""Tile maps: grid-direct swept tests for the character mover, and merged boxes for rigid bodies.
+
+A tile map is a row-major array of tile *classes* (one int8 per cell, ``cls[off + i * nx + j]``)
+covering x in [ox + j s, ox + (j + 1) s], y in [oy + i s, oy + (i + 1) s]; row i counts up.
+Cells outside the map are empty. Classes: EMPTY, SLIDE, TOUCH, BOUNCE (solid), CROSS (reported,
+never blocks) and ONEWAY (only its top face blocks, and only a mover coming from above).
+
+Seam-free by construction: a cell face counts only when the neighbour across it is not solid
+(a *real* face of the union of solid cells). A hit through an internal face is dropped: a mover
+that enters cell C through a face shared with solid cell L already overlaps L's interior at that
+time, so it entered L (through a real face) strictly earlier and that hit is the one reported.
+A box sliding along a floor or wall of many tiles therefore never catches on the seams.
+
+Queries walk the cells under the swept box column by column (or row by row) in the order of the
+motion, and stop at the first column that starts after the best hit found: no tree, and the
+cost is the number of cells under the swept box up to the first hit.
+
+Normals here always push the mover away from the tile (they point out of the solid).
+"""
+
+import math
+
+import numpy as np
+
+from .._jit import njit
+from .sat import shape_distance, sweep_pair
+
+EMPTY = 0
+SLIDE = 1
+TOUCH = 2
+CROSS = 3
+BOUNCE = 4
+ONEWAY = 5
+
+# Cell ranges are widened by this fraction of a tile so that cells touched within round-off
+# are examined (the exact per-cell test decides).
+RANGE_EPS = 1e-9
+# A unit normal component below this is zero: the normal is a face normal, not a corner one.
+AXIS_EPS = 1e-9
+
+
+@njit
+def is_solid(c):
+    return c == SLIDE or c == TOUCH or c == BOUNCE
+
+
+@njit
+def closes(cls, off, ny, nx, i, j):
+    """True if cell (i, j) is solid, so the face a neighbour shares with it is internal."""
+    if i < 0 or j < 0 or i >= ny or j >= nx:
+        return False
+    return is_solid(cls[off + i * nx + j])
+
+
+@njit
+def _solid_or_oneway(cls, off, ny, nx, i, j):
+    if i < 0 or j < 0 or i >= ny or j >= nx:
+        return False
+    c = cls[off + i * nx + j]
+    return is_solid(c) or c == ONEWAY
+
+
+@njit
+def _sign(x):
+    return 1 if x > 0.0 else -1
+
+
+@njit
+def face_is_real(cls, off, ny, nx, i, j, px, py):
+    """Is the feature of cell (i, j) met with push normal (px, py) on the union's surface?
+
+    A face normal needs an open neighbour across that face; a corner normal (a rounded or
+    rotated mover touching a cell corner) needs both neighbours beside that corner open.
+    """
+    fx = abs(px) > AXIS_EPS
+    fy = abs(py) > AXIS_EPS
+    if fy and not fx:
+        return not closes(cls, off, ny, nx, i + _sign(py), j)
+    if fx and not fy:
+        return not closes(cls, off, ny, nx, i, j + _sign(px))
+    return (not closes(cls, off, ny, nx, i, j + _sign(px))
+            and not closes(cls, off, ny, nx, i + _sign(py), j))
+
+
+@njit
+def oneway_ok(cls, off, ny, nx, i, j, px, py):
+    """A one-way tile holds a mover only on its top: the normal must point up and the top must
+    not be covered; a corner normal also needs the walkway not to continue sideways."""
+    if py <= AXIS_EPS:
+        return False
+    if closes(cls, off, ny, nx, i + 1, j):
+        return False
+    if abs(px) > AXIS_EPS and _solid_or_oneway(cls, off, ny, nx, i, j + _sign(px)):
+        return False
+    return True
+
+
+@njit
+def box_cell(bx0, by0, bx1, by1, dx, dy, cx0, cy0, cx1, cy1):
+    """Swept box [bx0, bx1] x [by0, by1] moving by (dx, dy) t, t >= 0, against a cell box.
+
+    Returns (state, ex, ey, sx, sy, t_leave): state 0 the interiors never overlap, 1 they
+    start to overlap at max(ex, ey) (entry times per axis; -inf on an axis that already
+    overlaps; sx, sy the push-normal signs of the entry faces), 2 they overlap at t = 0.
+    Touching without interior overlap is not a hit: tangential motion along a face is free.
+    """
+    inf = math.inf
+    # x axis
+    lo = cx0 - bx1  # > 0: box left of the cell
+    hi = bx0 - cx1  # > 0: box right of the cell
+    sx = 0
+    if lo >= 0.0:
+        if dx <= 0.0:
+            return 0, inf, inf, 0, 0, -inf
+        ex = lo / dx
+        lx = (cx1 - bx0) / dx
+        sx = -1
+    elif hi >= 0.0:
+        if dx >= 0.0:
+            return 0, inf, inf, 0, 0, -inf
+        ex = hi / -dx
+        lx = (bx1 - cx0) / -dx
+        sx = 1
+    else:
+        ex = -inf
+        if dx > 0.0:
+            lx = (cx1 - bx0) / dx
+        elif dx < 0.0:
+            lx = (bx1 - cx0) / -dx
+        else:
+            lx = inf
+    # y axis
+    lo = cy0 - by1
+    hi = by0 - cy1
+    sy = 0
+    if lo >= 0.0:
+        if dy <= 0.0:
+            return 0, inf, inf, 0, 0, -inf
+        ey = lo / dy
+        ly = (cy1 - by0) / dy
+        sy = -1
+    elif hi >= 0.0:
+        if dy >= 0.0:
+            return 0, inf, inf, 0, 0, -inf
+        ey = hi / -dy
+        ly = (by1 - cy0) / -dy
+        sy = 1
+    else:
+        ey = -inf
+        if dy > 0.0:
+            ly = (cy1 - by0) / dy
+        elif dy < 0.0:
+            ly = (by1 - cy0) / -dy
+        else:
+            ly = inf
+    t_leave = min(lx, ly)
+    if ex == -inf and ey == -inf:
+        return 2, ex, ey, 0, 0, t_leave
+    if max(ex, ey) >= t_leave:
+        return 0, ex, ey, sx, sy, t_leave
+    return 1, ex, ey, sx, sy, t_leave
+
+
+@njit
+def _mtd_real(cls, off, ny, nx, i, j, lox, loy, hix, hiy, cx0, cy0, cx1, cy1):
+    """Shortest axis push out of cell (i, j) through a real face for an overlapping extent
+    [lox, hix] x [loy, hiy]. Returns (depth, px, py); depth inf when every face is internal."""
+    best = math.inf
+    px = 0.0
+    py = 0.0
+    d = hix - cx0  # push left
+    if d < best and not closes(cls, off, ny, nx, i, j - 1):
+        best = d
+        px = -1.0
+        py = 0.0
+    d = cx1 - lox  # push right
+    if d < best and not closes(cls, off, ny, nx, i, j + 1):
+        best = d
+        px = 1.0
+        py = 0.0
+    d = hiy - cy0  # push down
+    if d < best and not closes(cls, off, ny, nx, i - 1, j):
+        best = d
+        px = 0.0
+        py = -1.0
+    d = cy1 - loy  # push up
+    if d < best and not closes(cls, off, ny, nx, i + 1, j):
+        best = d
+        px = 0.0
+        py = 1.0
+    return best, px, py
+
+
+@njit
+def _cell_range(lo, hi, origin, s, n):
+    """Cells [k0, k1] (clamped to the map) whose span meets [lo, hi]; k0 > k1 when none."""
+    f0 = (lo - origin) / s - RANGE_EPS
+    f1 = (hi - origin) / s + RANGE_EPS
+    f0 = min(max(f0, -1.0), n + 1.0)
+    f1 = min(max(f1, -1.0), n + 1.0)
+    k0 = max(int(math.floor(f0)), 0)
+    k1 = min(int(math.floor(f1)), n - 1)
+    return k0, k1
+
+
+@njit
+def _record_cross(xt, xi, xn, n_x, m, i, j, t, px, py):
+    if n_x < xt.shape[0]:
+        xt[n_x] = t
+        xi[n_x, 0] = m
+        xi[n_x, 1] = i
+        xi[n_x, 2] = j
+        xn[n_x, 0] = px
+        xn[n_x, 1] = py
+        n_x += 1
+    return n_x
+
+
+@njit
+def sweep_tiles(cls, off, ny, nx, ox, oy, s, m, va, aoff, an, ar, is_box, dx, dy, t_best,
+                margin, cbuf, xt, xi, xn, n_x):
+    """First blocking tile for a convex mover shape moving by (dx, dy) t, t in [0, 1].
+
+    ``is_box``: the shape is an axis-aligned rectangle, tested exactly against cells with
+    :func:`box_cell`; other shapes use the shared swept SAT (``sweep_pair``) per cell, after
+    the same box test on their bounding box. Only hits strictly earlier than ``t_best`` are
+    kept. CROSS cells met in [0, 1] are appended to ``xt, xi, xn`` (time, (map, i, j),
+    normal). Returns (found, t, px, py, i, j, class, n_x); t may be 0 for a mover touching
+    or slightly overlapping a real face while moving into it.
+    """
+    found = False
+    bt = t_best
+    bpx = 0.0
+    bpy = 0.0
+    bi = -1
+    bj = -1
+    bc = EMPTY
+    lox = math.inf
+    loy = math.inf
+    hix = -math.inf
+    hiy = -math.inf
+    for k in range(an):
+        x = va[aoff + k, 0]
+        y = va[aoff + k, 1]
+        lox = min(lox, x)
+        loy = min(loy, y)
+        hix = max(hix, x)
+        hiy = max(hiy, y)
+    lox -= ar
+    loy -= ar
+    hix += ar
+    hiy += ar
+    j0, j1 = _cell_range(min(lox, lox + dx), max(hix, hix + dx), ox, s, nx)
+    i0, i1 = _cell_range(min(loy, loy + dy), max(hiy, hiy + dy), oy, s, ny)
+    if j0 > j1 or i0 > i1:
+        return False, bt, 0.0, 0.0, -1, -1, EMPTY, n_x
+    prim_x = abs(dx) >= abs(dy)
+    if prim_x:
+        p0, p1, dp, plo, phi, porg = j0, j1, dx, lox, hix, ox
+        q0m, q1m, dq, qlo, qhi, qorg, nq = i0, i1, dy, loy, hiy, oy, ny
+    else:
+        p0, p1, dp, plo, phi, porg = i0, i1, dy, loy, hiy, oy
+        q0m, q1m, dq, qlo, qhi, qorg, nq = j0, j1, dx, lox, hix, ox, nx
+    vdown = dy < 0.0
+    for step in range(p1 - p0 + 1):
+        p = p0 + step if dp >= 0.0 else p1 - step
+        a0 = porg + p * s
+        a1 = a0 + s
+        if dp > 0.0:
+            ta = (a0 - phi) / dp
+            tb = (a1 - plo) / dp
+        elif dp < 0.0:
+            ta = (a1 - plo) / dp
+            tb = (a0 - phi) / dp
+        else:
+            ta = 0.0
+            tb = 1.0
+        ta = max(ta, 0.0)
+        tb = min(tb, 1.0)
+        if ta > bt and xt.shape[0] == n_x:
+            break
+        if ta > 1.0:
+            break
+        if ta > tb:
+            continue
+        q0, q1 = _cell_range(min(qlo + dq * ta, qlo + dq * tb), max(qhi + dq * ta, qhi + dq * tb),
+                             qorg, s, nq)
+        q0 = max(q0, q0m)
+        q1 = min(q1, q1m)
+        for q in range(q0, q1 + 1):
+            if prim_x:
+                i = q
+                j = p
+            else:
+                i = p
+                j = q
+            c = cls[off + i * nx + j]
+            if c == EMPTY:
+                continue
+            cx0 = ox + j * s
+            cy0 = oy + i * s
+            cx1 = cx0 + s
+            cy1 = cy0 + s
+            state, ex, ey, sx, sy, _ = box_cell(lox, loy, hix, hiy, dx, dy, cx0, cy0, cx1, cy1)
+            if state == 0:
+                continue
+            te = max(ex, ey) if state == 1 else 0.0
+            if c == CROSS:
+                if te <= 1.0:
+                    n_x = _record_cross(xt, xi, xn, n_x, m, i, j, te,
+                                        float(sx) if ex >= ey else 0.0,
+                                        float(sy) if ey >= ex else 0.0)
+                continue
+            if te >= bt:
+                continue
+            if is_box:
+                if state == 2:
+                    if c == ONEWAY:
+                        if (not vdown or cy1 - loy > margin
+                                or closes(cls, off, ny, nx, i + 1, j)):
+                            continue
+                        t = 0.0
+                        px = 0.0
+                        py = 1.0
+                    else:
+                        depth, px, py = _mtd_real(cls, off, ny, nx, i, j, lox, loy, hix, hiy,
+                                                  cx0, cy0, cx1, cy1)
+                        if depth == math.inf or dx * px + dy * py >= 0.0:
+                            continue
+                        t = 0.0
+                else:
+                    t = te
+                    ok = False
+                    px = 0.0
+                    py = 0.0
+                    # Entry faces: the axis that enters last (both on an exact corner tie,
+                    # the dominant axis of the motion first).
+                    for pick in range(2):
+                        use_x = (ex > ey) or (ex == ey and ((pick == 0) == prim_x))
+                        if ex != ey and pick == 1:
+                            break
+                        if use_x:
+                            cpx = float(sx)
+                            cpy = 0.0
+                        else:
+                            cpx = 0.0
+                            cpy = float(sy)
+                        if c == ONEWAY:
+                            good = oneway_ok(cls, off, ny, nx, i, j, cpx, cpy)
+                        else:
+                            good = face_is_real(cls, off, ny, nx, i, j, cpx, cpy)
+                        if good:
+                            ok = True
+                            px = cpx
+                            py = cpy
+                            break
+                    if not ok:
+                        continue
+            else:
+                cbuf[0, 0] = cx0
+                cbuf[0, 1] = cy0
+                cbuf[1, 0] = cx1
+                cbuf[1, 1] = cy0
+                cbuf[2, 0] = cx1
+                cbuf[2, 1] = cy1
+                cbuf[3, 0] = cx0
+                cbuf[3, 1] = cy1
+                hit, t, px, py, depth = sweep_pair(va, aoff, an, ar, cbuf, 0, 4, 0.0, dx, dy,
+                                                   min(bt, 1.0))
+                if not hit or t >= bt:
+                    continue
+                if depth > 0.0:
+                    if c == ONEWAY:
+                        if (not vdown or cy1 - loy > margin
+                                or closes(cls, off, ny, nx, i + 1, j)):
+                            continue
+                        px = 0.0
+                        py = 1.0
+                    elif not face_is_real(cls, off, ny, nx, i, j, px, py):
+                        depth, px, py = _mtd_real(cls, off, ny, nx, i, j, lox, loy, hix, hiy,
+                                                  cx0, cy0, cx1, cy1)
+                        if depth == math.inf:
+                            continue
+                    t = 0.0
+                    if dx * px + dy * py >= 0.0:
+                        continue
+                else:
+                    if c == ONEWAY:
+                        if not oneway_ok(cls, off, ny, nx, i, j, px, py):
+                            continue
+                    elif not face_is_real(cls, off, ny, nx, i, j, px, py):
+                        continue
+                    if dx * px + dy * py >= 0.0:
+                        continue
+            found = True
+            bt = t
+            bpx = px
+            bpy = py
+            bi = i
+            bj = j
+            bc = c
+    return found, bt, bpx, bpy, bi, bj, bc, n_x
+
+
+@njit
+def push_tiles(cls, off, ny, nx, ox, oy, s, va, aoff, an, ar, is_box, dy, margin, cbuf):
+    """Deepest overlap of a mover shape with the map's solid cells, through real faces only.
+
+    Returns (found, depth, px, py): pushing the shape by ``depth`` along (px, py) clears that
+    cell. A ONEWAY cell counts only when the shape's bottom is within ``margin`` below its
+    top and the mover is not moving up (``dy`` > 0): it is then lifted onto the top.
+    """
+    lox = math.inf
+    loy = math.inf
+    hix = -math.inf
+    hiy = -math.inf
+    for k in range(an):
+        lox = min(lox, va[aoff + k, 0])
+        loy = min(loy, va[aoff + k, 1])
+        hix = max(hix, va[aoff + k, 0])
+        hiy = max(hiy, va[aoff + k, 1])
+    lox -= ar
+    loy -= ar
+    hix += ar
+    hiy += ar
+    j0, j1 = _cell_range(lox, hix, ox, s, nx)
+    i0, i1 = _cell_range(loy, hiy, oy, s, ny)
+    found = False
+    best = 0.0
+    bpx = 0.0
+    bpy = 0.0
+    for i in range(i0, i1 + 1):
+        for j in range(j0, j1 + 1):
+            c = cls[off + i * nx + j]
+            if c == EMPTY or c == CROSS:
+                continue
+            cx0 = ox + j * s
+            cy0 = oy + i * s
+            cx1 = cx0 + s
+            cy1 = cy0 + s
+            if not (lox < cx1 and hix > cx0 and loy < cy1 and hiy > cy0):
+                continue
+            if not is_box:
+                cbuf[0, 0] = cx0
+                cbuf[0, 1] = cy0
+                cbuf[1, 0] = cx1
+                cbuf[1, 1] = cy0
+                cbuf[2, 0] = cx1
+                cbuf[2, 1] = cy1
+                cbuf[3, 0] = cx0
+                cbuf[3, 1] = cy1
+                d, nabx, naby, _, _, _, _ = shape_distance(va, aoff, an, ar, cbuf, 0, 4, 0.0,
+                                                           0.0, 0.0, True)
+                if d >= 0.0:
+                    continue
+            if c == ONEWAY:
+                depth = cy1 - loy
+                if dy > 0.0 or depth > margin or closes(cls, off, ny, nx, i + 1, j):
+                    continue
+                px = 0.0
+                py = 1.0
+            elif not is_box and face_is_real(cls, off, ny, nx, i, j, -nabx, -naby):
+                depth = -d
+                px = -nabx
+                py = -naby
+            else:
+                depth, px, py = _mtd_real(cls, off, ny, nx, i, j, lox, loy, hix, hiy, cx0, cy0,
+                                          cx1, cy1)
+                if depth == math.inf:
+                    continue
+            if depth > best:
+                found = True
+                best = depth
+                bpx = px
+                bpy = py
+    return found, best, bpx, bpy
+
+
+@njit
+def merge_rects(solid, i0, i1, j0, j1, out):
+    """Greedy cover of the solid cells of rows [i0, i1), columns [j0, j1) by rectangles.
+
+    Row runs are merged vertically while the run below has exactly the same columns. Writes
+    (row0, col0, row1, col1) half-open rectangles to ``out`` and returns their count (at most
+    half the cells, rounded up, so ``out`` needs ((i1 - i0) * (j1 - j0) + 1) // 2 + 1 rows).
+    """
+    w = j1 - j0
+    oa = np.empty(w + 1, dtype=np.int64)
+    ob = np.empty(w + 1, dtype=np.int64)
+    oi = np.empty(w + 1, dtype=np.int64)
+    na = np.empty(w + 1, dtype=np.int64)
+    nb = np.empty(w + 1, dtype=np.int64)
+    ni = np.empty(w + 1, dtype=np.int64)
+    n_open = 0
+    count = 0
+    for i in range(i0, i1 + 1):
+        n_new = 0
+        p = 0
+        j = j0
+        while True:
+            if i < i1:
+                while j < j1 and not solid[i, j]:
+                    j += 1
+            else:
+                j = j1  # a virtual empty row after the last closes every open rectangle
+            if j >= j1:
+                break
+            a = j
+            while j < j1 and solid[i, j]:
+                j += 1
+            b = j
+            # Open rectangles that start before this run (or at it, with other columns) can
+            # not continue: later runs start further right.
+            while p < n_open and (oa[p] < a or (oa[p] == a and ob[p] != b)):
+                out[count, 0] = oi[p]
+                out[count, 1] = oa[p]
+                out[count, 2] = i
+                out[count, 3] = ob[p]
+                count += 1
+                p += 1
+            if p < n_open and oa[p] == a and ob[p] == b:
+                start = oi[p]
+                p += 1
+            else:
+                start = i
+            na[n_new] = a
+            nb[n_new] = b
+            ni[n_new] = start
+            n_new += 1
+        while p < n_open:
+            out[count, 0] = oi[p]
+            out[count, 1] = oa[p]
+            out[count, 2] = i
+            out[count, 3] = ob[p]
+            count += 1
+            p += 1
+        for k in range(n_new):
+            oa[k] = na[k]
+            ob[k] = nb[k]
+            oi[k] = ni[k]
+        n_open = n_new
+    return count

@@ -1,0 +1,332 @@
+"""The demo's state machine: input events in, one physics frame per update, a picture out.
+
+:class:`Demo` never opens a window or reads the event queue itself: the caller passes the
+events (``pygame.event.get()`` in a window, a scripted list in tests or headless runs) and
+the surface to draw on. So every key and mouse action can be tested without a display.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+from .. import _store as S
+from ..draw import Camera, PygameRenderer, draw_world, overlay_text
+from ..draw.pygame_backend import _pygame
+from .dungeon import Dungeon
+from .naval import Naval
+from .pyramid import Pyramid
+from .rain import Rain
+from .scene import Scene, dynamic_slots, pick_body, push
+from .tumble import Tumble
+
+#: The scenes in ``n`` / ``b`` order.
+SCENES: dict[str, type[Scene]] = {
+    cls.name: cls for cls in (Naval, Dungeon, Tumble, Pyramid, Rain)}
+DEFAULT_SCENE = "naval"
+
+HELP = (
+    ("left drag", "on a body: drag it; on empty space: attract bodies"),
+    ("right click", "spawn something"),
+    ("wheel / middle drag", "zoom / pan"),
+    ("p", "pause and resume"),
+    ("space", "single step (pauses)"),
+    ("n / b", "next / previous scene"),
+    ("r", "restart the scene"),
+    ("d", "debug overlays: AABBs, contacts and normals, MTD vectors, sleeping"),
+    ("h", "show or hide this help"),
+    ("esc / q", "quit"),
+)
+
+# Mouse drag: a damped spring from the grabbed point to the cursor (frequency, damping ratio).
+DRAG_HZ, DRAG_ZETA, DRAG_MAX_ACCEL = 4.0, 0.7, 400.0
+# Attraction: radius in pixels, and how fast (m/s^2 per m of radius; 1/s of damping).
+ATTRACT_PX, ATTRACT_GAIN, ATTRACT_DAMPING = 160.0, 6.0, 2.5
+
+
+def _ema(old: float, new: float, k: float = 0.1) -> float:
+    return new if old == 0.0 else old + k * (new - old)
+
+
+class Demo:
+    """The interactive demo without its window.
+
+    Parameters
+    ----------
+    scene : name of the first scene (see ``SCENES``).
+    size : (width, height) of the picture in pixels.
+    seed : random seed of the scenes.
+    dt : physics time step (s); one step per :meth:`update`.
+    debug : start with the debug overlays on.
+
+    Example
+    -------
+    >>> import pygame
+    >>> from collide2d.demo import Demo
+    >>> demo = Demo("pyramid", size=(320, 200))
+    >>> demo.handle([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_p)])
+    >>> demo.paused, demo.update()        # paused: no step
+    (True, 0)
+    >>> demo.handle([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE)])
+    >>> demo.update(), demo.update(), demo.steps   # space: exactly one step
+    (1, 0, 1)
+    """
+
+    def __init__(self, scene: str = DEFAULT_SCENE, size=(960, 600), seed: int = 0,
+                 dt: float = 1.0 / 60.0, debug: bool = False):
+        self.pg = _pygame()
+        self.names = list(SCENES)
+        if scene not in SCENES:
+            raise ValueError(f"scene: expected one of {self.names}, got {scene!r}")
+        self.size = (int(size[0]), int(size[1]))
+        self.seed = seed
+        self.dt = float(dt)
+        self.debug = bool(debug)
+        self.paused = False
+        self.show_help = False
+        self.running = True
+        self.pending_steps = 0
+        self.frames = 0            # frames drawn or updated since the start
+        self.fps = 0.0
+        self.step_ms = 0.0
+        self.draw_ms = 0.0
+        self.mouse = (0.0, 0.0)    # pixels
+        self._renderer = None
+        self.load(self.names.index(scene))
+
+    # ------------------------------------------------------------------ scenes
+    def load(self, index: int) -> None:
+        """Start scene number ``index`` (wraps around) afresh."""
+        self.index = index % len(self.names)
+        self.scene = SCENES[self.names[self.index]](seed=self.seed)
+        x0, y0, x1, y1 = self.scene.view
+        self.camera = Camera.fit((x0, y0), (x1, y1), self.size, margin=0.01)
+        self.steps = 0             # physics steps of this scene
+        self.step_ms = 0.0
+        self.drag = None           # (body, anchor in the body frame)
+        self.attracting = False
+        self.panning = False
+
+    @property
+    def world(self):
+        return self.scene.world
+
+    # ------------------------------------------------------------------ input
+    def handle(self, events) -> None:
+        """Apply input events (pygame events, or anything with the same ``type`` and
+        attributes) to the demo's state."""
+        pg = self.pg
+        for ev in events:
+            t = ev.type
+            if t == pg.QUIT:
+                self.running = False
+            elif t == pg.KEYDOWN:
+                self._key(ev.key)
+            elif t == pg.KEYUP:
+                self.scene.key(ev.key, False)
+            elif t == pg.MOUSEMOTION:
+                old = self.mouse
+                self.mouse = tuple(float(c) for c in ev.pos)
+                if self.panning:
+                    self.camera.pan(self.mouse[0] - old[0], self.mouse[1] - old[1])
+            elif t == pg.MOUSEBUTTONDOWN:
+                self.mouse = tuple(float(c) for c in ev.pos)
+                self._press(ev.button)
+            elif t == pg.MOUSEBUTTONUP:
+                self.mouse = tuple(float(c) for c in ev.pos)
+                if ev.button == 1:
+                    self.drag = None
+                    self.attracting = False
+                elif ev.button == 2:
+                    self.panning = False
+            elif t == pg.MOUSEWHEEL:
+                self.camera.zoom_at(1.15 ** ev.y, self.mouse)
+
+    def _key(self, key: int) -> None:
+        pg = self.pg
+        if self.scene.key(key, True):
+            return
+        if key in (pg.K_ESCAPE, pg.K_q):
+            self.running = False
+        elif key == pg.K_p:
+            self.paused = not self.paused
+            self.pending_steps = 0
+        elif key == pg.K_SPACE:
+            self.paused = True
+            self.pending_steps += 1
+        elif key == pg.K_n:
+            self.load(self.index + 1)
+        elif key == pg.K_b:
+            self.load(self.index - 1)
+        elif key == pg.K_r:
+            self.load(self.index)
+        elif key == pg.K_d:
+            self.debug = not self.debug
+        elif key == pg.K_h:
+            self.show_help = not self.show_help
+        elif key in (pg.K_PLUS, pg.K_EQUALS, pg.K_KP_PLUS):
+            self.camera.zoom_at(1.25)
+        elif key in (pg.K_MINUS, pg.K_KP_MINUS):
+            self.camera.zoom_at(0.8)
+
+    def _press(self, button: int) -> None:
+        p = self.camera.screen_to_world(self.mouse)
+        if button == 1:
+            body = pick_body(self.world, p)
+            if body is not None:
+                self.drag = (body, body.local_point(p))
+            else:
+                self.attracting = True
+        elif button == 2:
+            self.panning = True
+        elif button == 3:
+            self.scene.spawn(p)
+
+    def _mouse_forces(self) -> None:
+        target = self.camera.screen_to_world(self.mouse)
+        if self.drag is not None:
+            body, anchor = self.drag
+            if not body.alive:
+                self.drag = None
+                return
+            w = 2.0 * math.pi * DRAG_HZ
+            grab = body.world_point_of(anchor)
+            r = grab - body.center_of_mass
+            v = body.velocity + body.angular_velocity * np.array([-r[1], r[0]])
+            accel = w * w * (target - grab) - 2.0 * DRAG_ZETA * w * v
+            norm = float(np.hypot(*accel))
+            if norm > DRAG_MAX_ACCEL:
+                accel *= DRAG_MAX_ACCEL / norm
+            body.apply_force(body.mass * accel, grab)
+            if math.isfinite(body.inertia):
+                body.apply_torque(-2.0 * body.inertia * body.angular_velocity)
+        elif self.attracting:
+            world = self.world
+            slots = dynamic_slots(world)
+            if slots.size == 0:
+                return
+            b = world._bodies
+            radius = ATTRACT_PX / self.camera.zoom
+            d = target - b.pos[slots]
+            dist = np.hypot(d[:, 0], d[:, 1])
+            near = dist < radius
+            slots, d, dist = slots[near], d[near], dist[near]
+            if slots.size == 0:
+                return
+            m = b.mass[slots][:, None]
+            pull = ATTRACT_GAIN * radius * d / np.maximum(dist, 1e-9)[:, None]
+            push(world, slots, m * (pull - ATTRACT_DAMPING * b.vel[slots]
+                                    - world.gravity * b.gravity_scale[slots][:, None]))
+
+    # ------------------------------------------------------------------ time
+    def update(self) -> int:
+        """One frame of simulation: a physics step unless paused (a pending single step
+        still runs). Returns the number of steps taken (0 or 1)."""
+        self.frames += 1
+        if self.paused:
+            if self.pending_steps == 0:
+                return 0
+            self.pending_steps -= 1
+        self._mouse_forces()
+        scene = self.scene
+        scene.before_step(self.dt)
+        t0 = time.perf_counter()
+        self.world.step(self.dt)
+        self.step_ms = _ema(self.step_ms, 1e3 * (time.perf_counter() - t0))
+        scene.after_step(self.dt)
+        scene.time += self.dt
+        self.steps += 1
+        return 1
+
+    # ------------------------------------------------------------------ drawing
+    def render(self, surface) -> None:
+        """Draw the current frame (world, overlays, HUD, help) on a pygame Surface."""
+        t0 = time.perf_counter()
+        r = self._renderer
+        if r is None or r.surface is not surface:
+            r = self._renderer = PygameRenderer(surface)
+        if surface.get_size() != self.camera.size:
+            self.camera.size = surface.get_size()
+        cam, scene = self.camera, self.scene
+        opts = scene.draw_options(self.debug)
+        r.begin(cam, opts.palette.background)
+        scene.draw_under(r, cam)
+        opts.background = False
+        draw_world(self.world, r, cam, opts)
+        scene.draw_over(r, cam, self.debug)
+        self._draw_mouse(r)
+        self._draw_hud(r)
+        if self.show_help:
+            self._draw_help(r)
+        self.draw_ms = _ema(self.draw_ms, 1e3 * (time.perf_counter() - t0))
+
+    def _draw_mouse(self, r) -> None:
+        if self.drag is not None and self.drag[0].alive:
+            body, anchor = self.drag
+            a = self.camera.world_to_screen(body.world_point_of(anchor))
+            r.lines(np.array([[a, self.mouse]]), (255, 255, 255), 2.0)
+            r.points(np.array([a]), (255, 255, 255), 4.0)
+        elif self.attracting:
+            r.circle(self.mouse, ATTRACT_PX, None, (255, 255, 255), 1.0)
+            r.points(np.array([self.mouse]), (255, 255, 255), 3.0)
+
+    def hud_lines(self) -> list[str]:
+        """The HUD text: scene, timing, counts."""
+        world = self.world
+        n_bodies = len(world.bodies)
+        n_contacts = int(len(world.contacts().count))
+        counts = f"{n_bodies} bodies   {n_contacts} contacts"
+        n_particles = sum(int(np.count_nonzero(getattr(s, "alive", ())))
+                          for s in getattr(world, "_systems", ()))
+        if n_particles:
+            counts += f"   {n_particles} particles"
+        lines = [
+            f"collide2d demo  \u00b7  {self.scene.name}  ({self.index + 1}/{len(self.names)})",
+            f"{self.fps:4.0f} FPS    step {self.step_ms:5.2f} ms    draw {self.draw_ms:4.1f} ms",
+            counts,
+        ]
+        lines += self.scene.stats()
+        if self.paused:
+            lines.append("PAUSED    space: one step    p: run")
+        return lines
+
+    def _draw_hud(self, r) -> None:
+        lines = self.hud_lines()
+        w, h = overlay_text(r, lines[:1], (8, 8), (255, 255, 255), 22, panel=(10, 12, 18, 170))
+        overlay_text(r, lines[1:], (8, 8 + h), (220, 226, 236), 18, panel=(10, 12, 18, 170))
+        hint = "h: help    d: debug " + ("on" if self.debug else "off")
+        tw, th = r.text_size(hint, 18)
+        overlay_text(r, [hint], (self.size[0] - tw - 20, 8), (220, 226, 236), 18,
+                     panel=(10, 12, 18, 170))
+
+    def _draw_help(self, r) -> None:
+        width, height = r.size
+        lines = [(k, v) for k, v in HELP] + [("", "")] + [("", t) for t in self.scene.help]
+        title = f"{self.scene.name}: {self.scene.title}"
+        size = 18
+        key_w = max(r.text_size(k, size)[0] for k, _ in lines) + 24
+        text_w = max(r.text_size(v, size)[0] for _, v in lines)
+        line_h = r.text_size("Ag", size)[1] + 4
+        w = max(key_w + text_w, r.text_size(title, 20)[0]) + 40
+        h = line_h * (len(lines) + 2) + 36
+        x0, y0 = (width - w) / 2, (height - h) / 2
+        r.polygon(np.array([(x0, y0), (x0 + w, y0), (x0 + w, y0 + h), (x0, y0 + h)]),
+                  (10, 12, 18, 215), (120, 130, 150), 1.0)
+        r.text((x0 + 20, y0 + 16), title, (255, 255, 255), 20)
+        y = y0 + 16 + 2 * line_h
+        for k, v in lines:
+            r.text((x0 + 20, y), k, (255, 214, 64), size)
+            r.text((x0 + 20 + key_w, y), v, (225, 230, 240), size)
+            y += line_h
+
+    # ------------------------------------------------------------------ checks
+    def finite(self) -> bool:
+        """True when every live body's pose and velocity is finite (no NaN or inf)."""
+        b = self.world._bodies
+        n = b.count
+        live = (b.flags[:n] & S.B_ALIVE) != 0
+        return bool(np.isfinite(b.pos[:n][live]).all() and np.isfinite(b.vel[:n][live]).all()
+                    and np.isfinite(b.angle[:n][live]).all()
+                    and np.isfinite(b.angvel[:n][live]).all())

@@ -1,0 +1,411 @@
+"""Debug drawing of a whole world: shapes coloured by kind, and optional overlays.
+
+One vectorised pass over the world's arrays gathers what to draw (which shape rows are in
+view, their colours, their vertices in pixels); then each shape is one renderer call and
+each overlay (boxes, contact points, normals, MTD arrows) is one batched call.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import _store as S
+from .camera import Camera
+from .renderer import Palette
+
+# Columns of ``World._contacts`` (the persistent contact table; see world.py).
+_C_ROW_A, _C_ROW_B, _C_RESPONSE, _C_FLAGS = 0, 1, 2, 10
+_C_TOUCHING = 1
+_SOLID, _SENSOR = 1, 2  # kernels.broadphase.SOLID / SENSOR
+
+
+@dataclass
+class DrawOptions:
+    """What :func:`draw_world` draws. Lengths and widths are in pixels.
+
+    Parameters
+    ----------
+    shapes : bodies' shapes, filled and outlined, coloured by kind (static, kinematic,
+        dynamic by body id; sensors see-through).
+    aabbs : each convex part's bounding box.
+    contacts : contact points (dots) and normals (from shape A to shape B).
+    mtd : minimum translation vectors of overlapping pairs (arrow: how to move shape A out
+        of shape B, true length).
+    sleeping : tint sleeping bodies grey.
+    overlaps : outline shapes in a sensor overlap (or dynamic pairs of a world with
+        ``dynamic_response="sensor"``) in the overlap colour.
+    centers : body origins as dots; ``velocities``: velocity vectors (0.25 s of travel).
+    particles : particle systems' live particles as dots.
+    body_colors : fill colour per body: a mapping ``{body or body.id: (r, g, b)}``.
+    background : clear to the palette's background first (False: draw over what is there).
+    """
+
+    shapes: bool = True
+    aabbs: bool = False
+    contacts: bool = False
+    mtd: bool = False
+    sleeping: bool = False
+    overlaps: bool = False
+    centers: bool = False
+    velocities: bool = False
+    particles: bool = True
+    body_colors: Mapping | None = None
+    background: bool = True
+    palette: Palette = field(default_factory=Palette)
+    line_width: float = 1.0
+    normal_length: float = 16.0
+    point_radius: float = 3.0
+    particle_radius: float = 1.5
+    cull: bool = True
+
+    @classmethod
+    def debug(cls, **overrides) -> DrawOptions:
+        """Every overlay on (the demo's ``d`` key)."""
+        on = dict(aabbs=True, contacts=True, mtd=True, sleeping=True, overlaps=True,
+                  centers=True)
+        on.update(overrides)
+        return cls(**on)
+
+
+def world_bounds(world) -> tuple[np.ndarray, np.ndarray]:
+    """Lower and upper corners (m) of the box around every live shape (a unit box at the
+    origin for an empty world)."""
+    world._sync_shapes()
+    st = world._shapes
+    live = (st.flags[: st.count] & S.S_ALIVE) != 0
+    if not live.any():
+        return np.array([-1.0, -1.0]), np.array([1.0, 1.0])
+    a = st.aabb[: st.count][live]
+    return a[:, :2].min(axis=0), a[:, 2:].max(axis=0)
+
+
+def fit_camera(world, size=(800, 600), margin: float = 0.05) -> Camera:
+    """A camera showing the whole world (see :meth:`Camera.fit`)."""
+    lo, hi = world_bounds(world)
+    return Camera.fit(lo, hi, size, margin)
+
+
+def draw_world(world, renderer, camera: Camera | None = None,
+               options: DrawOptions | None = None) -> Camera:
+    """Draw ``world`` through ``renderer`` as seen by ``camera``.
+
+    Parameters
+    ----------
+    world : collide2d.World
+    renderer : a :class:`~collide2d.draw.Renderer` (pygame, matplotlib or SVG backend).
+    camera : the view (pixels per metre, centre, screen size); default: fit the world.
+    options : :class:`DrawOptions`; default: shapes only.
+
+    Returns
+    -------
+    Camera
+        The camera used (handy when it was fitted).
+
+    Example
+    -------
+    >>> import collide2d as c2d
+    >>> from collide2d.draw import Camera, SvgRenderer, draw_world
+    >>> world = c2d.World()
+    >>> _ = world.add_body(position=(0, 1)).add_box(2, 2)
+    >>> svg = SvgRenderer((100, 100))
+    >>> _ = draw_world(world, svg, Camera((0, 0), 10, (100, 100)))
+    >>> svg.to_string().count("<polygon")
+    1
+    """
+    opt = options if options is not None else DrawOptions()
+    if camera is None:
+        camera = fit_camera(world, renderer.size)
+    pal = opt.palette
+    renderer.begin(camera, pal.background if opt.background else None)
+    world._sync_shapes()
+    rows = _visible_rows(world, camera, opt.cull)
+    if opt.shapes:
+        _draw_shapes(world, renderer, camera, opt, rows)
+    if opt.particles:
+        _draw_particles(world, renderer, camera, opt)
+    if opt.aabbs:
+        _draw_aabbs(world, renderer, camera, opt, rows)
+    if opt.mtd:
+        _draw_mtd(world, renderer, camera, opt)
+    if opt.contacts:
+        _draw_contacts(world, renderer, camera, opt)
+    if opt.centers or opt.velocities:
+        _draw_bodies(world, renderer, camera, opt)
+    return camera
+
+
+# ---------------------------------------------------------------------------- gathering
+def _visible_rows(world, camera: Camera, cull: bool) -> np.ndarray:
+    """Live shape rows to draw; a concave shape's parts all stay if any part is in view."""
+    st = world._shapes
+    n = st.count
+    rows = np.flatnonzero((st.flags[:n] & S.S_ALIVE) != 0)
+    if not cull or rows.size == 0:
+        return rows
+    x0, y0, x1, y1 = camera.visible_box()
+    a = st.aabb[rows]
+    seen = (a[:, 2] >= x0) & (a[:, 0] <= x1) & (a[:, 3] >= y0) & (a[:, 1] <= y1)
+    owner_seen = np.zeros(n, dtype=bool)
+    owner_seen[st.owner[rows[seen]]] = True
+    return rows[owner_seen[st.owner[rows]]]
+
+
+def _fill_colors(world, opt: DrawOptions, rows: np.ndarray) -> np.ndarray:
+    """(m, 3) float fill colour per shape row."""
+    st, bd = world._shapes, world._bodies
+    pal = opt.palette
+    body = st.body[rows]
+    kind = bd.kind[body]
+    dyn = np.asarray(pal.dynamic, dtype=np.float64)
+    fill = dyn[body % len(dyn)]
+    fill[kind == S.STATIC] = pal.static
+    fill[kind == S.KINEMATIC] = pal.kinematic
+    if opt.body_colors:
+        lut = np.full((bd.count, 3), np.nan)
+        for key, col in opt.body_colors.items():
+            slot = key.id if hasattr(key, "id") else int(key)
+            if 0 <= slot < bd.count:
+                lut[slot] = col[:3]
+        custom = lut[body]
+        has = ~np.isnan(custom[:, 0])
+        fill[has] = custom[has]
+    if opt.sleeping:
+        asleep = (kind == S.DYNAMIC) & ((bd.flags[body] & S.B_AWAKE) == 0)
+        fill[asleep] += (np.asarray(pal.sleeping, float) - fill[asleep]) * pal.sleeping_mix
+    return fill
+
+
+def _overlapping_rows(world) -> np.ndarray:
+    """Shape rows (convex parts) in a touching sensor pair."""
+    c = world._contacts
+    sel = (c[_C_RESPONSE] == _SENSOR) & ((c[_C_FLAGS] & _C_TOUCHING) != 0)
+    return np.concatenate((c[_C_ROW_A][sel], c[_C_ROW_B][sel]))
+
+
+# ---------------------------------------------------------------------------- shapes
+def _draw_shapes(world, renderer, camera: Camera, opt: DrawOptions, rows: np.ndarray) -> None:
+    if rows.size == 0:
+        return
+    st = world._shapes
+    pal = opt.palette
+    fill = _fill_colors(world, opt, rows)
+    outline = fill + (255.0 - fill) * pal.outline_mix
+    width = np.full(rows.size, opt.line_width)
+    sensor = (st.flags[rows] & S.S_SENSOR) != 0
+    outline[sensor] = pal.sensor
+    if opt.overlaps:
+        hot = np.zeros(st.count, dtype=bool)
+        hot[_overlapping_rows(world)] = True
+        hot_rows = hot[st.owner[rows]] | hot[rows]
+        # A concave shape is highlighted whole when any of its parts overlaps.
+        hot_owner = np.zeros(st.count, dtype=bool)
+        hot_owner[st.owner[rows[hot_rows]]] = True
+        hot_rows = hot_owner[st.owner[rows]]
+        outline[hot_rows] = pal.overlap
+        width[hot_rows] = 2.0 * opt.line_width + 1.0
+
+    owner = st.owner[rows]
+    uniq, counts = np.unique(owner, return_counts=True)
+    multi = np.zeros(st.count, dtype=bool)
+    multi[uniq[counts > 1]] = True
+    is_multi = multi[owner]
+
+    zoom = camera.zoom
+    scr = camera.world_to_screen(st.vworld[: st.vcount_used])
+    vstart, vcount = st.vstart[rows], st.vcount[rows]
+    radius = st.radius[rows]
+    fill_t = [tuple(int(x) for x in c) for c in np.rint(fill)]
+    line_t = [tuple(int(x) for x in c) for c in np.rint(outline)]
+    sensor_fill = tuple(pal.sensor) + (48,)
+
+    ticks = []        # circle orientation marks: (start, end) in pixels
+    tick_colors = []
+    bare = []         # segments without radius
+    bare_colors = []
+    bd = world._bodies
+    angle = bd.angle[st.body[rows]]
+    for i in range(rows.size):
+        a, n = int(vstart[i]), int(vcount[i])
+        f = sensor_fill if sensor[i] else fill_t[i]
+        o, w = line_t[i], float(width[i])
+        r = float(radius[i])
+        if n == 1:
+            c = scr[a]
+            renderer.circle(c, r * zoom, f, o, w)
+            th = float(angle[i])
+            ticks.append((c, (c[0] + r * zoom * math.cos(th), c[1] - r * zoom * math.sin(th))))
+            tick_colors.append(o)
+        elif r > 0.0:
+            pts = camera.world_to_screen(_rounded_outline(st.vworld[a : a + n], r))
+            renderer.polygon(pts, f, o, w)
+        elif n == 2:
+            bare.append((scr[a], scr[a + 1]))
+            bare_colors.append(o)
+        elif is_multi[i]:
+            # Outlined in its own fill colour so that no seam shows between parts.
+            renderer.polygon(scr[a : a + n], f, None if sensor[i] else f, 1.0)
+        else:
+            renderer.polygon(scr[a : a + n], f, o, w)
+    if bare:
+        renderer.lines(np.array(bare), np.array(bare_colors), 2.0 * opt.line_width)
+    if ticks:
+        renderer.lines(np.array(ticks), np.array(tick_colors), opt.line_width)
+    if is_multi.any():
+        seg, idx = _boundary_edges(st, rows[is_multi])
+        sub = np.flatnonzero(is_multi)[idx]
+        renderer.lines(camera.world_to_screen(seg), outline[sub], float(width[sub].max()))
+
+
+def _rounded_outline(verts: np.ndarray, radius: float, step: float = math.pi / 10) -> np.ndarray:
+    """Outline of a convex CCW polygon (or a 2-point segment: a capsule) grown by ``radius``:
+    at each vertex an arc from the previous edge's outward normal to the next one's."""
+    n = verts.shape[0]
+    out = []
+    for i in range(n):
+        p, v, q = verts[i - 1], verts[i], verts[(i + 1) % n]
+        e0, e1 = v - p, q - v
+        a0 = math.atan2(-e0[0], e0[1])   # outward normal (ey, -ex) of a CCW edge
+        a1 = math.atan2(-e1[0], e1[1])
+        sweep = (a1 - a0) % (2.0 * math.pi)
+        if n == 2:
+            sweep = math.pi
+        k = max(1, int(math.ceil(sweep / step)))
+        t = a0 + sweep * np.arange(k + 1) / k
+        out.append(v + radius * np.column_stack((np.cos(t), np.sin(t))))
+    return np.concatenate(out)
+
+
+def _boundary_edges(st, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Outline edges of decomposed shapes: every part edge except those two parts of the
+    same shape share (the decomposition's diagonals appear once each way round with the
+    very same vertices). Returns (k, 2, 2) world segments and each one's index into rows."""
+    counts = st.vcount[rows]
+    starts = st.vstart[rows]
+    part = np.repeat(np.arange(rows.size), counts)
+    first = np.repeat(np.cumsum(counts) - counts, counts)
+    j = np.arange(counts.sum()) - first
+    p0 = st.vworld[starts[part] + j]
+    p1 = st.vworld[starts[part] + (j + 1) % counts[part]]
+    swap = (p0[:, 0] > p1[:, 0]) | ((p0[:, 0] == p1[:, 0]) & (p0[:, 1] > p1[:, 1]))
+    lo = np.where(swap[:, None], p1, p0)
+    hi = np.where(swap[:, None], p0, p1)
+    key = np.column_stack((st.owner[rows][part].astype(np.float64), lo, hi))
+    _, inverse, mult = np.unique(key, axis=0, return_inverse=True, return_counts=True)
+    keep = mult[inverse.ravel()] == 1
+    return np.stack((p0[keep], p1[keep]), axis=1), part[keep]
+
+
+# ---------------------------------------------------------------------------- overlays
+def _draw_particles(world, renderer, camera: Camera, opt: DrawOptions) -> None:
+    for system in getattr(world, "_systems", ()):
+        pos = getattr(system, "positions", None)
+        alive = getattr(system, "alive", None)
+        if pos is None or alive is None:
+            continue
+        p = np.asarray(pos)[np.asarray(alive, dtype=bool)]
+        if p.size:
+            color = getattr(system, "color", None) or opt.palette.particle
+            renderer.points(camera.world_to_screen(p), color, opt.particle_radius)
+
+
+def _draw_aabbs(world, renderer, camera: Camera, opt: DrawOptions, rows: np.ndarray) -> None:
+    if rows.size == 0:
+        return
+    a = world._shapes.aabb[rows]
+    x0, y0, x1, y1 = a[:, 0], a[:, 1], a[:, 2], a[:, 3]
+    corners = np.stack([np.column_stack(c) for c in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))],
+                       axis=1)                                 # (m, 4, 2)
+    nxt = np.roll(corners, -1, axis=1)
+    seg = np.stack((corners, nxt), axis=2).reshape(-1, 2, 2)
+    renderer.lines(camera.world_to_screen(seg), opt.palette.aabb, opt.line_width)
+
+
+def _draw_contacts(world, renderer, camera: Camera, opt: DrawOptions) -> None:
+    ca = world.contacts()
+    if len(ca.count) == 0:
+        return
+    valid = np.arange(2)[None, :] < ca.count[:, None]
+    pts = ca.points[valid]
+    normal = np.repeat(ca.normal, ca.count, axis=0)
+    p = camera.world_to_screen(pts)
+    d = camera.vector_to_screen(normal)
+    d *= opt.normal_length / np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-300)[:, None]
+    renderer.lines(np.stack((p, p + d), axis=1), opt.palette.contact_normal, opt.line_width)
+    renderer.points(p, opt.palette.contact_point, opt.point_radius)
+
+
+def _draw_mtd(world, renderer, camera: Camera, opt: DrawOptions) -> None:
+    from ..geometry import ShapePool, penetration_many
+
+    c = world._contacts
+    sel = ((c[_C_FLAGS] & _C_TOUCHING) != 0) & (c[_C_RESPONSE] != 0)
+    if not sel.any():
+        return
+    st = world._shapes
+    pairs = np.column_stack((c[_C_ROW_A][sel], c[_C_ROW_B][sel])).astype(np.int64)
+    n = st.count
+    pool = ShapePool(st.vworld, st.vstart[:n], st.vcount[:n], st.radius[:n], st.aabb[:n],
+                     np.ones(n, dtype=bool))
+    hit, normal, depth = penetration_many(pool, pairs)
+    hit &= depth * camera.zoom >= 1.0
+    if not hit.any():
+        return
+    ba, bb = st.aabb[pairs[hit, 0]], st.aabb[pairs[hit, 1]]
+    # Anchor each arrow at the middle of the two boxes' intersection: inside the overlap.
+    lo = np.maximum(ba[:, :2], bb[:, :2])
+    hi = np.minimum(ba[:, 2:], bb[:, 2:])
+    start = 0.5 * (lo + hi)
+    end = start + normal[hit] * depth[hit, None]
+    renderer.lines(_arrows(camera.world_to_screen(start), camera.world_to_screen(end)),
+                   opt.palette.mtd, opt.line_width + 1.0)
+
+
+def _arrows(p0: np.ndarray, p1: np.ndarray, head: float = 6.0) -> np.ndarray:
+    """Segments of arrows p0 -> p1 (pixels): the shaft and two head strokes each."""
+    d = p1 - p0
+    length = np.hypot(d[:, 0], d[:, 1])
+    u = d / np.maximum(length, 1e-300)[:, None]
+    h = np.minimum(head, 0.5 * length)[:, None]
+    perp = np.column_stack((-u[:, 1], u[:, 0]))
+    left = p1 - h * u + 0.6 * h * perp
+    right = p1 - h * u - 0.6 * h * perp
+    return np.concatenate((np.stack((p0, p1), 1), np.stack((p1, left), 1),
+                           np.stack((p1, right), 1)))
+
+
+def _draw_bodies(world, renderer, camera: Camera, opt: DrawOptions) -> None:
+    bd = world._bodies
+    n = bd.count
+    live = np.flatnonzero(((bd.flags[:n] & S.B_ALIVE) != 0) & (bd.kind[:n] != S.STATIC))
+    if live.size == 0:
+        return
+    p = camera.world_to_screen(bd.pos[live])
+    if opt.velocities:
+        v = camera.vector_to_screen(bd.vel[live]) * 0.25
+        renderer.lines(np.stack((p, p + v), axis=1), opt.palette.velocity, opt.line_width)
+    if opt.centers:
+        renderer.points(p, opt.palette.center, max(1.0, opt.point_radius - 1.0))
+
+
+def overlay_text(renderer, lines, position=(8, 8), color=None, size: int = 16,
+                 panel=(0, 0, 0, 150), padding: int = 6) -> tuple[int, int]:
+    """Lines of text on a translucent panel (a HUD); returns the panel's (width, height)."""
+    color = color or Palette().text
+    sizes = [renderer.text_size(t, size) for t in lines]
+    w = max((s[0] for s in sizes), default=0) + 2 * padding
+    line_h = max((s[1] for s in sizes), default=size)
+    h = line_h * len(lines) + 2 * padding
+    x, y = position
+    if panel is not None:
+        renderer.polygon(np.array([(x, y), (x + w, y), (x + w, y + h), (x, y + h)], float),
+                         panel, None)
+    for i, t in enumerate(lines):
+        renderer.text((x + padding, y + padding + i * line_h), t, color, size)
+    return w, h
+
+
+__all__ = ["DrawOptions", "draw_world", "fit_camera", "world_bounds", "overlay_text"]

@@ -1,0 +1,730 @@
+"""Snapshots: a whole world as bytes and back, exactly, without ever unpickling.
+
+``world.snapshot()`` returns bytes; ``World.restore(data)`` rebuilds a world that continues
+bit-identically (same positions, velocities, warm-start impulses, sleep timers, free slots,
+handle ids and creation order). ``copy.deepcopy(world)`` uses the same machinery.
+
+Format, version 1 (all integers little-endian)::
+
+    offset  size  field
+    0       8     magic b"C2DSNAP\\0"
+    8       2     format version (uint16) = 1
+    10      2     reserved, 0
+    12      4     header length H (uint32), at most 1 MiB
+    16      8     payload length P (uint64)
+    24      4     CRC-32 of the header and payload bytes
+    28      4     reserved, 0
+    32      H     header: a UTF-8 JSON object, checked against a fixed schema
+    32 + H  P     payload: the arrays' raw little-endian bytes, back to back
+
+The header holds the settings (gravity, damping, substeps, sleeping, integrator,
+dynamic_response, the contact parameters and the time), the store counts, the registered
+systems, and the array directory: ``[name, dtype, shape]`` per array, in payload order. Only
+``float64, int64, int32, int8, bool`` arrays exist in the format; there is no object dtype,
+no pickle, no code: loading reads numbers and checks them. ``restore`` verifies lengths first
+(a declared size must match the bytes actually given, so nothing large is allocated on a
+lie), then the checksum, then the schema, then every index the compiled kernels will follow
+(shape -> body, vertex ranges, contact rows) and every invariant of the stores (free lists,
+creation order, handle registry), and only then builds the world. Any failure raises
+``ValueError`` (``TypeError`` if ``data`` is not bytes) and leaves nothing behind.
+
+Saved: settings; every field of the body and shape stores (rows up to the high-water mark,
+dead slots included, so ids and generations continue); free lists; the vertex pool; the
+contact table (warm starting), the last step's event rows and sensor overlaps; the order of
+``world.bodies`` and each body's shapes; each Shape handle's kind and rows; and the state of
+systems that implement the snapshot protocol below. Not saved: callbacks (functions are not
+data; register them again after ``restore``; ``deepcopy`` keeps them) and world-space vertex
+caches (recomputed).
+
+Systems protocol
+----------------
+An object in ``world._systems`` (particles, ...) takes part by implementing
+
+* ``_snapshot_kind`` (class attribute, str): its registry key, e.g. ``"particles"``;
+* ``_snapshot_arrays(self) -> dict[str, numpy.ndarray]``: its whole state as numeric arrays
+  (float64 / int64 / int32 / int8 / bool; scalars as 0-d arrays), names ``[A-Za-z0-9_]+``;
+* ``_snapshot_restore(cls, world, arrays) -> object`` (classmethod): validate the arrays
+  (raise ``ValueError`` on anything inconsistent) and return the restored system attached to
+  ``world``, which already holds its restored bodies and shapes. It must not append itself
+  to ``world._systems``: restore does that, in the saved order.
+
+and registering its class once with :func:`register_system`. A kind read from a snapshot is
+only ever looked up in that registry: data never names code to import. A system without the
+protocol makes ``snapshot()`` raise ``TypeError`` (``deepcopy`` still works: it copies such
+systems with ``copy.deepcopy``).
+
+Example
+-------
+>>> import collide2d as c2d
+>>> world = c2d.World(gravity=(0, -10))
+>>> _ = world.add_body(kind="static").add_box(10, 1)
+>>> ball = world.add_body(position=(0, 3))
+>>> _ = ball.add_circle(0.5)
+>>> world.step(1 / 60)
+>>> data = world.snapshot()
+>>> twin = c2d.World.restore(data)
+>>> world.step(1 / 60); twin.step(1 / 60)
+>>> bool((twin.positions() == world.positions()).all())
+True
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import re
+import struct
+import zlib
+
+import numpy as np
+
+from . import _store as S
+from . import _validate as V
+
+MAGIC = b"C2DSNAP\x00"
+VERSION = 1
+_PREFIX = struct.Struct("<8sHHIQII")  # magic, version, reserved, H, P, crc32, reserved
+MAX_HEADER = 1 << 20
+
+_DTYPES = {
+    "<f8": np.dtype("<f8"),
+    "<i8": np.dtype("<i8"),
+    "<i4": np.dtype("<i4"),
+    "|i1": np.dtype("|i1"),
+    "|b1": np.dtype("|b1"),
+}
+_MAX_NDIM = 4
+_MAX_DIM = 1 << 40
+_NAME = re.compile(r"[A-Za-z0-9_]{1,64}\Z")
+
+_SHAPE_KINDS = ("circle", "polygon", "segment")
+
+# World attributes holding the last step's contact and event state, as a fresh World defines
+# them: a tuple of arrays, or one array. Row-index columns are checked against the shape
+# store. Everything not listed here or in _OWNED is a transient cache or a user attribute.
+_EVENT_ATTRS = ("_contacts", "_began", "_ended_rows", "_sensors", "_sensor_began",
+                "_sensor_ended")
+# (attribute, columns holding shape rows, rows must be live and pairs sorted and unique)
+_ROW_COLUMNS = (("_contacts", (0, 1), True), ("_ended_rows", (0, 1), False),
+                ("_sensors", (0, 1), True), ("_sensor_ended", (0, 1), False))
+# Same-length companions: (attribute, attribute whose first column it annotates).
+_ALIGNED = (("_began", "_contacts"), ("_sensor_began", "_sensors"))
+_CONTACT_COUNT = 3      # column of _contacts / _ended_rows holding the point count
+_CONTACT_RESP = 2       # column holding the pair response (ignore, solid, sensor)
+_MAX_POINTS = 2
+
+_FLOAT_SETTINGS = {
+    # name: (positive, nonnegative)
+    "damping": (False, True),
+    "contact_hertz": (True, True),
+    "contact_damping_ratio": (False, True),
+    "contact_push_speed": (False, True),
+    "restitution_threshold": (False, True),
+    "arcade_static_speed": (False, True),
+    "time": (False, False),
+}
+_SETTING_KEYS = ("gravity", "damping", "substeps", "sleeping", "integrator",
+                 "dynamic_response", "contact_hertz", "contact_damping_ratio",
+                 "contact_push_speed", "restitution_threshold", "arcade_static_speed", "time")
+
+# World attributes that snapshot/restore rebuild (deepcopy copies the others generically).
+_OWNED = frozenset(("_bodies", "_shapes", "bodies", "_shape_handles", "_gravity", "_damping",
+                    "_substeps", "_sleeping", "_integrator", "_dynamic_response",
+                    "contact_hertz", "contact_damping_ratio", "contact_push_speed",
+                    "restitution_threshold", "arcade_static_speed", "time", "_systems",
+                    "_shapes_dirty", "_locked") + _EVENT_ATTRS)
+
+_SYSTEMS: dict[str, type] = {}
+
+
+def register_system(cls: type) -> type:
+    """Register a system class for snapshots under ``cls._snapshot_kind`` (see the module
+    docstring for the protocol). Returns ``cls``, so it also works as a decorator."""
+    kind = getattr(cls, "_snapshot_kind", None)
+    if not isinstance(kind, str) or not _NAME.match(kind):
+        raise ValueError("cls: _snapshot_kind must be a short [A-Za-z0-9_] string")
+    for attr in ("_snapshot_arrays", "_snapshot_restore"):
+        if not callable(getattr(cls, attr, None)):
+            raise TypeError(f"cls: a snapshot system needs {attr}")
+    other = _SYSTEMS.get(kind)
+    if other is not None and other is not cls:
+        raise ValueError(f"cls: snapshot kind {kind!r} is already registered to {other!r}")
+    _SYSTEMS[kind] = cls
+    return cls
+
+
+def _corrupt(msg: str) -> ValueError:
+    return ValueError(f"data: not a valid collide2d snapshot: {msg}")
+
+
+# ---------------------------------------------------------------------------- collect
+
+
+def _collect(world, systems: bool = True) -> tuple[dict, dict[str, np.ndarray]]:
+    """The world's state as (header, arrays); arrays are views, not copies. ``systems``
+    False leaves the systems out (deepcopy copies them itself)."""
+    settings = {
+        "gravity": [float(g) for g in world._gravity],
+        "damping": float(world._damping),
+        "substeps": int(world._substeps),
+        "sleeping": bool(world._sleeping),
+        "integrator": str(world._integrator),
+        "dynamic_response": str(world._dynamic_response),
+    }
+    for name, (positive, nonneg) in _FLOAT_SETTINGS.items():
+        if name != "damping":
+            settings[name] = V.finite_scalar(name, getattr(world, name), positive=positive,
+                                             nonnegative=nonneg)
+    settings = {k: settings[k] for k in _SETTING_KEYS}
+
+    b, s = world._bodies, world._shapes
+    arrays: dict[str, np.ndarray] = {}
+    for name in b.FIELDS:
+        arrays["body." + name] = getattr(b, name)[: b.count]
+    arrays["body.free"] = np.asarray(b.free, dtype=np.int64)
+    for name in s.FIELDS:
+        arrays["shape." + name] = getattr(s, name)[: s.count]
+    arrays["shape.free"] = np.asarray(s.free, dtype=np.int64)
+    arrays["shape.vlocal"] = s.vlocal[: s.vcount_used]
+
+    # Handle registry: every Shape handle, by body (creation order) then by the body's list.
+    handles = [sh for body in world.bodies for sh in body._shapes]
+    arrays["handle.owner"] = np.fromiter((sh._rows[0] for sh in handles), np.int64,
+                                         len(handles))
+    arrays["handle.kind"] = np.fromiter((_SHAPE_KINDS.index(sh._kind) for sh in handles),
+                                        np.int8, len(handles))
+    arrays["handle.nrows"] = np.fromiter((len(sh._rows) for sh in handles), np.int64,
+                                         len(handles))
+    arrays["handle.rows"] = np.fromiter((r for sh in handles for r in sh._rows), np.int64,
+                                        int(arrays["handle.nrows"].sum()))
+
+    events = {}
+    for attr in _EVENT_ATTRS:
+        if not hasattr(world, attr):
+            continue
+        value = getattr(world, attr)
+        if isinstance(value, tuple):
+            events[attr] = len(value)
+            for i, arr in enumerate(value):
+                arrays[f"event.{attr[1:]}.{i}"] = arr
+        else:
+            events[attr] = -1
+            arrays[f"event.{attr[1:]}"] = value
+
+    kinds = []
+    for i, system in enumerate(world._systems if systems else ()):
+        kind = getattr(system, "_snapshot_kind", None)
+        if kind is None or _SYSTEMS.get(kind) is not type(system):
+            raise TypeError(f"world: system {type(system).__name__} does not implement the "
+                            "snapshot protocol (see collide2d.snapshot)")
+        state = system._snapshot_arrays()
+        for name, arr in state.items():
+            if not isinstance(name, str) or not _NAME.match(name):
+                raise ValueError(f"world: system {kind} array name {name!r} is not allowed")
+            arrays[f"system.{i}.{name}"] = np.asarray(arr)
+        kinds.append(kind)
+
+    header = {
+        "settings": settings,
+        "bodies": {"count": int(b.count)},
+        "shapes": {"count": int(s.count), "vcount_used": int(s.vcount_used),
+                   "vdead": int(s.vdead)},
+        "events": events,
+        "systems": kinds,
+    }
+    return header, arrays
+
+
+# ---------------------------------------------------------------------------- encode / decode
+
+
+def _encode(header: dict, arrays: dict[str, np.ndarray]) -> bytes:
+    directory = []
+    chunks = []
+    for name, arr in arrays.items():
+        a = np.asarray(arr)
+        dt = a.dtype.newbyteorder("<") if a.dtype.byteorder not in ("|", "<") else a.dtype
+        if dt.str not in _DTYPES:
+            raise TypeError(f"world: array {name} has dtype {a.dtype}, which snapshots do not "
+                            "store (float64, int64, int32, int8 or bool only)")
+        a = np.ascontiguousarray(a, dtype=dt)
+        directory.append([name, dt.str, list(a.shape)])
+        chunks.append(a.tobytes())
+    head = dict(header)
+    head["arrays"] = directory
+    text = json.dumps(head, separators=(",", ":"), allow_nan=False).encode("utf-8")
+    payload = b"".join(chunks)
+    crc = zlib.crc32(payload, zlib.crc32(text))
+    return _PREFIX.pack(MAGIC, VERSION, 0, len(text), len(payload), crc, 0) + text + payload
+
+
+def _reject_constant(name):
+    raise ValueError(f"non-finite number {name}")
+
+
+def _no_duplicates(pairs):
+    out = {}
+    for k, v in pairs:
+        if k in out:
+            raise ValueError(f"duplicate key {k!r}")
+        out[k] = v
+    return out
+
+
+def _decode(data) -> tuple[dict, dict[str, np.ndarray]]:
+    """Bytes to (header, arrays) after the structural checks; arrays are fresh copies."""
+    if isinstance(data, str) or not isinstance(data, (bytes, bytearray, memoryview)):
+        raise TypeError(f"data: expected bytes from World.snapshot(), got {type(data).__name__}")
+    buf = memoryview(data).cast("B") if isinstance(data, memoryview) else memoryview(data)
+    if len(buf) < _PREFIX.size:
+        raise _corrupt(f"{len(buf)} bytes is shorter than the {_PREFIX.size}-byte prefix")
+    magic, version, res1, hlen, plen, crc, res2 = _PREFIX.unpack_from(buf, 0)
+    if magic != MAGIC:
+        raise _corrupt("wrong magic bytes (not a snapshot, or damaged)")
+    if version != VERSION:
+        raise _corrupt(f"format version {version} is not supported (this collide2d reads "
+                       f"version {VERSION})")
+    if res1 or res2:
+        raise _corrupt("reserved prefix fields are not zero")
+    if hlen > MAX_HEADER:
+        raise _corrupt(f"declared header length {hlen} exceeds {MAX_HEADER}")
+    if _PREFIX.size + hlen + plen != len(buf):
+        raise _corrupt(f"declared lengths ({_PREFIX.size} + {hlen} + {plen} bytes) do not "
+                       f"match the {len(buf)} bytes given (truncated or padded)")
+    body = buf[_PREFIX.size:]
+    if zlib.crc32(body) != crc:
+        raise _corrupt("checksum mismatch (damaged bytes)")
+    try:
+        header = json.loads(bytes(body[:hlen]).decode("utf-8"),
+                            parse_constant=_reject_constant, object_pairs_hook=_no_duplicates)
+    except (ValueError, RecursionError) as exc:
+        raise _corrupt(f"header is not valid JSON ({exc})") from None
+    _check_header_schema(header)
+
+    arrays: dict[str, np.ndarray] = {}
+    offset = 0
+    payload = body[hlen:]
+    for entry in header["arrays"]:
+        if (not isinstance(entry, list) or len(entry) != 3 or not isinstance(entry[0], str)
+                or not isinstance(entry[1], str) or not isinstance(entry[2], list)):
+            raise _corrupt("array directory entries must be [name, dtype, shape]")
+        name, dts, shape = entry
+        if name in arrays:
+            raise _corrupt(f"array {name!r} listed twice")
+        dt = _DTYPES.get(dts)
+        if dt is None:
+            raise _corrupt(f"array {name!r} has dtype {dts!r}; only {sorted(_DTYPES)} exist "
+                           "in the format (never object arrays)")
+        if len(shape) > _MAX_NDIM or not all(
+                type(d) is int and 0 <= d <= _MAX_DIM for d in shape):
+            raise _corrupt(f"array {name!r} has an invalid shape {shape!r}")
+        nbytes = dt.itemsize * math.prod(shape)
+        if offset + nbytes > plen:
+            raise _corrupt(f"array {name!r} ({nbytes} bytes) runs past the payload end")
+        raw = np.frombuffer(payload, dtype=np.uint8, count=nbytes, offset=offset)
+        if dt.kind == "b" and raw.size and raw.max() > 1:
+            raise _corrupt(f"array {name!r} holds booleans other than 0 and 1")
+        arrays[name] = raw.view(dt).reshape(shape).astype(dt.newbyteorder("="), copy=True)
+        offset += nbytes
+    if offset != plen:
+        raise _corrupt(f"payload has {plen - offset} bytes not described by the directory")
+    return header, arrays
+
+
+def _expect_keys(obj, keys, where):
+    if not isinstance(obj, dict) or set(obj) != set(keys):
+        got = sorted(obj) if isinstance(obj, dict) else type(obj).__name__
+        raise _corrupt(f"{where} must have exactly the keys {sorted(keys)}, got {got}")
+
+
+def _count(value, where, hi=_MAX_DIM):
+    if type(value) is not int or not 0 <= value <= hi:
+        raise _corrupt(f"{where} must be an integer in [0, {hi}], got {value!r}")
+    return value
+
+
+def _check_header_schema(h) -> None:
+    _expect_keys(h, ("settings", "bodies", "shapes", "events", "systems", "arrays"), "header")
+    st = h["settings"]
+    _expect_keys(st, _SETTING_KEYS, "settings")
+    g = st["gravity"]
+    if not (isinstance(g, list) and len(g) == 2 and all(type(x) is float for x in g)):
+        raise _corrupt("settings.gravity must be two floats")
+    for name, (positive, nonneg) in _FLOAT_SETTINGS.items():
+        v = st[name]
+        if type(v) is not float or not math.isfinite(v) or (positive and v <= 0.0) or (
+                nonneg and v < 0.0):
+            raise _corrupt(f"settings.{name} must be a finite float"
+                           + (" > 0" if positive else " >= 0" if nonneg else "")
+                           + f", got {v!r}")
+    if st["damping"] > 1.0:
+        raise _corrupt("settings.damping must be in [0, 1]")
+    if type(st["substeps"]) is not int or not 1 <= st["substeps"] <= 1024:
+        raise _corrupt(f"settings.substeps must be an int in [1, 1024], got {st['substeps']!r}")
+    if type(st["sleeping"]) is not bool:
+        raise _corrupt("settings.sleeping must be true or false")
+    for name in ("integrator", "dynamic_response"):
+        if type(st[name]) is not str:
+            raise _corrupt(f"settings.{name} must be a string")
+    _expect_keys(h["bodies"], ("count",), "bodies")
+    _count(h["bodies"]["count"], "bodies.count")
+    _expect_keys(h["shapes"], ("count", "vcount_used", "vdead"), "shapes")
+    for k in ("count", "vcount_used", "vdead"):
+        _count(h["shapes"][k], f"shapes.{k}")
+    ev = h["events"]
+    if not isinstance(ev, dict) or any(
+            type(n) is not int or not -1 <= n <= 64 for n in ev.values()):
+        raise _corrupt("events must map attribute names to tuple lengths")
+    sy = h["systems"]
+    if not isinstance(sy, list) or not all(isinstance(k, str) and _NAME.match(k) for k in sy):
+        raise _corrupt("systems must be a list of registered kind names")
+    if not isinstance(h["arrays"], list) or len(h["arrays"]) > 100_000:
+        raise _corrupt("arrays must be a list of [name, dtype, shape] entries")
+
+
+# ---------------------------------------------------------------------------- validate
+
+
+def _take(arrays, name, dtype, shape):
+    """arrays[name], checked to have this dtype and shape (None: any length)."""
+    arr = arrays.get(name)
+    if arr is None:
+        raise _corrupt(f"array {name!r} is missing")
+    if arr.dtype != np.dtype(dtype) or arr.ndim != len(shape) or any(
+            want is not None and got != want for got, want in zip(arr.shape, shape,
+                                                                   strict=True)):
+        raise _corrupt(f"array {name!r} has dtype {arr.dtype} and shape {arr.shape}; "
+                       f"expected {np.dtype(dtype)} and {tuple(shape)}")
+    return arr
+
+
+def _check(cond, msg):
+    if not cond:
+        raise _corrupt(msg)
+
+
+def _validate(world_template, header, arrays) -> None:
+    """Check every invariant the world and its kernels rely on; raise ValueError if any
+    fails. ``world_template`` is a fresh World: the expected layout of the event state."""
+    expected = set()
+    nb = header["bodies"]["count"]
+    ns = header["shapes"]["count"]
+    nv = header["shapes"]["vcount_used"]
+
+    # -- bodies
+    bf = {}
+    for name, (shape, dtype, _) in S.BodyStore.FIELDS.items():
+        bf[name] = _take(arrays, "body." + name, dtype, (nb,) + shape)
+        expected.add("body." + name)
+    free_b = _take(arrays, "body.free", np.int64, (None,))
+    expected.add("body.free")
+    alive = (bf["flags"] & S.B_ALIVE) != 0
+    known = (S.B_ALIVE | S.B_BULLET | S.B_FIXED_ROTATION | S.B_ARCADE | S.B_AWAKE
+             | S.B_CUSTOM_MASS)
+    _check(not np.any(bf["flags"] & ~known), "body flags hold unknown bits")
+    _check(np.all(bf["flags"][~alive] == 0), "removed body slots must have flags 0")
+    _check(np.all(np.isin(bf["kind"], (S.STATIC, S.KINEMATIC, S.DYNAMIC))), "unknown body kind")
+    _check(np.array_equal(free_b, np.flatnonzero(~alive)[::-1]),
+           "body free list does not match the removed slots")
+    _check(np.all(bf["generation"] >= 0), "negative body generation")
+    n_live = int(alive.sum())
+    _check(np.array_equal(np.sort(bf["order"][alive]), np.arange(n_live)),
+           "body creation order is not a permutation of the live bodies")
+    for name in ("vel", "angvel", "pos", "angle", "local_com", "mass", "inertia", "inv_mass",
+                 "inv_inertia", "force", "torque", "damping", "angular_damping",
+                 "gravity_scale", "sleep_time"):
+        _check(np.all(np.isfinite(bf[name][alive])), f"body {name} is not finite")
+    for name in ("mass", "inertia", "inv_mass", "inv_inertia", "sleep_time", "damping",
+                 "angular_damping"):
+        _check(np.all(bf[name][alive] >= 0.0), f"body {name} is negative")
+    _check(np.all(bf["damping"][alive] <= 1.0) and np.all(bf["angular_damping"][alive] <= 1.0),
+           "body damping above 1")
+    dyn = alive & (bf["kind"] == S.DYNAMIC)
+    _check(np.all(bf["inv_mass"][dyn] > 0.0), "a dynamic body has no inverse mass")
+
+    # -- shapes
+    sf = {}
+    for name, (shape, dtype, _) in S.ShapeStore.FIELDS.items():
+        sf[name] = _take(arrays, "shape." + name, dtype, (ns,) + shape)
+        expected.add("shape." + name)
+    free_s = _take(arrays, "shape.free", np.int64, (None,))
+    vlocal = _take(arrays, "shape.vlocal", np.float64, (nv, 2))
+    expected.update(("shape.free", "shape.vlocal"))
+    s_alive = (sf["flags"] & S.S_ALIVE) != 0
+    _check(not np.any(sf["flags"] & ~(S.S_ALIVE | S.S_SENSOR)), "shape flags hold unknown bits")
+    _check(np.all(sf["flags"][~s_alive] == 0) and np.all(sf["body"][~s_alive] == -1),
+           "removed shape rows must have flags 0 and body -1")
+    _check(np.array_equal(free_s, np.flatnonzero(~s_alive)[::-1]),
+           "shape free list does not match the removed rows")
+    _check(np.all(sf["generation"] >= 0), "negative shape generation")
+    sb = sf["body"][s_alive]
+    _check(np.all((sb >= 0) & (sb < nb)), "a shape names a body slot out of range")
+    _check(np.all(alive[sb]), "a live shape belongs to a removed body")
+    own = sf["owner"][s_alive]
+    _check(np.all((own >= 0) & (own < ns)), "a shape owner is out of range")
+    _check(np.all(s_alive[own]) and np.all(sf["owner"][own] == own)
+           and np.all(sf["body"][own] == sb), "shape owners are inconsistent")
+    vs, vc = sf["vstart"][s_alive], sf["vcount"][s_alive]
+    _check(np.all((vs >= 0) & (vc >= 1) & (vc <= nv) & (vs <= nv - vc)),
+           "a shape's vertex range lies outside the vertex pool")
+    _check(header["shapes"]["vdead"] == nv - int(vc.sum()),
+           "vertex pool bookkeeping (vdead) is inconsistent")
+    _check(bool(np.all(np.isfinite(vlocal))), "vertices are not finite")
+    for name in ("radius", "density", "friction", "elasticity", "aabb"):
+        _check(np.all(np.isfinite(sf[name][s_alive])), f"shape {name} is not finite")
+    _check(np.all(sf["radius"][s_alive] >= 0.0) and np.all(sf["density"][s_alive] > 0.0)
+           and np.all(sf["friction"][s_alive] >= 0.0)
+           and np.all(sf["elasticity"][s_alive] >= 0.0), "shape material out of range")
+    for name in ("category", "mask"):
+        _check(np.all((sf[name] >= 0) & (sf[name] <= 0xFFFFFFFF)), f"shape {name} exceeds 32 bits")
+    _check_polygons(vlocal, vs[vc >= 3], vc[vc >= 3])
+
+    # -- handle registry
+    h_owner = _take(arrays, "handle.owner", np.int64, (None,))
+    h_kind = _take(arrays, "handle.kind", np.int8, (h_owner.shape[0],))
+    h_nrows = _take(arrays, "handle.nrows", np.int64, (h_owner.shape[0],))
+    _check(np.all(h_nrows >= 1) and int(h_nrows.sum()) <= ns, "handle row counts are invalid")
+    h_rows = _take(arrays, "handle.rows", np.int64, (int(h_nrows.sum()),))
+    expected.update(("handle.owner", "handle.kind", "handle.nrows", "handle.rows"))
+    _check(np.all((h_kind >= 0) & (h_kind < len(_SHAPE_KINDS))), "unknown shape kind")
+    live_rows = np.flatnonzero(s_alive)
+    _check(np.array_equal(np.sort(h_rows), live_rows),
+           "shape handles do not cover the live shape rows exactly once")
+    row_owner = np.repeat(h_owner, h_nrows)
+    first = np.concatenate(([0], np.cumsum(h_nrows)[:-1])) if h_nrows.size else h_nrows
+    _check(np.all(sf["owner"][h_rows] == row_owner) and np.all(h_rows[first] == h_owner),
+           "a shape handle's rows do not belong to it")
+    row_kind = np.repeat(h_kind, h_nrows)
+    row_vc = sf["vcount"][h_rows]
+    row_r = sf["radius"][h_rows]
+    _check(np.all(row_vc[row_kind == 0] == 1) and np.all(row_r[row_kind == 0] > 0.0)
+           and np.all(h_nrows[h_kind == 0] == 1), "a circle is not one centre with radius > 0")
+    _check(np.all(row_vc[row_kind == 1] >= 3), "a polygon part has fewer than 3 vertices")
+    _check(np.all(row_vc[row_kind == 2] == 2) and np.all(h_nrows[h_kind == 2] == 1),
+           "a segment is not one row of 2 vertices")
+    seg = sf["vstart"][h_rows[row_kind == 2]]
+    _check(not np.any(np.all(vlocal[seg] == vlocal[seg + 1], axis=1)),
+           "a segment has equal endpoints")
+
+    # -- event state: the layout of a fresh world's, rows in range
+    events = header["events"]
+    names = [a for a in _EVENT_ATTRS if hasattr(world_template, a)]
+    _check(set(events) == set(names), f"event state {sorted(events)} differs from {names}")
+    loaded = {}
+    for attr in names:
+        tmpl = getattr(world_template, attr)
+        parts = tmpl if isinstance(tmpl, tuple) else (tmpl,)
+        _check(events[attr] == (len(parts) if isinstance(tmpl, tuple) else -1),
+               f"event state {attr} has the wrong number of arrays")
+        got = []
+        for i, t in enumerate(parts):
+            key = f"event.{attr[1:]}.{i}" if isinstance(tmpl, tuple) else f"event.{attr[1:]}"
+            got.append(_take(arrays, key, t.dtype, (None,) + t.shape[1:]))
+            expected.add(key)
+        _check(len({g.shape[0] for g in got}) == 1, f"event state {attr} has ragged columns")
+        loaded[attr] = got
+    for attr, cols, live in _ROW_COLUMNS:
+        if attr not in loaded:
+            continue
+        a, b = (loaded[attr][c] for c in cols)
+        _check(np.all((a >= 0) & (a < ns) & (b >= 0) & (b < ns)),
+               f"event state {attr} names shape rows out of range")
+        if live:
+            _check(np.all(s_alive[a]) and np.all(s_alive[b]) and np.all(a < b),
+                   f"event state {attr} names removed rows or unordered pairs")
+            _check(np.all((a[1:] > a[:-1]) | ((a[1:] == a[:-1]) & (b[1:] > b[:-1]))),
+                   f"event state {attr} is not sorted by pair")
+        if len(loaded[attr]) > _CONTACT_COUNT:
+            cnt = loaded[attr][_CONTACT_COUNT]
+            _check(np.all((cnt >= 0) & (cnt <= _MAX_POINTS)), f"{attr} point counts invalid")
+            resp = loaded[attr][_CONTACT_RESP]
+            _check(np.all((resp >= 0) & (resp <= 2)), f"{attr} responses invalid")
+            for g in loaded[attr]:
+                if g.dtype.kind == "f":
+                    _check(bool(np.all(np.isfinite(g))), f"{attr} holds non-finite numbers")
+    for attr, base in _ALIGNED:
+        if attr in loaded and base in loaded:
+            _check(loaded[attr][0].shape[0] == loaded[base][0].shape[0],
+                   f"event state {attr} is not aligned with {base}")
+
+    # -- systems
+    for i, kind in enumerate(header["systems"]):
+        _check(kind in _SYSTEMS, f"system kind {kind!r} is not registered")
+        expected.update(n for n in arrays if n.startswith(f"system.{i}."))
+    unknown = set(arrays) - expected
+    _check(not unknown, f"unexpected arrays {sorted(unknown)[:5]}")
+
+
+def _check_polygons(vlocal, vs, vc) -> None:
+    """Every polygon part convex, counter-clockwise, with positive area (vectorised)."""
+    if vs.size == 0:
+        return
+    part = np.repeat(np.arange(vs.size), vc)
+    idx = np.arange(int(vc.sum())) - np.repeat(np.cumsum(vc) - vc, vc)   # index in its part
+    cur = np.repeat(vs, vc) + idx
+    nxt = np.repeat(vs, vc) + (idx + 1) % np.repeat(vc, vc)
+    nn = np.repeat(vs, vc) + (idx + 2) % np.repeat(vc, vc)
+    p0, p1, p2 = vlocal[cur], vlocal[nxt], vlocal[nn]
+    e0, e1 = p1 - p0, p2 - p1
+    cross = e0[:, 0] * e1[:, 1] - e0[:, 1] * e1[:, 0]
+    lens = np.hypot(e0[:, 0], e0[:, 1]) * np.hypot(e1[:, 0], e1[:, 1])
+    _check(np.all(lens > 0.0), "a polygon part has repeated vertices")
+    _check(np.all(cross >= -1e-12 * lens), "a polygon part is not convex counter-clockwise")
+    turn = np.bincount(part, weights=np.arctan2(cross, np.einsum("ij,ij->i", e0, e1)),
+                       minlength=vs.size)
+    _check(np.all(np.abs(turn - 2.0 * math.pi) < 1e-6), "a polygon part winds more than once")
+    base = vlocal[np.repeat(vs, vc)]
+    d0, d1 = p0 - base, p1 - base
+    area2 = np.bincount(part, weights=d0[:, 0] * d1[:, 1] - d0[:, 1] * d1[:, 0],
+                        minlength=vs.size)
+    _check(np.all(area2 > 0.0), "a polygon part has zero area")
+
+
+# ---------------------------------------------------------------------------- build
+
+
+def _capacity(count: int, start: int) -> int:
+    cap = start
+    while cap < count:
+        cap *= 2
+    return cap
+
+
+def _build(world, header, arrays, systems: bool = True):
+    """Fill the fresh ``world`` from validated (header, arrays); arrays are copied.
+    ``systems`` False leaves ``world._systems`` empty (deepcopy copies them itself)."""
+    from .body import Body
+    from .shapes import Shape
+
+    st = header["settings"]
+    world.gravity = st["gravity"]
+    world.damping = st["damping"]
+    world.substeps = st["substeps"]
+    world._sleeping = st["sleeping"]
+    world.integrator = st["integrator"]
+    world.dynamic_response = st["dynamic_response"]
+    for name in _FLOAT_SETTINGS:
+        if name != "damping":
+            setattr(world, name, st[name])
+
+    nb = header["bodies"]["count"]
+    bs = S.BodyStore(_capacity(nb, 16))
+    for name in bs.FIELDS:
+        getattr(bs, name)[:nb] = arrays["body." + name]
+    bs.count = nb
+    bs.free = [int(x) for x in arrays["body.free"]]
+
+    ns = header["shapes"]["count"]
+    nv = header["shapes"]["vcount_used"]
+    ss = S.ShapeStore(_capacity(ns, 16), max(64, nv))
+    for name in ss.FIELDS:
+        getattr(ss, name)[:ns] = arrays["shape." + name]
+    ss.count = ns
+    ss.free = [int(x) for x in arrays["shape.free"]]
+    ss.vlocal[:nv] = arrays["shape.vlocal"]
+    ss.vcount_used = nv
+    ss.vdead = header["shapes"]["vdead"]
+    world._bodies, world._shapes = bs, ss
+
+    alive = np.flatnonzero(bs.flags[:nb] & S.B_ALIVE)
+    slots = alive[np.argsort(bs.order[alive], kind="stable")]
+    world.bodies = [Body(world, int(slot)) for slot in slots]
+    by_slot = {b._slot: b for b in world.bodies}
+    rows = arrays["handle.rows"].tolist()
+    pos = 0
+    world._shape_handles = {}
+    for owner, kind, n in zip(arrays["handle.owner"].tolist(), arrays["handle.kind"].tolist(),
+                              arrays["handle.nrows"].tolist(), strict=True):
+        body = by_slot[int(ss.body[owner])]
+        shape = Shape(world, body, rows[pos : pos + n], _SHAPE_KINDS[kind])
+        pos += n
+        body._shapes.append(shape)
+        world._shape_handles[owner] = shape
+
+    for attr, n in header["events"].items():
+        if n == -1:
+            setattr(world, attr, arrays[f"event.{attr[1:]}"].copy())
+        else:
+            setattr(world, attr, tuple(arrays[f"event.{attr[1:]}.{i}"].copy()
+                                       for i in range(n)))
+    world._shapes_dirty = True
+    world._locked = False
+
+    world._systems = []
+    if systems:
+        for i, kind in enumerate(header["systems"]):
+            prefix = f"system.{i}."
+            state = {n[len(prefix):]: a for n, a in arrays.items() if n.startswith(prefix)}
+            world._systems.append(_SYSTEMS[kind]._snapshot_restore(world, state))
+    return world
+
+
+# ---------------------------------------------------------------------------- the mixin
+
+
+class SnapshotMixin:
+    """``snapshot()``, ``World.restore(data)`` and ``copy.deepcopy(world)``."""
+
+    def snapshot(self) -> bytes:
+        """The whole world as bytes (format in :mod:`collide2d.snapshot`).
+
+        ``World.restore(data)`` gives a world that steps on bit-identically. Callbacks are
+        not saved (register them again); systems must implement the snapshot protocol.
+
+        Example
+        -------
+        >>> import collide2d as c2d
+        >>> world = c2d.World()
+        >>> _ = world.add_body(position=(1, 2)).add_circle(0.5)
+        >>> data = world.snapshot()
+        >>> data[:7]
+        b'C2DSNAP'
+        >>> c2d.World.restore(data).bodies[0].position.tolist()
+        [1.0, 2.0]
+        """
+        self._check_unlocked()
+        return _encode(*_collect(self))
+
+    @classmethod
+    def restore(cls, data):
+        """A new world from ``World.snapshot()`` bytes.
+
+        Raises ``ValueError`` for anything that is not an intact snapshot of this format
+        (truncated, damaged, inconsistent or hostile data), ``TypeError`` if ``data`` is not
+        bytes; nothing is executed and no large allocation happens before the data is
+        checked.
+
+        Example
+        -------
+        >>> import collide2d as c2d
+        >>> c2d.World.restore(b"not a snapshot")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: data: not a valid collide2d snapshot: 14 bytes is shorter ...
+        """
+        header, arrays = _decode(data)
+        world = cls()
+        _validate(world, header, arrays)
+        try:
+            return _build(world, header, arrays)
+        except (KeyError, IndexError, TypeError) as exc:  # pragma: no cover - validated above
+            raise _corrupt(f"inconsistent content ({exc!r})") from None
+
+    def __deepcopy__(self, memo):
+        self._check_unlocked()
+        header, arrays = _collect(self, systems=False)
+        new = _build(type(self)(), header, arrays, systems=False)
+        memo[id(self)] = new
+        # Callbacks are the same callables (deep-copying a bound method would copy its
+        # object, the game); handles of the copy stand in for the original's.
+        new._callbacks = {k: list(v) for k, v in self._callbacks.items()}
+        for old, fresh in zip(self.bodies, new.bodies, strict=True):
+            memo.setdefault(id(old), fresh)
+            for sh_old, sh_new in zip(old._shapes, fresh._shapes, strict=True):
+                memo.setdefault(id(sh_old), sh_new)
+        new._systems = [copy.deepcopy(s, memo) for s in self._systems]
+        for name, value in vars(self).items():
+            if name not in _OWNED and name != "_callbacks":
+                setattr(new, name, copy.deepcopy(value, memo))
+        return new
