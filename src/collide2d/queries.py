@@ -184,18 +184,28 @@ def _vec(x: float, y: float) -> np.ndarray:
 
 
 class ShapeTree:
-    """A tree over the live rows of a shape store, rebuilt only when rows or boxes change."""
+    """A tree over the live rows of a shape store, rebuilt only when rows or boxes change.
+
+    ``args()`` is the tree as the kernels take it: node_box, node_right, node_first,
+    node_count, leaf_box, leaf_item, n_nodes, depth.
+    """
 
     def __init__(self) -> None:
         self.k = 0
         self.n_nodes = 0
         self.depth = 0
-        self.boxes = np.empty((0, 4))
-        self.items = np.empty(0, dtype=np.int64)
-        self.node_box = np.empty((0, 4))
-        self.node_right = np.empty(0, dtype=np.int64)
-        self.node_item = np.empty(0, dtype=np.int64)
         self.built = False
+        self._alloc(0)
+
+    def _alloc(self, cap: int) -> None:
+        self.boxes = np.empty((cap, 4))
+        self.items = np.empty(cap, dtype=np.int64)
+        self.node_box = np.empty((2 * cap, 4))
+        self.node_right = np.empty(2 * cap, dtype=np.int64)
+        self.node_first = np.empty(2 * cap, dtype=np.int64)
+        self.node_count = np.empty(2 * cap, dtype=np.int64)
+        self.leaf_box = np.empty((4, cap))
+        self.leaf_item = np.empty(cap, dtype=np.int64)
 
     def update(self, boxes: np.ndarray, flags: np.ndarray, count: int) -> bool:
         """Rebuild from ``boxes[:count]`` of the rows alive in ``flags``; True if rebuilt."""
@@ -203,21 +213,18 @@ class ShapeTree:
                                           self.items, self.k):
             return False
         if self.boxes.shape[0] < count:
-            cap = max(count, 2 * self.boxes.shape[0], 8)
-            self.boxes = np.empty((cap, 4))
-            self.items = np.empty(cap, dtype=np.int64)
-            self.node_box = np.empty((2 * cap, 4))
-            self.node_right = np.empty(2 * cap, dtype=np.int64)
-            self.node_item = np.empty(2 * cap, dtype=np.int64)
+            self._alloc(max(count, 2 * self.boxes.shape[0], 8))
         self.k = int(_bvh.live_boxes(boxes, flags, count, S.S_ALIVE, self.boxes, self.items))
-        n, d = _bvh.build(self.boxes[: self.k], self.items[: self.k], self.node_box,
-                          self.node_right, self.node_item)
+        n, d = _bvh.build(self.boxes[: self.k], self.items[: self.k], _bvh.LEAF_SIZE,
+                          self.node_box, self.node_right, self.node_first, self.node_count,
+                          self.leaf_box, self.leaf_item)
         self.n_nodes, self.depth = int(n), int(d)
         self.built = True
         return True
 
     def args(self) -> tuple:
-        return self.node_box, self.node_right, self.node_item, self.n_nodes, self.depth
+        return (self.node_box, self.node_right, self.node_first, self.node_count,
+                self.leaf_box, self.leaf_item, self.n_nodes, self.depth)
 
 
 _NO_FILTER = QueryFilter()
@@ -456,12 +463,9 @@ class QueryMixin:
                              f"and upper {hi.tolist()}")
         f = self._filter_args(filter)
         tree = self._tree()
-        if tree.n_nodes == 0:
-            return []
-        cand = np.empty(tree.k, dtype=np.int64)
+        cand = np.empty(max(tree.k, 1), dtype=np.int64)
         stack = np.empty(tree.depth + 2, dtype=np.int64)
-        k = _bvh.query_box(tree.node_box, tree.node_right, tree.node_item, tree.n_nodes,
-                           lo[0], lo[1], hi[0], hi[1], stack, cand)
+        k = _bvh.query_box(*tree.args()[:7], lo[0], lo[1], hi[0], hi[1], stack, cand)
         rows = cand[:k]
         s = self._shapes
         box = s.aabb[rows]

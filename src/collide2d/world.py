@@ -106,6 +106,8 @@ class World(SnapshotMixin, QueryMixin):
         self.time = 0.0
         self._contacts = _empty_contacts()
         self._began = np.empty(0, np.bool_)
+        # Total normal impulse of the last step per contact row and point (N s).
+        self._impulses = np.empty((0, 2))
         self._ended_rows = _empty_contacts()
         # Sensor overlaps at the end of the last step: rows (a, b), and the changes.
         self._sensors = (np.empty(0, np.int64), np.empty(0, np.int64))
@@ -242,6 +244,15 @@ class World(SnapshotMixin, QueryMixin):
         self._topology_changed()
 
     def _remove_shape(self, shape: Shape) -> None:
+        # Whatever rested on this shape must wake up and fall.
+        c = self._contacts
+        st = self._shapes
+        rows = np.asarray(shape._rows)
+        touching = np.isin(c[0], rows) | np.isin(c[1], rows)
+        b = self._bodies
+        for other in np.unique(np.concatenate((st.body[c[0][touching]], st.body[c[1][touching]]))):
+            b.flags[other] |= S.B_AWAKE
+            b.sleep_time[other] = 0.0
         for r in shape._rows:
             self._shapes.release(r)
         self._shape_handles.pop(shape._rows[0], None)
@@ -250,6 +261,8 @@ class World(SnapshotMixin, QueryMixin):
         c = self._contacts
         keep = np.isin(c[0], shape._rows, invert=True) & np.isin(c[1], shape._rows, invert=True)
         self._contacts = tuple(arr[keep] for arr in c)
+        if self._impulses.shape[0] == keep.shape[0]:
+            self._impulses = self._impulses[keep]
         sa, sb = self._sensors
         keep = np.isin(sa, shape._rows, invert=True) & np.isin(sb, shape._rows, invert=True)
         self._sensors = (sa[keep], sb[keep])
@@ -329,6 +342,7 @@ class World(SnapshotMixin, QueryMixin):
         self._sensors = (out[13], out[14])
         self._sensor_began = out[15]
         self._sensor_ended = (old_sensors[0][out[16]], old_sensors[1][out[16]])
+        self._impulses = out[17]
         self._shapes_dirty = False  # the step ends with shapes at their final poses
         self.time += dt
         for system in list(self._systems):
@@ -381,8 +395,9 @@ class World(SnapshotMixin, QueryMixin):
         a2 = np.where(flip, b, a)
         b2 = np.where(flip, a, b)
         normal[flip] *= -1.0
+        imp = self._impulses if c is self._contacts else np.zeros((len(c[0]), 2))
         return ContactArrays(a2, b2, normal, c[5][sel].copy(), c[3][sel].copy(),
-                             c[8][sel].sum(axis=1))
+                             imp[sel].sum(axis=1))
 
     def on_contact_begin(self, fn: Callable[[ContactEvent], None]) -> Callable:
         """Call ``fn(event)`` after each step for every contact that began. Returns fn, so it
@@ -452,7 +467,8 @@ class World(SnapshotMixin, QueryMixin):
             sa, sb = sb, sa
             normal = -normal
         k = int(c[3][i])
-        return ContactEvent(sa, sb, normal, c[5][i][:k].copy(), float(c[8][i][:k].sum()))
+        impulse = float(self._impulses[i][:k].sum()) if c is self._contacts else 0.0
+        return ContactEvent(sa, sb, normal, c[5][i][:k].copy(), impulse)
 
 
 # Engine tolerances (m, m/s, rad/s, s).

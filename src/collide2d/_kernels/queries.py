@@ -24,6 +24,7 @@ import math
 import numpy as np
 
 from .._jit import njit
+from .bvh import query_box
 from .sat import shape_distance, sweep_pair
 from .segment import point_in_shape, raycast_shape
 
@@ -107,53 +108,54 @@ def ray_row(ax, ay, bx, by, t_max, row, s_vstart, s_vcount, s_radius, vworld):
 
 
 @njit
-def slab(ax, ay, dx, dy, idx, idy, box, i, t_max):
-    """Entry fraction of a + t d (t in [0, t_max]) into box i, inf when it misses.
+def slab(ax, ay, dx, dy, idx, idy, lox, loy, hix, hiy, t_max):
+    """Entry fraction of a + t d (t in [0, t_max]) into the box, inf when it misses.
     ``idx`` / ``idy`` are 1/dx, 1/dy (unused where dx or dy is 0)."""
     t0 = 0.0
     t1 = t_max
     if dx != 0.0:
-        ta = (box[i, 0] - ax) * idx
-        tb = (box[i, 2] - ax) * idx
+        ta = (lox - ax) * idx
+        tb = (hix - ax) * idx
         if ta > tb:
             ta, tb = tb, ta
         t0 = max(t0, ta)
         t1 = min(t1, tb)
-    elif ax < box[i, 0] or ax > box[i, 2]:
+    elif ax < lox or ax > hix:
         return math.inf
     if dy != 0.0:
-        ta = (box[i, 1] - ay) * idy
-        tb = (box[i, 3] - ay) * idy
+        ta = (loy - ay) * idy
+        tb = (hiy - ay) * idy
         if ta > tb:
             ta, tb = tb, ta
         t0 = max(t0, ta)
         t1 = min(t1, tb)
-    elif ay < box[i, 1] or ay > box[i, 3]:
+    elif ay < loy or ay > hiy:
         return math.inf
     if t0 <= t1:
         return t0
     return math.inf
 
 
-@njit
-def first_hit(ax, ay, bx, by, node_box, node_right, node_item, n_nodes, stack, stack_t,
+@njit(inline="always")
+def first_hit(ax, ay, bx, by, node_box, node_right, node_first, node_count, leaf_box,
+              leaf_item, n_nodes, stack, stack_t,
               s_body, s_flags, s_category, s_mask, s_vstart, s_vcount, s_radius, vworld,
               f_category, f_mask, f_sensors, f_exclude,
               use_motion, moved, dcos, dsin, com0, com1):
     """Nearest row hit by a->b: (row, t, nx, ny, sx, sy), row -1 for none.
 
-    Depth-first, nearer child first; a node is skipped when the segment's box (shrunk to the
-    best fraction so far) misses it, or when its slab entry is beyond the best fraction.
+    Depth-first, nearer child first. A node or a leaf's box is skipped when the segment's
+    box (shrunk to the best fraction so far) misses it or its slab entry lies beyond the
+    best fraction. A leaf's boxes are first counted branch-free (vectorised); most leaves
+    reached by short segments have none.
 
     With ``use_motion`` (particles), a row whose body moved during the step is tested in the
     body's frame: the start is carried along with the body, s = com1 + R(dtheta)(a - com0),
     and the chord s->b is tested against the row at its end pose (relative motion, so a
     turning hull cannot sweep past a particle). The tree's boxes must then cover the rows'
-    swept regions. (sx, sy) is the start actually used for the winning row: the hit point is
+    swept regions. (sx, sy) is the start used for the winning row: the hit point is
     s + t (b - s). Without motion s = a.
     """
-    if n_nodes == 0:
-        return -1, math.inf, 0.0, 0.0, ax, ay
     dx = bx - ax
     dy = by - ay
     idx = 1.0 / dx if dx != 0.0 else 0.0
@@ -162,92 +164,106 @@ def first_hit(ax, ay, bx, by, node_box, node_right, node_item, n_nodes, stack, s
     brow = -1
     bnx = 0.0
     bny = 0.0
+    bsx = ax
+    bsy = ay
     lox = min(ax, bx)
     hix = max(ax, bx)
     loy = min(ay, by)
     hiy = max(ay, by)
-    bsx = ax
-    bsy = ay
-    if (node_box[0, 0] > hix or node_box[0, 2] < lox or node_box[0, 1] > hiy
-            or node_box[0, 3] < loy):
-        return -1, math.inf, 0.0, 0.0, ax, ay
-    t_root = slab(ax, ay, dx, dy, idx, idy, node_box, 0, 1.0)
-    if t_root == math.inf:
-        return -1, math.inf, 0.0, 0.0, ax, ay
-    stack[0] = 0
-    stack_t[0] = t_root
-    top = 1
+    top = 0
+    if n_nodes > 0 and not (node_box[0, 0] > hix or node_box[0, 2] < lox
+                            or node_box[0, 1] > hiy or node_box[0, 3] < loy):
+        t_root = slab(ax, ay, dx, dy, idx, idy, node_box[0, 0], node_box[0, 1],
+                      node_box[0, 2], node_box[0, 3], 1.0)
+        if t_root != math.inf:
+            stack[0] = 0
+            stack_t[0] = t_root
+            top = 1
     while top > 0:
         top -= 1
         i = stack[top]
         if stack_t[top] > best:
             continue
-        row = node_item[i]
-        if row >= 0:
-            if not passes(row, s_body, s_flags, s_category, s_mask, f_category, f_mask,
-                          f_sensors, f_exclude):
+        r = node_right[i]
+        if r < 0:
+            f0 = node_first[i]
+            f1 = f0 + node_count[i]
+            n_in = 0
+            for j in range(f0, f1):
+                n_in += ((leaf_box[0, j] <= hix) & (leaf_box[2, j] >= lox)
+                         & (leaf_box[1, j] <= hiy) & (leaf_box[3, j] >= loy))
+            if n_in == 0:
                 continue
-            sx = ax
-            sy = ay
-            if use_motion:
-                b = s_body[row]
-                if moved[b]:
-                    rx = ax - com0[b, 0]
-                    ry = ay - com0[b, 1]
-                    sx = com1[b, 0] + dcos[b] * rx - dsin[b] * ry
-                    sy = com1[b, 1] + dsin[b] * rx + dcos[b] * ry
-            t, nx, ny = ray_row(sx, sy, bx, by, min(best, 1.0), row, s_vstart, s_vcount,
-                                s_radius, vworld)
-            if t < best or (t == best and row < brow):
-                best = t
-                brow = row
-                bnx = nx
-                bny = ny
-                bsx = sx
-                bsy = sy
-                ex = ax + best * dx
-                ey = ay + best * dy
-                lox = min(ax, ex)
-                hix = max(ax, ex)
-                loy = min(ay, ey)
-                hiy = max(ay, ey)
+            for j in range(f0, f1):
+                if (leaf_box[0, j] > hix or leaf_box[2, j] < lox or leaf_box[1, j] > hiy
+                        or leaf_box[3, j] < loy):
+                    continue
+                t_max = min(best, 1.0)
+                if slab(ax, ay, dx, dy, idx, idy, leaf_box[0, j], leaf_box[1, j],
+                        leaf_box[2, j], leaf_box[3, j], t_max) > t_max:
+                    continue
+                row = leaf_item[j]
+                if not passes(row, s_body, s_flags, s_category, s_mask, f_category, f_mask,
+                              f_sensors, f_exclude):
+                    continue
+                sx = ax
+                sy = ay
+                if use_motion:
+                    b = s_body[row]
+                    if moved[b]:
+                        rx = ax - com0[b, 0]
+                        ry = ay - com0[b, 1]
+                        sx = com1[b, 0] + dcos[b] * rx - dsin[b] * ry
+                        sy = com1[b, 1] + dsin[b] * rx + dcos[b] * ry
+                t, nx, ny = ray_row(sx, sy, bx, by, t_max, row, s_vstart, s_vcount, s_radius,
+                                    vworld)
+                if t < best or (t == best and row < brow):
+                    best = t
+                    brow = row
+                    bnx = nx
+                    bny = ny
+                    bsx = sx
+                    bsy = sy
+                    ex = ax + best * dx
+                    ey = ay + best * dy
+                    lox = min(ax, ex)
+                    hix = max(ax, ex)
+                    loy = min(ay, ey)
+                    hiy = max(ay, ey)
             continue
         # Internal node: test both children here so the nearer one is walked first.
-        l = i + 1
-        r = node_right[i]
+        t_max = min(best, 1.0)
+        c = i + 1
         tl = math.inf
-        if not (node_box[l, 0] > hix or node_box[l, 2] < lox or node_box[l, 1] > hiy
-                or node_box[l, 3] < loy):
-            tl = slab(ax, ay, dx, dy, idx, idy, node_box, l, min(best, 1.0))
+        if not (node_box[c, 0] > hix or node_box[c, 2] < lox or node_box[c, 1] > hiy
+                or node_box[c, 3] < loy):
+            tl = slab(ax, ay, dx, dy, idx, idy, node_box[c, 0], node_box[c, 1],
+                      node_box[c, 2], node_box[c, 3], t_max)
         tr = math.inf
         if not (node_box[r, 0] > hix or node_box[r, 2] < lox or node_box[r, 1] > hiy
                 or node_box[r, 3] < loy):
-            tr = slab(ax, ay, dx, dy, idx, idy, node_box, r, min(best, 1.0))
-        if tl <= tr:
-            if tr != math.inf:
-                stack[top] = r
-                stack_t[top] = tr
-                top += 1
-            if tl != math.inf:
-                stack[top] = l
-                stack_t[top] = tl
-                top += 1
-        else:
-            if tl != math.inf:
-                stack[top] = l
-                stack_t[top] = tl
-                top += 1
+            tr = slab(ax, ay, dx, dy, idx, idy, node_box[r, 0], node_box[r, 1],
+                      node_box[r, 2], node_box[r, 3], t_max)
+        if tl > tr:
+            tl, tr = tr, tl
+            c, r = r, c
+        # Now c is the nearer child (entry tl <= tr): push it last so it is popped first.
+        if tr != math.inf:
             stack[top] = r
             stack_t[top] = tr
+            top += 1
+        if tl != math.inf:
+            stack[top] = c
+            stack_t[top] = tl
             top += 1
     return brow, best, bnx, bny, bsx, bsy
 
 
 @njit
-def raycast_batch(starts, ends, node_box, node_right, node_item, n_nodes, depth,
-                  s_body, s_owner, s_flags, s_category, s_mask, s_vstart, s_vcount, s_radius,
-                  vworld, b_order, f_category, f_mask, f_sensors, f_exclude,
-                  hit, body, shape, point, normal, fraction):
+def raycast_batch(starts, ends, node_box, node_right, node_first, node_count, leaf_box,
+                  leaf_item, n_nodes, depth, s_body, s_owner, s_flags, s_category, s_mask,
+                  s_vstart, s_vcount, s_radius, vworld, b_order, f_category, f_mask,
+                  f_sensors, f_exclude, hit, body, shape, point, normal, fraction):
     """First hit of every segment starts[k] -> ends[k]; misses get -1 and NaN."""
     stack = np.empty(depth + 2, dtype=np.int64)
     stack_t = np.empty(depth + 2)
@@ -259,10 +275,11 @@ def raycast_batch(starts, ends, node_box, node_right, node_item, n_nodes, depth,
         ay = starts[k, 1]
         bx = ends[k, 0]
         by = ends[k, 1]
-        row, t, nx, ny, _, _ = first_hit(ax, ay, bx, by, node_box, node_right, node_item,
-                                         n_nodes, stack, stack_t, s_body, s_flags, s_category,
-                                         s_mask, s_vstart, s_vcount, s_radius, vworld,
-                                         f_category, f_mask, f_sensors, f_exclude,
+        row, t, nx, ny, _, _ = first_hit(ax, ay, bx, by, node_box, node_right, node_first,
+                                         node_count, leaf_box, leaf_item, n_nodes, stack,
+                                         stack_t, s_body, s_flags, s_category, s_mask,
+                                         s_vstart, s_vcount, s_radius, vworld, f_category,
+                                         f_mask, f_sensors, f_exclude,
                                          False, no_moved, no_f, no_f, no_p, no_p)
         if row >= 0:
             hit[k] = True
@@ -285,17 +302,17 @@ def raycast_batch(starts, ends, node_box, node_right, node_item, n_nodes, depth,
 
 
 @njit
-def raycast_rows(ax, ay, bx, by, node_box, node_right, node_item, n_nodes, depth,
-                 s_body, s_flags, s_category, s_mask, s_vstart, s_vcount, s_radius, vworld,
-                 f_category, f_mask, f_sensors, f_exclude, rows, ts, normals):
+def raycast_rows(ax, ay, bx, by, node_box, node_right, node_first, node_count, leaf_box,
+                 leaf_item, n_nodes, depth, s_body, s_flags, s_category, s_mask, s_vstart,
+                 s_vcount, s_radius, vworld, f_category, f_mask, f_sensors, f_exclude,
+                 rows, ts, normals):
     """Every row crossed by a->b with its first crossing (or 0 when a is inside it).
-    Returns how many were written (unsorted)."""
-    count = 0
-    if n_nodes == 0:
-        return 0
+    Returns how many were written (in tree order)."""
     stack = np.empty(depth + 2, dtype=np.int64)
-    cand = np.empty(n_nodes, dtype=np.int64)
-    nc = _segment_candidates(ax, ay, bx, by, node_box, node_right, node_item, stack, cand)
+    cand = np.empty(leaf_item.shape[0], dtype=np.int64)
+    nc = query_box(node_box, node_right, node_first, node_count, leaf_box, leaf_item,
+                   n_nodes, min(ax, bx), min(ay, by), max(ax, bx), max(ay, by), stack, cand)
+    count = 0
     for c in range(nc):
         row = cand[c]
         if not passes(row, s_body, s_flags, s_category, s_mask, f_category, f_mask,
@@ -312,40 +329,14 @@ def raycast_rows(ax, ay, bx, by, node_box, node_right, node_item, n_nodes, depth
 
 
 @njit
-def _segment_candidates(ax, ay, bx, by, node_box, node_right, node_item, stack, out):
-    """Rows whose boxes the segment a->b meets (slab test), in tree order."""
-    dx = bx - ax
-    dy = by - ay
-    idx = 1.0 / dx if dx != 0.0 else 0.0
-    idy = 1.0 / dy if dy != 0.0 else 0.0
-    count = 0
-    stack[0] = 0
-    top = 1
-    while top > 0:
-        top -= 1
-        i = stack[top]
-        if slab(ax, ay, dx, dy, idx, idy, node_box, i, 1.0) == math.inf:
-            continue
-        if node_right[i] < 0:
-            out[count] = node_item[i]
-            count += 1
-        else:
-            stack[top] = node_right[i]
-            stack[top + 1] = i + 1
-            top += 2
-    return count
-
-
-@njit
-def point_rows(px, py, node_box, node_right, node_item, n_nodes, depth, s_body, s_flags,
-               s_category, s_mask, s_vstart, s_vcount, s_radius, vworld, f_category, f_mask,
-               f_sensors, f_exclude, out):
+def point_rows(px, py, node_box, node_right, node_first, node_count, leaf_box, leaf_item,
+               n_nodes, depth, s_body, s_flags, s_category, s_mask, s_vstart, s_vcount,
+               s_radius, vworld, f_category, f_mask, f_sensors, f_exclude, out):
     """Rows containing the point (closed); returns how many were written."""
-    if n_nodes == 0:
-        return 0
     stack = np.empty(depth + 2, dtype=np.int64)
-    cand = np.empty(n_nodes, dtype=np.int64)
-    nc = _point_candidates(px, py, node_box, node_right, node_item, stack, cand)
+    cand = np.empty(leaf_item.shape[0], dtype=np.int64)
+    nc = query_box(node_box, node_right, node_first, node_count, leaf_box, leaf_item,
+                   n_nodes, px, py, px, py, stack, cand)
     count = 0
     for c in range(nc):
         row = cand[c]
@@ -358,30 +349,10 @@ def point_rows(px, py, node_box, node_right, node_item, n_nodes, depth, s_body, 
 
 
 @njit
-def _point_candidates(px, py, node_box, node_right, node_item, stack, out):
-    count = 0
-    stack[0] = 0
-    top = 1
-    while top > 0:
-        top -= 1
-        i = stack[top]
-        if (node_box[i, 0] > px or node_box[i, 2] < px or node_box[i, 1] > py
-                or node_box[i, 3] < py):
-            continue
-        if node_right[i] < 0:
-            out[count] = node_item[i]
-            count += 1
-        else:
-            stack[top] = node_right[i]
-            stack[top + 1] = i + 1
-            top += 2
-    return count
-
-
-@njit
-def points_batch(points, node_box, node_right, node_item, n_nodes, depth, s_body, s_owner,
-                 s_flags, s_category, s_mask, s_vstart, s_vcount, s_radius, vworld, b_order,
-                 f_category, f_mask, f_sensors, f_exclude, hit, body, shape):
+def points_batch(points, node_box, node_right, node_first, node_count, leaf_box, leaf_item,
+                 n_nodes, depth, s_body, s_owner, s_flags, s_category, s_mask, s_vstart,
+                 s_vcount, s_radius, vworld, b_order, f_category, f_mask, f_sensors,
+                 f_exclude, hit, body, shape):
     """For each point, the containing Shape with the lowest id (and its body), or -1."""
     stack = np.empty(depth + 2, dtype=np.int64)
     for k in range(points.shape[0]):
@@ -389,21 +360,34 @@ def points_batch(points, node_box, node_right, node_item, n_nodes, depth, s_body
         py = points[k, 1]
         best = -1
         brow = -1
+        top = 0
         if n_nodes > 0:
             stack[0] = 0
             top = 1
-            while top > 0:
-                top -= 1
-                i = stack[top]
-                if (node_box[i, 0] > px or node_box[i, 2] < px or node_box[i, 1] > py
-                        or node_box[i, 3] < py):
+        while top > 0:
+            top -= 1
+            i = stack[top]
+            if (node_box[i, 0] > px or node_box[i, 2] < px or node_box[i, 1] > py
+                    or node_box[i, 3] < py):
+                continue
+            if node_right[i] >= 0:
+                stack[top] = node_right[i]
+                stack[top + 1] = i + 1
+                top += 2
+                continue
+            f0 = node_first[i]
+            f1 = f0 + node_count[i]
+            n_in = 0
+            for j in range(f0, f1):
+                n_in += ((leaf_box[0, j] <= px) & (leaf_box[2, j] >= px)
+                         & (leaf_box[1, j] <= py) & (leaf_box[3, j] >= py))
+            if n_in == 0:
+                continue
+            for j in range(f0, f1):
+                if (leaf_box[0, j] > px or leaf_box[2, j] < px or leaf_box[1, j] > py
+                        or leaf_box[3, j] < py):
                     continue
-                row = node_item[i]
-                if row < 0:
-                    stack[top] = node_right[i]
-                    stack[top + 1] = i + 1
-                    top += 2
-                    continue
+                row = leaf_item[j]
                 own = s_owner[row]
                 if best >= 0 and own >= best:
                     continue
@@ -423,33 +407,39 @@ def points_batch(points, node_box, node_right, node_item, n_nodes, depth, s_body
 
 
 @njit
-def shape_overlaps(qverts, qoff, qcount, qradius, node_box, node_right, node_item, n_nodes,
-                   depth, s_body, s_flags, s_category, s_mask, s_vstart, s_vcount, s_radius,
-                   vworld, f_category, f_mask, f_sensors, f_exclude,
-                   rows, dists, normals):
+def _part_box(qverts, off, n, wx, wy):
+    """Box of a part and of its translate by w."""
+    lox = math.inf
+    loy = math.inf
+    hix = -math.inf
+    hiy = -math.inf
+    for v in range(off, off + n):
+        lox = min(lox, qverts[v, 0], qverts[v, 0] + wx)
+        loy = min(loy, qverts[v, 1], qverts[v, 1] + wy)
+        hix = max(hix, qverts[v, 0], qverts[v, 0] + wx)
+        hiy = max(hiy, qverts[v, 1], qverts[v, 1] + wy)
+    return lox, loy, hix, hiy
+
+
+@njit
+def shape_overlaps(qverts, qoff, qcount, qradius, node_box, node_right, node_first,
+                   node_count, leaf_box, leaf_item, n_nodes, depth, s_body, s_flags,
+                   s_category, s_mask, s_vstart, s_vcount, s_radius, vworld, f_category,
+                   f_mask, f_sensors, f_exclude, rows, dists, normals):
     """Rows touching or overlapping any query part (parts: ``qverts[qoff[p]:+qcount[p]]``,
     world frame, rounded by ``qradius``). For each such row, the signed distance of the
     deepest part pair (<= 0) and the unit normal that pushes the query part out of the row.
-    Returns how many rows were written (one per row)."""
-    if n_nodes == 0:
-        return 0
+    Returns how many rows were written (one entry per row)."""
     stack = np.empty(depth + 2, dtype=np.int64)
-    cand = np.empty(n_nodes, dtype=np.int64)
+    cand = np.empty(leaf_item.shape[0], dtype=np.int64)
     count = 0
     for p in range(qoff.shape[0]):
         off = qoff[p]
         n = qcount[p]
-        lox = math.inf
-        loy = math.inf
-        hix = -math.inf
-        hiy = -math.inf
-        for v in range(off, off + n):
-            lox = min(lox, qverts[v, 0])
-            loy = min(loy, qverts[v, 1])
-            hix = max(hix, qverts[v, 0])
-            hiy = max(hiy, qverts[v, 1])
-        nc = _box_candidates(lox - qradius, loy - qradius, hix + qradius, hiy + qradius,
-                             node_box, node_right, node_item, stack, cand)
+        lox, loy, hix, hiy = _part_box(qverts, off, n, 0.0, 0.0)
+        nc = query_box(node_box, node_right, node_first, node_count, leaf_box, leaf_item,
+                       n_nodes, lox - qradius, loy - qradius, hix + qradius, hiy + qradius,
+                       stack, cand)
         for c in range(nc):
             row = cand[c]
             if not passes(row, s_body, s_flags, s_category, s_mask, f_category, f_mask,
@@ -478,39 +468,17 @@ def shape_overlaps(qverts, qoff, qcount, qradius, node_box, node_right, node_ite
 
 
 @njit
-def _box_candidates(lox, loy, hix, hiy, node_box, node_right, node_item, stack, out):
-    count = 0
-    stack[0] = 0
-    top = 1
-    while top > 0:
-        top -= 1
-        i = stack[top]
-        if (node_box[i, 0] > hix or node_box[i, 2] < lox or node_box[i, 1] > hiy
-                or node_box[i, 3] < loy):
-            continue
-        if node_right[i] < 0:
-            out[count] = node_item[i]
-            count += 1
-        else:
-            stack[top] = node_right[i]
-            stack[top + 1] = i + 1
-            top += 2
-    return count
-
-
-@njit
-def shape_cast(qverts, qoff, qcount, qradius, wx, wy, node_box, node_right, node_item,
-               n_nodes, depth, s_body, s_flags, s_category, s_mask, s_vstart, s_vcount,
-               s_radius, vworld, f_category, f_mask, f_sensors, f_exclude):
+def shape_cast(qverts, qoff, qcount, qradius, wx, wy, node_box, node_right, node_first,
+               node_count, leaf_box, leaf_item, n_nodes, depth, s_body, s_flags, s_category,
+               s_mask, s_vstart, s_vcount, s_radius, vworld, f_category, f_mask, f_sensors,
+               f_exclude):
     """First row touched by the query parts moving by (wx, wy) over fraction [0, 1], by the
     swept separating-axis test. Returns (row, time, push_x, push_y, depth, point_x,
     point_y): ``push`` moves the query shape away from the row, ``depth`` > 0 only when they
     already overlap at time 0, ``point`` is the row's surface point nearest the query shape
     at the time of impact. row -1: nothing in the way."""
-    if n_nodes == 0:
-        return -1, math.nan, 0.0, 0.0, 0.0, math.nan, math.nan
     stack = np.empty(depth + 2, dtype=np.int64)
-    cand = np.empty(n_nodes, dtype=np.int64)
+    cand = np.empty(leaf_item.shape[0], dtype=np.int64)
     best = math.inf
     brow = -1
     bpart = -1
@@ -520,17 +488,10 @@ def shape_cast(qverts, qoff, qcount, qradius, wx, wy, node_box, node_right, node
     for p in range(qoff.shape[0]):
         off = qoff[p]
         n = qcount[p]
-        lox = math.inf
-        loy = math.inf
-        hix = -math.inf
-        hiy = -math.inf
-        for v in range(off, off + n):
-            lox = min(lox, qverts[v, 0], qverts[v, 0] + wx)
-            loy = min(loy, qverts[v, 1], qverts[v, 1] + wy)
-            hix = max(hix, qverts[v, 0], qverts[v, 0] + wx)
-            hiy = max(hiy, qverts[v, 1], qverts[v, 1] + wy)
-        nc = _box_candidates(lox - qradius, loy - qradius, hix + qradius, hiy + qradius,
-                             node_box, node_right, node_item, stack, cand)
+        lox, loy, hix, hiy = _part_box(qverts, off, n, wx, wy)
+        nc = query_box(node_box, node_right, node_first, node_count, leaf_box, leaf_item,
+                       n_nodes, lox - qradius, loy - qradius, hix + qradius, hiy + qradius,
+                       stack, cand)
         for c in range(nc):
             row = cand[c]
             if not passes(row, s_body, s_flags, s_category, s_mask, f_category, f_mask,
@@ -549,9 +510,8 @@ def shape_cast(qverts, qoff, qcount, qradius, wx, wy, node_box, node_right, node
                 bdepth = dep
     if brow < 0:
         return -1, math.nan, 0.0, 0.0, 0.0, math.nan, math.nan
-    off = qoff[bpart]
-    _, nx, ny, _, _, pbx, pby = shape_distance(qverts, off, qcount[bpart], qradius, vworld,
-                                               s_vstart[brow], s_vcount[brow], s_radius[brow],
-                                               best * wx, best * wy, True)
+    _, nx, ny, _, _, pbx, pby = shape_distance(qverts, qoff[bpart], qcount[bpart], qradius,
+                                               vworld, s_vstart[brow], s_vcount[brow],
+                                               s_radius[brow], best * wx, best * wy, True)
     rb = s_radius[brow]
     return brow, best, bpx + 0.0, bpy + 0.0, bdepth, pbx - rb * nx, pby - rb * ny

@@ -213,9 +213,13 @@ def solve_contacts(rows, ba, bb, ra, rb, nmass, tmass, adj, fric, static_pair, m
 
 @njit
 def apply_restitution(rows, ba, bb, ra, rb, nmass, relv, rest, max_imp, c_count, c_normal,
-                      c_nimp, vel, angvel, inv_m, inv_i, threshold):
+                      c_nimp, vel, angvel, inv_m, inv_i, threshold, total_imp):
     """Bounce: drive the normal velocity to -e * (approach speed) where the approach was
-    faster than ``threshold`` and the contact pushed this step."""
+    faster than ``threshold`` and the contact pushed this step.
+
+    Two bouncing points of one manifold are solved together (a 2x2 block, as Box2D v2's
+    block solver): one point after the other would set the body spinning when it lands flat.
+    """
     for q in range(rows.shape[0]):
         e = rest[q]
         if e == 0.0:
@@ -225,18 +229,82 @@ def apply_restitution(rows, ba, bb, ra, rb, nmass, relv, rest, max_imp, c_count,
         b = bb[q]
         nx = c_normal[i, 0]
         ny = c_normal[i, 1]
-        for p in range(c_count[i]):
+        n = c_count[i]
+        active0 = relv[q, 0] <= -threshold and max_imp[q, 0] != 0.0
+        active1 = n == 2 and relv[q, 1] <= -threshold and max_imp[q, 1] != 0.0
+        if active0 and active1 and _restitution_block(q, i, a, b, nx, ny, e, ra, rb, relv,
+                                                      c_nimp, vel, angvel, inv_m, inv_i,
+                                                      total_imp):
+            continue
+        for p in range(n):
             if relv[q, p] > -threshold or max_imp[q, p] == 0.0:
                 continue
             rax = ra[q, p, 0]
             ray = ra[q, p, 1]
             rbx = rb[q, p, 0]
             rby = rb[q, p, 1]
-            dvx = vel[b, 0] - angvel[b] * rby - vel[a, 0] + angvel[a] * ray
-            dvy = vel[b, 1] + angvel[b] * rbx - vel[a, 1] - angvel[a] * rax
-            vn = dvx * nx + dvy * ny
+            vn = _normal_velocity(a, b, nx, ny, rax, ray, rbx, rby, vel, angvel)
             imp = -nmass[q, p] * (vn + e * relv[q, p])
             new = max(c_nimp[i, p] + imp, 0.0)
             imp = new - c_nimp[i, p]
             c_nimp[i, p] = new
+            total_imp[i, p] += imp
             _apply(a, b, imp * nx, imp * ny, rax, ray, rbx, rby, vel, angvel, inv_m, inv_i)
+
+
+@njit
+def _normal_velocity(a, b, nx, ny, rax, ray, rbx, rby, vel, angvel):
+    dvx = vel[b, 0] - angvel[b] * rby - vel[a, 0] + angvel[a] * ray
+    dvy = vel[b, 1] + angvel[b] * rbx - vel[a, 1] - angvel[a] * rax
+    return dvx * nx + dvy * ny
+
+
+@njit
+def _restitution_block(q, i, a, b, nx, ny, e, ra, rb, relv, c_nimp, vel, angvel, inv_m,
+                       inv_i, total_imp):
+    """Solve both points' target velocities at once; False if an impulse would pull."""
+    ma = inv_m[a]
+    mb = inv_m[b]
+    ia = inv_i[a]
+    ib = inv_i[b]
+    rn1a = ra[q, 0, 0] * ny - ra[q, 0, 1] * nx
+    rn1b = rb[q, 0, 0] * ny - rb[q, 0, 1] * nx
+    rn2a = ra[q, 1, 0] * ny - ra[q, 1, 1] * nx
+    rn2b = rb[q, 1, 0] * ny - rb[q, 1, 1] * nx
+    k11 = ma + mb + ia * rn1a * rn1a + ib * rn1b * rn1b
+    k22 = ma + mb + ia * rn2a * rn2a + ib * rn2b * rn2b
+    k12 = ma + mb + ia * rn1a * rn2a + ib * rn1b * rn2b
+    det = k11 * k22 - k12 * k12
+    if det <= 1e-12 * k11 * k22:
+        return False  # the two points act as one (ill-conditioned): solve them one by one
+    v1 = _normal_velocity(a, b, nx, ny, ra[q, 0, 0], ra[q, 0, 1], rb[q, 0, 0], rb[q, 0, 1],
+                          vel, angvel)
+    v2 = _normal_velocity(a, b, nx, ny, ra[q, 1, 0], ra[q, 1, 1], rb[q, 1, 0], rb[q, 1, 1],
+                          vel, angvel)
+    b1 = -(v1 + e * relv[q, 0])
+    b2 = -(v2 + e * relv[q, 1])
+    d1 = (k22 * b1 - k12 * b2) / det
+    d2 = (k11 * b2 - k12 * b1) / det
+    n1 = c_nimp[i, 0] + d1
+    n2 = c_nimp[i, 1] + d2
+    if n1 < 0.0 or n2 < 0.0:
+        return False
+    c_nimp[i, 0] = n1
+    c_nimp[i, 1] = n2
+    total_imp[i, 0] += d1
+    total_imp[i, 1] += d2
+    _apply(a, b, d1 * nx, d1 * ny, ra[q, 0, 0], ra[q, 0, 1], rb[q, 0, 0], rb[q, 0, 1], vel,
+           angvel, inv_m, inv_i)
+    _apply(a, b, d2 * nx, d2 * ny, ra[q, 1, 0], ra[q, 1, 1], rb[q, 1, 0], rb[q, 1, 1], vel,
+           angvel, inv_m, inv_i)
+    return True
+
+
+@njit
+def add_substep_impulses(rows, c_count, c_nimp, total_imp):
+    """Each substep applies its accumulated impulse once (warm start + increments), so the
+    step's total normal impulse is the sum of the substeps' final accumulated impulses."""
+    for q in range(rows.shape[0]):
+        i = rows[q]
+        for p in range(c_count[i]):
+            total_imp[i, p] += c_nimp[i, p]

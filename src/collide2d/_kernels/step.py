@@ -26,6 +26,7 @@ from .integrate import begin_step, end_step, integrate_positions, integrate_velo
 from .islands import update_sleep
 from .narrowphase import collide_pairs, sensor_pairs
 from .solver import (
+    add_substep_impulses,
     apply_restitution,
     make_soft,
     prepare_contacts,
@@ -92,6 +93,7 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
     soft_static = np.empty(3)
     soft[0], soft[1], soft[2] = make_soft(contact_hertz, zeta, h)
     soft_static[0], soft_static[1], soft_static[2] = make_soft(2.0 * contact_hertz, zeta, h)
+    total_imp = np.zeros((c_a.shape[0], 2))
     for _ in range(substeps):
         if explicit:
             integrate_positions(vel, angvel, com, angle, angle0, dp, dq, inv_m, kind, b_flags,
@@ -110,8 +112,9 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
         solve_contacts(rows, ba, bb, ra, rb, nmass, tmass, adj, fric, static_pair, max_imp,
                        c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m, inv_i, dp, dq,
                        h, False, soft, soft_static, max_push)
+        add_substep_impulses(rows, c_count, c_nimp, total_imp)
     apply_restitution(rows, ba, bb, ra, rb, nmass, relv, rest, max_imp, c_count, c_normal,
-                      c_nimp, vel, angvel, inv_m, inv_i, rest_threshold)
+                      c_nimp, vel, angvel, inv_m, inv_i, rest_threshold, total_imp)
 
     # 5. continuous collision
     start, rows_of = body_rows(s_body, s_flags, n_shapes, n_bodies)
@@ -139,4 +142,4 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
         s_began = np.zeros(0, dtype=np.bool_)
         s_ended = np.ones(os_a.shape[0], dtype=np.bool_)
     return (c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, c_id, c_nimp, c_timp, c_flags,
-            began, ended, sa, sb, s_began, s_ended)
+            began, ended, sa, sb, s_began, s_ended, total_imp)

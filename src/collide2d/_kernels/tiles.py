@@ -205,11 +205,13 @@ def _cell_range(lo, hi, origin, s, n):
 
 @njit
 def _record_cross(xt, xi, xn, n_x, m, i, j, t, px, py):
+    # xi row: (kind 1 = tile, map, i, j, mover row filled in by the caller)
     if n_x < xt.shape[0]:
         xt[n_x] = t
-        xi[n_x, 0] = m
-        xi[n_x, 1] = i
-        xi[n_x, 2] = j
+        xi[n_x, 0] = 1
+        xi[n_x, 1] = m
+        xi[n_x, 2] = i
+        xi[n_x, 3] = j
         xn[n_x, 0] = px
         xn[n_x, 1] = py
         n_x += 1
@@ -262,6 +264,8 @@ def sweep_tiles(cls, off, ny, nx, ox, oy, s, m, va, aoff, an, ar, is_box, dx, dy
         p0, p1, dp, plo, phi, porg = i0, i1, dy, loy, hiy, oy
         q0m, q1m, dq, qlo, qhi, qorg, nq = j0, j1, dx, lox, hix, ox, nx
     vdown = dy < 0.0
+    # Motion along a surface that round-off leaves a hair into it is not a hit.
+    dtol = 1e-12 * (abs(dx) + abs(dy))
     for step in range(p1 - p0 + 1):
         p = p0 + step if dp >= 0.0 else p1 - step
         a0 = porg + p * s
@@ -277,9 +281,7 @@ def sweep_tiles(cls, off, ny, nx, ox, oy, s, m, va, aoff, an, ar, is_box, dx, dy
             tb = 1.0
         ta = max(ta, 0.0)
         tb = min(tb, 1.0)
-        if ta > bt and xt.shape[0] == n_x:
-            break
-        if ta > 1.0:
+        if ta > bt:
             break
         if ta > tb:
             continue
@@ -325,7 +327,7 @@ def sweep_tiles(cls, off, ny, nx, ox, oy, s, m, va, aoff, an, ar, is_box, dx, dy
                     else:
                         depth, px, py = _mtd_real(cls, off, ny, nx, i, j, lox, loy, hix, hiy,
                                                   cx0, cy0, cx1, cy1)
-                        if depth == math.inf or dx * px + dy * py >= 0.0:
+                        if depth == math.inf or dx * px + dy * py >= -dtol:
                             continue
                         t = 0.0
                 else:
@@ -349,7 +351,7 @@ def sweep_tiles(cls, off, ny, nx, ox, oy, s, m, va, aoff, an, ar, is_box, dx, dy
                             good = oneway_ok(cls, off, ny, nx, i, j, cpx, cpy)
                         else:
                             good = face_is_real(cls, off, ny, nx, i, j, cpx, cpy)
-                        if good:
+                        if good and dx * cpx + dy * cpy < -dtol:
                             ok = True
                             px = cpx
                             py = cpy
@@ -382,7 +384,7 @@ def sweep_tiles(cls, off, ny, nx, ox, oy, s, m, va, aoff, an, ar, is_box, dx, dy
                         if depth == math.inf:
                             continue
                     t = 0.0
-                    if dx * px + dy * py >= 0.0:
+                    if dx * px + dy * py >= -dtol:
                         continue
                 else:
                     if c == ONEWAY:
@@ -390,7 +392,7 @@ def sweep_tiles(cls, off, ny, nx, ox, oy, s, m, va, aoff, an, ar, is_box, dx, dy
                             continue
                     elif not face_is_real(cls, off, ny, nx, i, j, px, py):
                         continue
-                    if dx * px + dy * py >= 0.0:
+                    if dx * px + dy * py >= -dtol:
                         continue
             found = True
             bt = t
