@@ -213,12 +213,7 @@ def test_add_and_remove_between_steps_keeps_handles_valid():
     assert len(world.bodies) == 8
 
 
-@pytest.mark.parametrize("sleeping", [
-    pytest.param(True, marks=pytest.mark.xfail(
-        strict=True, reason="engine bug: world.remove(body) does not wake the sleeping bodies "
-        "that touched it, so a box left resting on a removed box floats in the air")),
-    False,
-], ids=["sleeping", "awake"])
+@pytest.mark.parametrize("sleeping", [True, False], ids=["sleeping", "awake"])
 def test_remove_body_resting_on_another_then_step(sleeping):
     # After 1 s both boxes rest (and, with sleeping on, sleep); removing the lower one must
     # let the upper one fall onto the ground, as a moved neighbour would wake it.

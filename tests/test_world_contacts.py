@@ -54,16 +54,6 @@ def _drop(elasticity, shape="circle", height=2.0, steps=240, arcade=False):
 
 
 # ---------------------------------------------------------------------------- restitution
-
-# Two-point manifolds (a box landing flat, two boxes face to face) get their restitution
-# from one Gauss-Seidel pass over the points: the first point's impulse spins the body and the
-# second over-corrects, so a symmetric bounce comes out spinning, with the wrong energy.
-_BOX_RESTITUTION_BUG = pytest.mark.xfail(
-    strict=True, reason="engine bug: apply_restitution makes one sequential pass over a "
-    "2-point manifold; a box landing flat (or hitting a box face to face) with elasticity 1 "
-    "leaves spinning, with energy lost (drop: 77 % of the height) or gained (+3 %)")
-
-
 @pytest.mark.parametrize("shape", ["circle", "box"])
 def test_restitution_zero_does_not_bounce(shape):
     ys, vys, body = _drop(0.0, shape)
@@ -77,7 +67,7 @@ def test_restitution_zero_does_not_bounce(shape):
     assert np.hypot(*body.velocity) < 0.01
 
 
-@pytest.mark.parametrize("shape", ["circle", pytest.param("box", marks=_BOX_RESTITUTION_BUG)])
+@pytest.mark.parametrize("shape", ["circle", "box"])
 def test_restitution_one_keeps_height(shape):
     height = 2.0
     ys, vys, _ = _drop(1.0, shape, height=height, steps=120)
@@ -144,7 +134,7 @@ def _kinetic(bodies):
     return e
 
 
-@pytest.mark.parametrize("shape", ["circle", pytest.param("box", marks=_BOX_RESTITUTION_BUG)])
+@pytest.mark.parametrize("shape", ["circle", "box"])
 def test_head_on_elastic_collision(shape):
     world = c2d.World(gravity=(0.0, 0.0))
     a = world.add_body(position=(-3.0, 1.0), velocity=(5.0, 0.0))
@@ -237,9 +227,6 @@ def test_contact_events_begin_persist_end():
     assert not world.contacts().shape_a.size
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: ContactEvent.impulse and "
-                   "ContactArrays.impulse are documented as the total normal impulse of the "
-                   "last step but hold only the last substep's (m g dt / substeps at rest)")
 def test_contact_impulse_of_resting_box_is_weight_times_dt():
     # A resting 2 kg box is held by a 20 N normal force: 20 N * dt of impulse per step.
     world = c2d.World(gravity=(0.0, -G), sleeping=False)
