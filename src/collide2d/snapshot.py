@@ -103,13 +103,13 @@ _SHAPE_KINDS = ("circle", "polygon", "segment")
 # World attributes holding the last step's contact and event state, as a fresh World defines
 # them: a tuple of arrays, or one array. Row-index columns are checked against the shape
 # store. Everything not listed here or in _OWNED is a transient cache or a user attribute.
-_EVENT_ATTRS = ("_contacts", "_began", "_ended_rows", "_sensors", "_sensor_began",
-                "_sensor_ended")
+_EVENT_ATTRS = ("_contacts", "_began", "_impulses", "_ended_rows", "_sensors",
+                "_sensor_began", "_sensor_ended")
 # (attribute, columns holding shape rows, rows must be live and pairs sorted and unique)
 _ROW_COLUMNS = (("_contacts", (0, 1), True), ("_ended_rows", (0, 1), False),
                 ("_sensors", (0, 1), True), ("_sensor_ended", (0, 1), False))
 # Same-length companions: (attribute, attribute whose first column it annotates).
-_ALIGNED = (("_began", "_contacts"), ("_sensor_began", "_sensors"))
+_ALIGNED = (("_began", "_contacts"), ("_impulses", "_contacts"), ("_sensor_began", "_sensors"))
 _CONTACT_COUNT = 3      # column of _contacts / _ended_rows holding the point count
 _CONTACT_RESP = 2       # column holding the pair response (ignore, solid, sensor)
 _MAX_POINTS = 2
@@ -248,7 +248,7 @@ def _encode(header: dict, arrays: dict[str, np.ndarray]) -> bytes:
         if dt.str not in _DTYPES:
             raise TypeError(f"world: array {name} has dtype {a.dtype}, which snapshots do not "
                             "store (float64, int64, int32, int8 or bool only)")
-        a = np.ascontiguousarray(a, dtype=dt)
+        a = np.asarray(a, dtype=dt, order="C")   # (ascontiguousarray would make 0-d 1-d)
         directory.append([name, dt.str, list(a.shape)])
         chunks.append(a.tobytes())
     head = dict(header)
@@ -325,7 +325,8 @@ def _decode(data) -> tuple[dict, dict[str, np.ndarray]]:
         raw = np.frombuffer(payload, dtype=np.uint8, count=nbytes, offset=offset)
         if dt.kind == "b" and raw.size and raw.max() > 1:
             raise _corrupt(f"array {name!r} holds booleans other than 0 and 1")
-        arrays[name] = raw.view(dt).reshape(shape).astype(dt.newbyteorder("="), copy=True)
+        native = dt.newbyteorder("=")
+        arrays[name] = raw.view(dt).reshape(tuple(shape)).astype(native, copy=True)
         offset += nbytes
     if offset != plen:
         raise _corrupt(f"payload has {plen - offset} bytes not described by the directory")
@@ -523,6 +524,8 @@ def _validate(world_template, header, arrays) -> None:
             got.append(_take(arrays, key, t.dtype, (None,) + t.shape[1:]))
             expected.add(key)
         _check(len({g.shape[0] for g in got}) == 1, f"event state {attr} has ragged columns")
+        _check(all(np.all(np.isfinite(g)) for g in got if g.dtype.kind == "f"),
+               f"event state {attr} holds non-finite numbers")
         loaded[attr] = got
     for attr, cols, live in _ROW_COLUMNS:
         if attr not in loaded:
@@ -540,9 +543,6 @@ def _validate(world_template, header, arrays) -> None:
             _check(np.all((cnt >= 0) & (cnt <= _MAX_POINTS)), f"{attr} point counts invalid")
             resp = loaded[attr][_CONTACT_RESP]
             _check(np.all((resp >= 0) & (resp <= 2)), f"{attr} responses invalid")
-            for g in loaded[attr]:
-                if g.dtype.kind == "f":
-                    _check(bool(np.all(np.isfinite(g))), f"{attr} holds non-finite numbers")
     for attr, base in _ALIGNED:
         if attr in loaded and base in loaded:
             _check(loaded[attr][0].shape[0] == loaded[base][0].shape[0],
@@ -708,8 +708,10 @@ class SnapshotMixin:
         _validate(world, header, arrays)
         try:
             return _build(world, header, arrays)
-        except (KeyError, IndexError, TypeError) as exc:  # pragma: no cover - validated above
-            raise _corrupt(f"inconsistent content ({exc!r})") from None
+        except (ValueError, TypeError, KeyError, IndexError) as exc:
+            # A setting the world's own setters refuse, or a system's restore refusing its
+            # arrays (the stores themselves were checked above).
+            raise _corrupt(str(exc)) from None
 
     def __deepcopy__(self, memo):
         self._check_unlocked()
