@@ -6,6 +6,7 @@ counter-clockwise (either winding is accepted and normalised).
 """
 
 from .body import Body
+from .character import MoveContact, MoveResult, MoveResults
 from .geometry import (
     Circle,
     Clip,
@@ -39,6 +40,7 @@ from .geometry import (
     sweep_many,
 )
 from .shapes import Shape
+from .tilemap import TileMap
 from .world import ContactArrays, ContactEvent, World
 
 __version__ = "0.1.0"
@@ -52,3 +54,4 @@ __all__ = [
     "polygons_overlap_many", "segment_intersection", "segment_intersection_many",
     "segment_polygon", "segment_polygon_many", "sweep", "sweep_many",
 ]
+__all__ += ["TileMap", "MoveResult", "MoveResults", "MoveContact"]

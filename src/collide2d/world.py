@@ -28,6 +28,7 @@ from ._kernels import broadphase as _bp
 from ._kernels import integrate as _integrate
 from ._kernels.step import step_world
 from .body import Body
+from .character import CharacterMixin
 from .queries import QueryMixin
 from .shapes import Shape
 from .snapshot import SnapshotMixin
@@ -67,7 +68,7 @@ def _empty_contacts():
             np.empty(0, np.int64))
 
 
-class World(SnapshotMixin, QueryMixin):
+class World(SnapshotMixin, QueryMixin, CharacterMixin):
     """A 2D physics world. Units: metres, kilograms, seconds, radians; y up.
 
     Parameters

@@ -484,7 +484,7 @@ def merge_rects(solid, i0, i1, j0, j1, out):
 
     Row runs are merged vertically while the run below has exactly the same columns. Writes
     (row0, col0, row1, col1) half-open rectangles to ``out`` and returns their count (at most
-    half the cells, rounded up, so ``out`` needs ((i1 - i0) * (j1 - j0) + 1) // 2 + 1 rows).
+    one per row run, so ``out`` needs (i1 - i0) * ((j1 - j0 + 1) // 2) rows).
     """
     w = j1 - j0
     oa = np.empty(w + 1, dtype=np.int64)
