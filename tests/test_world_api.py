@@ -16,6 +16,9 @@ import pytest
 
 import collide2d as c2d
 
+# Small scenes: all of them also run with NUMBA_DISABLE_JIT=1.
+pytestmark = pytest.mark.nojit
+
 DT = 1.0 / 60.0
 
 
@@ -44,7 +47,6 @@ def _polygon_moments(vertices, density):
 
 
 # ---------------------------------------------------------------------------- mass
-@pytest.mark.nojit
 @pytest.mark.parametrize("w,h,rho", [(1.0, 1.0, 1.0), (2.0, 0.5, 3.0), (0.3, 4.0, 0.25)])
 def test_box_mass_and_inertia_from_density(w, h, rho):
     world = c2d.World()
@@ -56,7 +58,6 @@ def test_box_mass_and_inertia_from_density(w, h, rho):
     np.testing.assert_allclose(body.local_center_of_mass, (0.0, 0.0), atol=1e-12)
 
 
-@pytest.mark.nojit
 def test_circle_mass_and_inertia():
     world = c2d.World()
     body = world.add_body()
@@ -66,7 +67,6 @@ def test_circle_mass_and_inertia():
     assert body.inertia == pytest.approx(0.5 * m * 0.49, rel=1e-12)
 
 
-@pytest.mark.nojit
 def test_two_shapes_parallel_axis():
     # A 2 x 1 box at the origin (m1 = 2) and a circle r = 0.5, rho = 4 at (3, 0)
     # (m2 = pi): centre of mass on the x axis at x = 3 m2 / (m1 + m2).
@@ -84,7 +84,6 @@ def test_two_shapes_parallel_axis():
     assert body.inertia == pytest.approx(i1 + i2, rel=1e-12)
 
 
-@pytest.mark.nojit
 @pytest.mark.parametrize("reverse", [False, True], ids=["ccw", "cw"])
 def test_concave_polygon_mass_is_density_times_area(reverse):
     outline = [(0, 0), (4, 0), (4, 3), (2, 1), (0, 3)]   # the hull: area 8
@@ -105,7 +104,6 @@ def test_concave_polygon_mass_is_density_times_area(reverse):
     assert part_area == pytest.approx(8.0, rel=1e-12)
 
 
-@pytest.mark.nojit
 def test_setting_mass_directly():
     world = c2d.World(gravity=(0.0, 0.0))
     body = world.add_body()
@@ -120,7 +118,6 @@ def test_setting_mass_directly():
     assert body.angular_velocity == pytest.approx(0.5, abs=1e-12)
 
 
-@pytest.mark.nojit
 def test_static_and_kinematic_have_infinite_mass():
     world = c2d.World()
     for kind in ("static", "kinematic"):
@@ -135,7 +132,6 @@ def test_static_and_kinematic_have_infinite_mass():
 
 
 # ---------------------------------------------------------------------------- handles
-@pytest.mark.nojit
 def test_bodies_in_creation_order_and_removal():
     world = c2d.World()
     bodies = [world.add_body(position=(float(i), 0.0)) for i in range(5)]
@@ -153,7 +149,6 @@ def test_bodies_in_creation_order_and_removal():
     np.testing.assert_array_equal(world.positions()[:, 0], [0.0, 2.0, 4.0, 9.0])
 
 
-@pytest.mark.nojit
 def test_removed_body_handle_raises_even_after_slot_reuse():
     world = c2d.World()
     a = world.add_body(position=(1.0, 2.0))
@@ -315,7 +310,6 @@ def test_falling_body_wakes_sleeping_pile():
 NAN, INF = math.nan, math.inf
 
 
-@pytest.mark.nojit
 @pytest.mark.parametrize("kwargs,name", [
     ({"position": (NAN, 0.0)}, "position"),
     ({"position": (0.0, INF)}, "position"),
@@ -339,7 +333,6 @@ def test_add_body_rejects_bad_input_and_leaves_world_unchanged(kwargs, name):
     world.step(DT)  # still steps
 
 
-@pytest.mark.nojit
 @pytest.mark.parametrize("dt", [0.0, -DT, NAN, INF])
 def test_step_rejects_non_positive_or_non_finite_dt(dt):
     world = c2d.World()
@@ -351,7 +344,6 @@ def test_step_rejects_non_positive_or_non_finite_dt(dt):
     assert world.time == 0.0
 
 
-@pytest.mark.nojit
 @pytest.mark.parametrize("density", [0.0, -1.0, NAN, INF])
 def test_shape_rejects_bad_density_and_leaves_body_unchanged(density):
     world = c2d.World()
@@ -370,7 +362,6 @@ def test_shape_rejects_bad_density_and_leaves_body_unchanged(density):
     assert body.mass == 2.0
 
 
-@pytest.mark.nojit
 def test_setters_reject_nan():
     world = c2d.World()
     body = world.add_body(position=(1.0, 1.0))
@@ -388,7 +379,6 @@ def test_setters_reject_nan():
     assert np.isfinite(body.position).all()
 
 
-@pytest.mark.nojit
 def test_world_settings_validation():
     with pytest.raises(ValueError, match="integrator"):
         c2d.World(integrator="rk4")

@@ -25,6 +25,9 @@ import pytest
 
 import collide2d as c2d
 
+# Small scenes: all of them also run with NUMBA_DISABLE_JIT=1.
+pytestmark = pytest.mark.nojit
+
 DT = 1.0 / 60.0
 G = 10.0
 
@@ -185,7 +188,7 @@ def test_contact_events_begin_persist_end():
             began_at = world.time
             assert arr.shape_a.tolist() == [ground_shape.id]
             assert arr.shape_b.tolist() == [box_shape.id]
-            np.testing.assert_allclose(arr.normal, [[0.0, 1.0]], atol=1e-9)
+            np.testing.assert_allclose(arr.normal, [[0.0, 1.0]], atol=1e-4)
         elif began_at is not None:
             assert len(arr.shape_a) == 0
     # Falling 1 m takes sqrt(2 / g) = 0.447 s; the contact begins around then.
@@ -194,7 +197,7 @@ def test_contact_events_begin_persist_end():
     ev = log["begin"][0][1]
     assert isinstance(ev, c2d.ContactEvent)
     assert ev.shape_a is ground_shape and ev.shape_b is box_shape
-    np.testing.assert_allclose(ev.normal, (0.0, 1.0), atol=1e-9)   # from ground to box
+    np.testing.assert_allclose(ev.normal, (0.0, 1.0), atol=1e-4)   # from ground to box
     assert ev.points.shape[1] == 2 and 1 <= len(ev.points) <= 2
     assert np.all(np.abs(ev.points[:, 0]) <= 0.5 + 1e-9)
     assert np.all(np.abs(ev.points[:, 1]) <= 0.03)
@@ -255,10 +258,10 @@ def test_contact_event_ids_ordered_when_dynamic_created_first():
     assert len(events) == 1
     ev = events[0]
     assert ev.shape_a is box_shape and ev.shape_b is ground_shape
-    np.testing.assert_allclose(ev.normal, (0.0, -1.0), atol=1e-9)   # from box to ground
+    np.testing.assert_allclose(ev.normal, (0.0, -1.0), atol=1e-4)   # from box to ground
     arr = world.contacts()
     assert arr.shape_a.tolist() == [box_shape.id]
-    np.testing.assert_allclose(arr.normal, [[0.0, -1.0]], atol=1e-9)
+    np.testing.assert_allclose(arr.normal, [[0.0, -1.0]], atol=1e-4)
 
 
 # ---------------------------------------------------------------------------- sensors

@@ -25,6 +25,9 @@ import pytest
 
 import collide2d as c2d
 
+# Small scenes: all of them also run with NUMBA_DISABLE_JIT=1.
+pytestmark = pytest.mark.nojit
+
 DT = 1.0 / 60.0
 G = -10.0
 
@@ -36,7 +39,6 @@ def _ball(world, position=(0.0, 0.0), radius=0.5, density=1.0, **kw):
 
 
 # ---------------------------------------------------------------------------- integrators
-@pytest.mark.nojit
 @pytest.mark.parametrize("substeps", [1, 4, 8])
 def test_free_fall_and_projectile_semi_implicit(substeps):
     world = c2d.World(gravity=(0.0, G), substeps=substeps)
@@ -55,7 +57,6 @@ def test_free_fall_and_projectile_semi_implicit(substeps):
     assert body.angular_velocity == 0.0
 
 
-@pytest.mark.nojit
 @pytest.mark.parametrize("substeps", [1, 4])
 def test_free_fall_explicit_euler(substeps):
     world = c2d.World(gravity=(0.0, G), substeps=substeps, integrator="euler")
@@ -72,7 +73,6 @@ def test_free_fall_explicit_euler(substeps):
         np.testing.assert_allclose(body.position, (x, y), rtol=0, atol=1e-9)
 
 
-@pytest.mark.nojit
 def test_free_fall_of_offset_shape_moves_origin_like_centre():
     # A circle 2 m right of the body origin: the centre of mass is there, but a translation
     # moves origin and centre alike, so the origin follows the same closed form.
@@ -91,7 +91,6 @@ def test_free_fall_of_offset_shape_moves_origin_like_centre():
 
 
 # ---------------------------------------------------------------------------- damping
-@pytest.mark.nojit
 @pytest.mark.parametrize("where", ["body", "world"])
 def test_damping_half_halves_speed_in_one_second(where):
     substeps = 4
@@ -117,7 +116,6 @@ def test_damping_half_halves_speed_in_one_second(where):
     assert abs(travel - 0.5 / math.log(2.0)) < 2e-3
 
 
-@pytest.mark.nojit
 def test_body_and_world_damping_multiply():
     world = c2d.World(gravity=(0.0, 0.0), damping=0.5)
     body = _ball(world, velocity=(8.0, 0.0), damping=0.5)
@@ -126,7 +124,6 @@ def test_body_and_world_damping_multiply():
     np.testing.assert_allclose(body.velocity, (2.0, 0.0), rtol=0, atol=1e-9)
 
 
-@pytest.mark.nojit
 def test_damping_one_keeps_all():
     world = c2d.World(gravity=(0.0, 0.0))
     body = _ball(world, velocity=(3.0, -4.0), angular_velocity=-2.0)
@@ -138,7 +135,6 @@ def test_damping_one_keeps_all():
 
 
 # ---------------------------------------------------------------------------- forces
-@pytest.mark.nojit
 def test_apply_force_acts_over_one_step_then_clears():
     substeps = 4
     world = c2d.World(gravity=(0.0, 0.0), substeps=substeps)
@@ -162,7 +158,6 @@ def test_apply_force_acts_over_one_step_then_clears():
     np.testing.assert_allclose(body.velocity, a * DT, rtol=0, atol=1e-12)
 
 
-@pytest.mark.nojit
 def test_apply_force_at_point_gives_torque():
     world = c2d.World(gravity=(0.0, 0.0))
     body = world.add_body(position=(1.0, 2.0))
@@ -178,7 +173,6 @@ def test_apply_force_at_point_gives_torque():
     assert body.angular_velocity == pytest.approx(3.0 / inertia * DT, abs=1e-12)
 
 
-@pytest.mark.nojit
 def test_apply_torque_over_one_step():
     world = c2d.World(gravity=(0.0, 0.0))
     body = world.add_body()
@@ -193,7 +187,6 @@ def test_apply_torque_over_one_step():
     assert body.angular_velocity == pytest.approx(2.0 / inertia * DT, abs=1e-12)
 
 
-@pytest.mark.nojit
 def test_apply_impulse_at_point_changes_velocity_at_once():
     world = c2d.World(gravity=(0.0, 0.0))
     body = world.add_body(position=(0.0, 5.0), angle=0.3)
@@ -207,7 +200,6 @@ def test_apply_impulse_at_point_changes_velocity_at_once():
     assert body.angular_velocity == pytest.approx((r[0] * j[1] - r[1] * j[0]) / inertia, abs=1e-12)
 
 
-@pytest.mark.nojit
 def test_apply_impulse_without_point_and_custom_mass():
     world = c2d.World(gravity=(0.0, 0.0))
     body = world.add_body()
@@ -219,7 +211,6 @@ def test_apply_impulse_without_point_and_custom_mass():
     assert body.angular_velocity == 0.0
 
 
-@pytest.mark.nojit
 @pytest.mark.parametrize("scale", [0.0, 2.0, -0.5])
 def test_gravity_scale(scale):
     world = c2d.World(gravity=(0.0, G), substeps=2)
@@ -234,7 +225,6 @@ def test_gravity_scale(scale):
     )
 
 
-@pytest.mark.nojit
 def test_fixed_rotation_ignores_torque_and_offcentre_impulse():
     world = c2d.World(gravity=(0.0, 0.0))
     body = world.add_body(angle=0.25, fixed_rotation=True)
@@ -282,7 +272,6 @@ def test_static_body_never_moves_when_hit():
     assert ball.position[0] < -0.5  # bounced or stopped on the wall, did not pass
 
 
-@pytest.mark.nojit
 def test_kinematic_moves_at_its_velocity_without_gravity():
     world = c2d.World(gravity=(0.0, G))
     plat = world.add_body(
