@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 import subprocess
 import sys
 import textwrap
@@ -239,8 +240,6 @@ def test_same_scene_twice_is_bit_identical():
 
 
 def test_determinism_across_processes():
-    import os
-
     tests_dir = os.path.dirname(os.path.abspath(__file__))
     script = _DETERMINISM_SCRIPT.format(tests=tests_dir)
     hashes = []
