@@ -8,6 +8,7 @@ each overlay (boxes, contact points, normals, MTD arrows) is one batched call.
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -16,11 +17,6 @@ import numpy as np
 from .. import _store as S
 from .camera import Camera
 from .renderer import Palette
-
-# Columns of ``World._contacts`` (the persistent contact table; see world.py).
-_C_ROW_A, _C_ROW_B, _C_RESPONSE, _C_FLAGS = 0, 1, 2, 10
-_C_TOUCHING = 1
-_SOLID, _SENSOR = 1, 2  # kernels.broadphase.SOLID / SENSOR
 
 
 @dataclass
@@ -60,6 +56,8 @@ class DrawOptions:
     normal_length: float = 16.0
     point_radius: float = 3.0
     particle_radius: float = 1.5
+    #: Opacity (0..255) of sensors' fill in the sensor colour (0: outline only).
+    sensor_alpha: int = 48
     cull: bool = True
 
     @classmethod
@@ -165,11 +163,12 @@ def _fill_colors(world, opt: DrawOptions, rows: np.ndarray) -> np.ndarray:
     fill[kind == S.STATIC] = pal.static
     fill[kind == S.KINEMATIC] = pal.kinematic
     if opt.body_colors:
+        bc = opt.body_colors
+        keys = np.fromiter((k.id if hasattr(k, "id") else k for k in bc), np.int64, len(bc))
+        vals = np.array([tuple(v)[:3] for v in bc.values()], dtype=np.float64)
+        ok = (keys >= 0) & (keys < bd.count)
         lut = np.full((bd.count, 3), np.nan)
-        for key, col in opt.body_colors.items():
-            slot = key.id if hasattr(key, "id") else int(key)
-            if 0 <= slot < bd.count:
-                lut[slot] = col[:3]
+        lut[keys[ok]] = vals[ok]
         custom = lut[body]
         has = ~np.isnan(custom[:, 0])
         fill[has] = custom[has]
@@ -179,11 +178,27 @@ def _fill_colors(world, opt: DrawOptions, rows: np.ndarray) -> np.ndarray:
     return fill
 
 
-def _overlapping_rows(world) -> np.ndarray:
-    """Shape rows (convex parts) in a touching sensor pair."""
-    c = world._contacts
-    sel = (c[_C_RESPONSE] == _SENSOR) & ((c[_C_FLAGS] & _C_TOUCHING) != 0)
-    return np.concatenate((c[_C_ROW_A][sel], c[_C_ROW_B][sel]))
+def _owner_parts(st) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rows grouped by owner: ``rows[first[o] : first[o] + count[o]]`` are the convex parts
+    of the shape with id ``o``."""
+    n = st.count
+    live = np.flatnonzero((st.flags[:n] & S.S_ALIVE) != 0)
+    rows = live[np.argsort(st.owner[live], kind="stable")]
+    count = np.bincount(st.owner[rows], minlength=n)
+    first = np.cumsum(count) - count
+    return rows, first, count
+
+
+def _part_pairs(st, pairs: np.ndarray) -> np.ndarray:
+    """Shape-id pairs (k, 2) expanded to every pair of their convex parts (rows)."""
+    rows, first, count = _owner_parts(st)
+    ca, cb = count[pairs[:, 0]], count[pairs[:, 1]]
+    m = ca * cb
+    k = np.repeat(np.arange(len(pairs)), m)
+    j = np.arange(m.sum()) - np.repeat(np.cumsum(m) - m, m)
+    ia = first[pairs[k, 0]] + j // cb[k]
+    ib = first[pairs[k, 1]] + j % cb[k]
+    return np.column_stack((rows[ia], rows[ib])).astype(np.int64)
 
 
 # ---------------------------------------------------------------------------- shapes
@@ -198,12 +213,8 @@ def _draw_shapes(world, renderer, camera: Camera, opt: DrawOptions, rows: np.nda
     sensor = (st.flags[rows] & S.S_SENSOR) != 0
     outline[sensor] = pal.sensor
     if opt.overlaps:
-        hot = np.zeros(st.count, dtype=bool)
-        hot[_overlapping_rows(world)] = True
-        hot_rows = hot[st.owner[rows]] | hot[rows]
-        # A concave shape is highlighted whole when any of its parts overlaps.
         hot_owner = np.zeros(st.count, dtype=bool)
-        hot_owner[st.owner[rows[hot_rows]]] = True
+        hot_owner[world.sensor_overlaps().ravel()] = True
         hot_rows = hot_owner[st.owner[rows]]
         outline[hot_rows] = pal.overlap
         width[hot_rows] = 2.0 * opt.line_width + 1.0
@@ -218,9 +229,9 @@ def _draw_shapes(world, renderer, camera: Camera, opt: DrawOptions, rows: np.nda
     scr = camera.world_to_screen(st.vworld[: st.vcount_used])
     vstart, vcount = st.vstart[rows], st.vcount[rows]
     radius = st.radius[rows]
-    fill_t = [tuple(int(x) for x in c) for c in np.rint(fill)]
-    line_t = [tuple(int(x) for x in c) for c in np.rint(outline)]
-    sensor_fill = tuple(pal.sensor) + (48,)
+    fill_t = [tuple(c) for c in np.rint(fill).astype(np.int64).tolist()]
+    line_t = [tuple(c) for c in np.rint(outline).astype(np.int64).tolist()]
+    sensor_fill = tuple(pal.sensor) + (int(opt.sensor_alpha),) if opt.sensor_alpha > 0 else None
 
     ticks = []        # circle orientation marks: (start, end) in pixels
     tick_colors = []
@@ -255,7 +266,7 @@ def _draw_shapes(world, renderer, camera: Camera, opt: DrawOptions, rows: np.nda
     if ticks:
         renderer.lines(np.array(ticks), np.array(tick_colors), opt.line_width)
     if is_multi.any():
-        seg, idx = _boundary_edges(st, rows[is_multi])
+        seg, idx = _outlines(world, rows[is_multi])
         sub = np.flatnonzero(is_multi)[idx]
         renderer.lines(camera.world_to_screen(seg), outline[sub], float(width[sub].max()))
 
@@ -279,24 +290,83 @@ def _rounded_outline(verts: np.ndarray, radius: float, step: float = math.pi / 1
     return np.concatenate(out)
 
 
-def _boundary_edges(st, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Outline edges of decomposed shapes: every part edge except those two parts of the
-    same shape share (the decomposition's diagonals appear once each way round with the
-    very same vertices). Returns (k, 2, 2) world segments and each one's index into rows."""
-    counts = st.vcount[rows]
-    starts = st.vstart[rows]
-    part = np.repeat(np.arange(rows.size), counts)
-    first = np.repeat(np.cumsum(counts) - counts, counts)
-    j = np.arange(counts.sum()) - first
-    p0 = st.vworld[starts[part] + j]
-    p1 = st.vworld[starts[part] + (j + 1) % counts[part]]
-    swap = (p0[:, 0] > p1[:, 0]) | ((p0[:, 0] == p1[:, 0]) & (p0[:, 1] > p1[:, 1]))
-    lo = np.where(swap[:, None], p1, p0)
-    hi = np.where(swap[:, None], p0, p1)
-    key = np.column_stack((st.owner[rows][part].astype(np.float64), lo, hi))
-    _, inverse, mult = np.unique(key, axis=0, return_inverse=True, return_counts=True)
-    keep = mult[inverse.ravel()] == 1
-    return np.stack((p0[keep], p1[keep]), axis=1), part[keep]
+_OUTLINES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _outlines(world, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Outlines of decomposed shapes (several convex parts), in the world frame.
+
+    The outline of a shape in its body frame never changes while the shape lives, so it is
+    worked out once per shape (keyed by id and generation) and then only moved with the
+    body. Returns (k, 2, 2) segments and, per segment, the position in ``rows`` of one of the
+    shape's parts (for its colour)."""
+    st, bd = world._shapes, world._bodies
+    cache = _OUTLINES.setdefault(world, {})
+    owners, where = np.unique(st.owner[rows], return_index=True)
+    segs, idx = [], []
+    for o, w in zip(owners.tolist(), where.tolist(), strict=True):
+        key = (o, int(st.generation[o]))
+        local = cache.get(key)
+        if local is None:
+            parts = np.flatnonzero((st.owner[: st.count] == o)
+                                   & ((st.flags[: st.count] & S.S_ALIVE) != 0))
+            local = cache[key] = _boundary(
+                [st.vlocal[st.vstart[r] : st.vstart[r] + st.vcount[r]] for r in parts])
+        segs.append(local)
+        idx.append(np.full(len(local), w))
+    seg = np.concatenate(segs)
+    idx = np.concatenate(idx)
+    body = st.body[rows[idx]]
+    c, s_ = np.cos(bd.angle[body])[:, None], np.sin(bd.angle[body])[:, None]
+    x, y = seg[..., 0], seg[..., 1]
+    out = np.stack((c * x - s_ * y, s_ * x + c * y), axis=-1) + bd.pos[body][:, None, :]
+    return out, idx
+
+
+def _boundary(parts: list[np.ndarray], tol: float = 1e-9) -> np.ndarray:
+    """The outline of a union of convex parts that meet edge to edge: every edge, less the
+    stretches where two parts' edges lie on the same line running opposite ways (the
+    decomposition's diagonals, or tile rectangles side by side). (k, 2, 2) segments."""
+    p = np.concatenate(parts)
+    q = np.concatenate([np.roll(v, -1, axis=0) for v in parts])
+    d = q - p
+    u = d / np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-300)[:, None]
+    # One direction per line (angle in [0, pi)); each edge runs along it (+1) or against (-1).
+    flip = (u[:, 1] < -tol) | ((np.abs(u[:, 1]) <= tol) & (u[:, 0] < 0))
+    c = np.where(flip[:, None], -u, u)
+    n = np.column_stack((-c[:, 1], c[:, 0]))
+    offset = (p * n).sum(axis=1)
+    t0, t1 = (p * c).sum(axis=1), (q * c).sum(axis=1)
+    sign = np.where(flip, -1, 1)
+    key = np.column_stack((np.round(np.arctan2(c[:, 1], c[:, 0]) / tol),
+                           np.round(offset / tol)))
+    _, line = np.unique(key, axis=0, return_inverse=True)
+    line = line.ravel()
+    out = []
+    for g in np.unique(line):
+        e = np.flatnonzero(line == g)
+        if e.size == 1:
+            out.append(np.stack((p[e[0]], q[e[0]])))
+            continue
+        # Sweep along the line: the running sum of directions is 0 where edges cancel.
+        ts = np.concatenate((np.minimum(t0[e], t1[e]), np.maximum(t0[e], t1[e])))
+        dv = np.concatenate((sign[e], -sign[e]))
+        order = np.argsort(ts, kind="stable")
+        ts, acc = ts[order], np.cumsum(dv[order])
+        cg, ng, og = c[e[0]], n[e[0]], offset[e[0]]
+        start = end = None
+        for k in range(ts.size - 1):
+            if ts[k + 1] - ts[k] <= tol:
+                continue
+            if acc[k] != 0:
+                start = ts[k] if start is None else start
+                end = ts[k + 1]
+            elif start is not None:
+                out.append(np.stack((cg * start + ng * og, cg * end + ng * og)))
+                start = None
+        if start is not None:
+            out.append(np.stack((cg * start + ng * og, cg * end + ng * og)))
+    return np.array(out).reshape(-1, 2, 2)
 
 
 # ---------------------------------------------------------------------------- overlays
@@ -341,12 +411,13 @@ def _draw_contacts(world, renderer, camera: Camera, opt: DrawOptions) -> None:
 def _draw_mtd(world, renderer, camera: Camera, opt: DrawOptions) -> None:
     from ..geometry import ShapePool, penetration_many
 
-    c = world._contacts
-    sel = ((c[_C_FLAGS] & _C_TOUCHING) != 0) & (c[_C_RESPONSE] != 0)
-    if not sel.any():
+    ca = world.contacts()
+    pairs = np.concatenate((np.column_stack((ca.shape_a, ca.shape_b)),
+                            world.sensor_overlaps())).astype(np.int64)
+    if len(pairs) == 0:
         return
     st = world._shapes
-    pairs = np.column_stack((c[_C_ROW_A][sel], c[_C_ROW_B][sel])).astype(np.int64)
+    pairs = _part_pairs(st, pairs)
     n = st.count
     pool = ShapePool(st.vworld, st.vstart[:n], st.vcount[:n], st.radius[:n], st.aabb[:n],
                      np.ones(n, dtype=bool))

@@ -104,10 +104,15 @@ class PygameRenderer:
             return
         cols = color_array(color, seg.shape[0])[:, :3].tolist()
         w = max(1, int(round(width)))
-        draw = pg.draw.aaline
         surf = self.surface
-        for (a, b), c in zip(seg.tolist(), cols, strict=True):
-            draw(surf, c, a, b, w)
+        # Axis-aligned lines (grids, boxes) need no antialiasing; plain lines are faster.
+        straight = ((seg[:, 0, 0] == seg[:, 1, 0]) | (seg[:, 0, 1] == seg[:, 1, 1])).tolist()
+        aaline, line = pg.draw.aaline, pg.draw.line
+        for (a, b), c, s in zip(seg.tolist(), cols, straight, strict=True):
+            if s:
+                line(surf, c, a, b, w)
+            else:
+                aaline(surf, c, a, b, w)
 
     def circle(self, center, radius, fill=None, outline=None, width=1.0) -> None:
         pg = self.pg
