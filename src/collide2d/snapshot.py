@@ -161,9 +161,9 @@ def _corrupt(msg: str) -> ValueError:
 # ---------------------------------------------------------------------------- collect
 
 
-def _collect(world, systems: bool = True) -> tuple[dict, dict[str, np.ndarray]]:
-    """The world's state as (header, arrays); arrays are views, not copies. ``systems``
-    False leaves the systems out (deepcopy copies them itself)."""
+def _collect(world, extras: bool = True) -> tuple[dict, dict[str, np.ndarray]]:
+    """The world's state as (header, arrays); arrays are views, not copies. ``extras``
+    False leaves systems and character state out (deepcopy copies them itself)."""
     settings = {
         "gravity": [float(g) for g in world._gravity],
         "damping": float(world._damping),
@@ -213,7 +213,7 @@ def _collect(world, systems: bool = True) -> tuple[dict, dict[str, np.ndarray]]:
             arrays[f"event.{attr[1:]}"] = value
 
     kinds = []
-    for i, system in enumerate(world._systems if systems else ()):
+    for i, system in enumerate(world._systems if extras else ()):
         kind = getattr(system, "_snapshot_kind", None)
         if kind is None or _SYSTEMS.get(kind) is not type(system):
             raise TypeError(f"world: system {type(system).__name__} does not implement the "
@@ -232,6 +232,7 @@ def _collect(world, systems: bool = True) -> tuple[dict, dict[str, np.ndarray]]:
                    "vdead": int(s.vdead)},
         "events": events,
         "systems": kinds,
+        "characters": _collect_characters(world, arrays) if extras else None,
     }
     return header, arrays
 
@@ -346,7 +347,8 @@ def _count(value, where, hi=_MAX_DIM):
 
 
 def _check_header_schema(h) -> None:
-    _expect_keys(h, ("settings", "bodies", "shapes", "events", "systems", "arrays"), "header")
+    _expect_keys(h, ("settings", "bodies", "shapes", "events", "systems", "characters",
+                     "arrays"), "header")
     st = h["settings"]
     _expect_keys(st, _SETTING_KEYS, "settings")
     g = st["gravity"]
@@ -548,6 +550,9 @@ def _validate(world_template, header, arrays) -> None:
             _check(loaded[attr][0].shape[0] == loaded[base][0].shape[0],
                    f"event state {attr} is not aligned with {base}")
 
+    # -- character movers and tile maps
+    expected.update(_validate_characters(header["characters"], arrays, alive, s_alive, sf, nb))
+
     # -- systems
     for i, kind in enumerate(header["systems"]):
         _check(kind in _SYSTEMS, f"system kind {kind!r} is not registered")
@@ -579,6 +584,154 @@ def _check_polygons(vlocal, vs, vc) -> None:
     area2 = np.bincount(part, weights=d0[:, 0] * d1[:, 1] - d0[:, 1] * d1[:, 0],
                         minlength=vs.size)
     _check(np.all(area2 > 0.0), "a polygon part has zero area")
+
+
+# ---------------------------------------------------------------------------- characters
+# Character movers and tile maps (collide2d.character, collide2d.tilemap) keep their state in
+# ``world._char_state``: settings, per-body-slot and per-shape-row arrays, and the tile maps
+# (grid, classes, material, responses, their static body and one Shape per 16 x 16 chunk).
+
+_CHAR_ARRAYS = {  # name: (dtype, trailing shape, group: arrays of a group share a length)
+    "ch_gen": (np.int64, (), "slot"), "floor": (np.int64, (), "slot"),
+    "floor_gen": (np.int64, (), "slot"), "floor_pose": (np.float64, (3,), "slot"),
+    "resp": (np.int8, (), "row"), "resp_gen": (np.int64, (), "row"),
+}
+_TILEMAP_KEYS = ("tile_size", "origin", "material", "responses", "body", "chunks")
+
+
+def _collect_characters(world, arrays) -> dict | None:
+    st = vars(world).get("_char_state")
+    if st is None:
+        return None
+    for name in _CHAR_ARRAYS:
+        arrays["char." + name] = getattr(st, name)
+    maps = []
+    for k, tm in enumerate(st.tilemaps):
+        arrays[f"char.tilemap.{k}.grid"] = tm._grid
+        arrays[f"char.tilemap.{k}.cls"] = tm._cls
+        maps.append({
+            "tile_size": float(tm.tile_size),
+            "origin": [float(tm.origin[0]), float(tm.origin[1])],
+            "material": {str(key): (v if isinstance(v, bool) else
+                                    int(v) if isinstance(v, (int, np.integer)) else float(v))
+                         for key, v in tm._material.items()},
+            "responses": [[int(v), int(code)] for v, code in tm._responses.items()],
+            "body": [int(tm.body._slot), int(tm.body._gen)],
+            "chunks": [[int(ci), int(cj), int(sh._rows[0])]
+                       for (ci, cj), sh in tm._chunks.items() if sh.alive],
+        })
+    return {"mode": st.mode, "skin": float(st.skin), "margin": float(st.margin),
+            "tilemaps": maps}
+
+
+def _validate_characters(ch, arrays, alive, s_alive, sf, nb) -> set[str]:
+    """Check the character section; returns the array names it owns."""
+    if ch is None:
+        return set()
+    from . import body as _body
+    from . import character as _char
+    from . import tilemap as _tm
+
+    _expect_keys(ch, ("mode", "skin", "margin", "tilemaps"), "characters")
+    _check(isinstance(ch["mode"], str) and ch["mode"] in _char._MODES,
+           "characters.mode is not a character response")
+    _check(type(ch["skin"]) is float and 0.0 < ch["skin"] <= 0.01, "characters.skin invalid")
+    _check(type(ch["margin"]) is float and math.isfinite(ch["margin"]) and ch["margin"] >= 0.0,
+           "characters.margin invalid")
+    names = set()
+    lengths: dict[str, int] = {}
+    for name, (dtype, trailing, group) in _CHAR_ARRAYS.items():
+        arr = _take(arrays, "char." + name, dtype, (None,) + trailing)
+        _check(lengths.setdefault(group, arr.shape[0]) == arr.shape[0],
+               f"character array {name} has the wrong length")
+        names.add("char." + name)
+    floor = arrays["char.floor"]
+    _check(np.all((floor >= -1) & (floor < nb)), "characters.floor names a body out of range")
+    _check(bool(np.all(np.isfinite(arrays["char.floor_pose"]))), "characters.floor_pose not finite")
+    resp = arrays["char.resp"]
+    _check(np.all((resp >= 0) & (resp < len(_tm.RESPONSES))), "characters.resp invalid")
+    maps = ch["tilemaps"]
+    _check(isinstance(maps, list), "characters.tilemaps must be a list")
+    used_bodies = set()
+    for k, m in enumerate(maps):
+        _expect_keys(m, _TILEMAP_KEYS, f"tilemap {k}")
+        _check(type(m["tile_size"]) is float and math.isfinite(m["tile_size"])
+               and m["tile_size"] > 0.0, f"tilemap {k}: tile_size invalid")
+        o = m["origin"]
+        _check(isinstance(o, list) and len(o) == 2
+               and all(type(x) is float and math.isfinite(x) for x in o),
+               f"tilemap {k}: origin invalid")
+        mat = m["material"]
+        _check(isinstance(mat, dict) and all(type(v) in (int, float, bool)
+                                             for v in mat.values()),
+               f"tilemap {k}: material invalid")
+        try:
+            _body._material(mat)
+        except (TypeError, ValueError) as exc:
+            raise _corrupt(f"tilemap {k}: material: {exc}") from None
+        rs = m["responses"]
+        _check(isinstance(rs, list) and all(
+            isinstance(r, list) and len(r) == 2 and type(r[0]) is int and type(r[1]) is int
+            and 0 < r[0] < 2**31 and 0 < r[1] < len(_tm.RESPONSES) for r in rs)
+            and len({r[0] for r in rs}) == len(rs), f"tilemap {k}: responses invalid")
+        bd = m["body"]
+        _check(isinstance(bd, list) and len(bd) == 2 and all(type(x) is int for x in bd)
+               and 0 <= bd[0] < nb and bd[0] not in used_bodies, f"tilemap {k}: body invalid")
+        used_bodies.add(bd[0])
+        grid = _take(arrays, f"char.tilemap.{k}.grid", np.int64, (None, None))
+        ny, nx = grid.shape
+        _check(ny > 0 and nx > 0 and np.all((grid >= 0) & (grid < 2**31)),
+               f"tilemap {k}: grid invalid")
+        cls = _take(arrays, f"char.tilemap.{k}.cls", np.int8, (ny * nx,))
+        want = np.where(grid != 0, 1, 0).astype(np.int8)   # SLIDE unless a response says
+        for v, code in rs:
+            want[grid == v] = code
+        _check(np.array_equal(cls, want.ravel()), f"tilemap {k}: classes disagree with grid")
+        names.update((f"char.tilemap.{k}.grid", f"char.tilemap.{k}.cls"))
+        chunks = m["chunks"]
+        n_ci, n_cj = -(-ny // _tm.CHUNK), -(-nx // _tm.CHUNK)
+        _check(isinstance(chunks, list) and all(
+            isinstance(c, list) and len(c) == 3 and all(type(x) is int for x in c)
+            and 0 <= c[0] < n_ci and 0 <= c[1] < n_cj and 0 <= c[2] < s_alive.shape[0]
+            for c in chunks) and len({(c[0], c[1]) for c in chunks}) == len(chunks)
+            and len({c[2] for c in chunks}) == len(chunks),
+            f"tilemap {k}: chunks invalid")
+        for _, _, owner in chunks:
+            _check(bool(s_alive[owner]) and sf["owner"][owner] == owner
+                   and sf["body"][owner] == bd[0] and bool(alive[bd[0]]),
+                   f"tilemap {k}: a chunk is not a live shape of the tile map's body")
+    return names
+
+
+def _build_characters(world, ch, arrays) -> None:
+    from .body import Body
+    from .character import _CharState
+    from .tilemap import TileMap
+
+    st = _CharState()
+    st.mode, st.skin, st.margin = ch["mode"], ch["skin"], ch["margin"]
+    for name in _CHAR_ARRAYS:
+        setattr(st, name, arrays["char." + name].copy())
+    by_slot = {b._slot: b for b in world.bodies}
+    for k, m in enumerate(ch["tilemaps"]):
+        tm = TileMap.__new__(TileMap)
+        tm._world = world
+        tm._grid = arrays[f"char.tilemap.{k}.grid"].copy()
+        tm.tile_size = m["tile_size"]
+        tm.origin = np.array(m["origin"], dtype=np.float64)
+        tm._material = dict(m["material"])
+        tm._responses = {v: code for v, code in m["responses"]}
+        tm._cls = arrays[f"char.tilemap.{k}.cls"].copy()
+        tm._alive = True
+        slot, gen = m["body"]
+        body = by_slot.get(slot)
+        if body is None or body._gen != gen:
+            body = Body(world, slot)   # a removed body: a stale handle, as it was
+            body._gen = gen
+        tm.body = body
+        tm._chunks = {(ci, cj): world._shape_handles[owner] for ci, cj, owner in m["chunks"]}
+        st.tilemaps.append(tm)
+    world.__dict__["_char_state"] = st
 
 
 # ---------------------------------------------------------------------------- build
@@ -651,6 +804,8 @@ def _build(world, header, arrays, systems: bool = True):
     world._shapes_dirty = True
     world._locked = False
 
+    if header["characters"] is not None:
+        _build_characters(world, header["characters"], arrays)
     world._systems = []
     if systems:
         for i, kind in enumerate(header["systems"]):
@@ -715,7 +870,7 @@ class SnapshotMixin:
 
     def __deepcopy__(self, memo):
         self._check_unlocked()
-        header, arrays = _collect(self, systems=False)
+        header, arrays = _collect(self, extras=False)
         new = _build(type(self)(), header, arrays, systems=False)
         memo[id(self)] = new
         # Callbacks are the same callables (deep-copying a bound method would copy its
