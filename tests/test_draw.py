@@ -37,7 +37,8 @@ nojit = pytest.mark.nojit
 
 
 def hexcolor(rgb) -> str:
-    return "#%02x%02x%02x" % tuple(int(c) for c in rgb[:3])
+    r, g, b = (int(c) for c in rgb[:3])
+    return f"#{r:02x}{g:02x}{b:02x}"
 
 
 def parse(svg: str) -> ET.Element:

@@ -13,7 +13,7 @@ import time
 import numpy as np
 
 from .. import _store as S
-from ..draw import Camera, PygameRenderer, draw_world, overlay_text
+from ..draw import Camera, PygameRenderer, draw_world
 from ..draw.pygame_backend import _pygame
 from .dungeon import Dungeon
 from .naval import Naval
@@ -44,6 +44,10 @@ HELP = (
 DRAG_HZ, DRAG_ZETA, DRAG_MAX_ACCEL = 4.0, 0.7, 400.0
 # Attraction: radius in pixels, and how fast (m/s^2 per m of radius; 1/s of damping).
 ATTRACT_PX, ATTRACT_GAIN, ATTRACT_DAMPING = 160.0, 6.0, 2.5
+
+
+HUD_PANEL = (10, 12, 18, 180)
+HUD_TEXT = (222, 228, 238)
 
 
 def _ema(old: float, new: float, k: float = 0.1) -> float:
@@ -257,10 +261,11 @@ class Demo:
         draw_world(self.world, r, cam, opts)
         scene.draw_over(r, cam, self.debug)
         self._draw_mouse(r)
+        # "draw" is the scene's drawing, measured before the HUD that shows it.
+        self.draw_ms = _ema(self.draw_ms, 1e3 * (time.perf_counter() - t0))
         self._draw_hud(r)
         if self.show_help:
             self._draw_help(r)
-        self.draw_ms = _ema(self.draw_ms, 1e3 * (time.perf_counter() - t0))
 
     def _draw_mouse(self, r) -> None:
         if self.drag is not None and self.drag[0].alive:
@@ -294,12 +299,26 @@ class Demo:
 
     def _draw_hud(self, r) -> None:
         lines = self.hud_lines()
-        w, h = overlay_text(r, lines[:1], (8, 8), (255, 255, 255), 22, panel=(10, 12, 18, 170))
-        overlay_text(r, lines[1:], (8, 8 + h), (220, 226, 236), 18, panel=(10, 12, 18, 170))
+        sizes = [24] + [19] * (len(lines) - 1)
+        dims = [r.text_size(t, s) for t, s in zip(lines, sizes, strict=True)]
+        pad, gap = 10, 3
+        w = max(d[0] for d in dims) + 2 * pad
+        h = sum(d[1] + gap for d in dims) + 2 * pad - gap
+        r.polygon(np.array([(6, 6), (6 + w, 6), (6 + w, 6 + h), (6, 6 + h)], float),
+                  HUD_PANEL, None)
+        y = 6 + pad
+        for i, (t, s, d) in enumerate(zip(lines, sizes, dims, strict=True)):
+            color = (255, 255, 255) if i == 0 else HUD_TEXT
+            if t.startswith("PAUSED"):
+                color = (255, 214, 64)
+            r.text((6 + pad, y), t, color, s)
+            y += d[1] + gap
         hint = "h: help    d: debug " + ("on" if self.debug else "off")
-        tw, th = r.text_size(hint, 18)
-        overlay_text(r, [hint], (self.size[0] - tw - 20, 8), (220, 226, 236), 18,
-                     panel=(10, 12, 18, 170))
+        tw, th = r.text_size(hint, 19)
+        x = r.size[0] - tw - 6 - 2 * pad
+        r.polygon(np.array([(x, 6), (x + tw + 2 * pad, 6), (x + tw + 2 * pad, 6 + th + 2 * pad),
+                            (x, 6 + th + 2 * pad)], float), HUD_PANEL, None)
+        r.text((x + pad, 6 + pad), hint, HUD_TEXT, 19)
 
     def _draw_help(self, r) -> None:
         width, height = r.size

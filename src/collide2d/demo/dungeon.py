@@ -1,9 +1,11 @@
-"""dungeon: seed 001's top-down RPG. Characters wander the rooms, slide along tile walls,
-and pass through each other: dynamic-vs-dynamic pairs are detect-only (the world's
-``dynamic_response="sensor"``), reported as overlaps and highlighted with their MTD.
+"""dungeon: seed 001's top-down RPG. Characters walk the rooms of a tile map, sliding
+along its walls (``world.move_and_slide_many``: one compiled call moves them all), and pass
+through each other. Each character has a solid body shape, which the mover sweeps against
+the tiles, and a slightly smaller sensor hitbox: ``world.step`` reports hitbox overlaps
+(``world.sensor_overlaps()``), drawn in orange with their MTD vectors.
 
-Walls come from a tile grid. Gold floor zones are sensors that light up while occupied.
-Arrow keys walk the hero (the white character).
+Gold floor zones are static sensors that light up while occupied. Arrow keys walk the hero
+(the white character).
 """
 
 from __future__ import annotations
@@ -12,36 +14,31 @@ import math
 
 import numpy as np
 
-from .. import _store as S
 from ..draw import DrawOptions
 from ..world import World
 from .scene import Scene
 
 MAP = """
-############################################
-#..........#..............#................#
-#..........#..............#................#
-#...GG.....#....######....#.....#######....#
-#...GG..........#....#..........#.....#....#
-#...............#....#..........#.....#....#
-#..........#....##..##....#.....###.###....#
-#..........#..............#................#
-######.#####..............######.###########
-#..........#####.....######................#
-#..........#..................#............#
-#..........#..................#....GG......#
-#...####...#......#######.....#....GG......#
-#...#..#..........#.....#..................#
-#...#..#...#......#..GG.#.....#............#
-#..........#......#.....#.....#............#
-#..........#......###.###.....##########.###
-####.#######...............................#
-#.............#####....#####......#........#
-#.............#...#....#...#......#...##...#
-#....GG.......#...#....#...#......#...##...#
-#....GG...........#........#......#........#
-#.............#...#....#...#...............#
-############################################
+################################
+#.........#.........#..........#
+#..GG.....#.........#..........#
+#..GG.....#...##....#....##....#
+#.............##...............#
+#.........#.........#..........#
+#.........#.........#.....GG...#
+####.######...####..######GG####
+#.........#...#..#.............#
+#.........#...#..#.............#
+#..####.......#..#.......#######
+#..#..#.......#GG#.............#
+#..#..#...#...#..#.............#
+#.........#........###.........#
+###.#######.........#....#######
+#...........#..#....#..........#
+#...GG......#..#.............#.#
+#...GG..............#....#...#.#
+#...........#..#....#....#.....#
+################################
 """
 
 TILE = 1.0
@@ -50,6 +47,7 @@ FLOOR = (36, 34, 44)
 GRID = (44, 42, 54)
 WALL = (92, 86, 104)
 GOLD = (250, 214, 80)
+GOLD_FLOOR = (88, 74, 34)
 HERO = (245, 245, 250)
 
 
@@ -57,31 +55,6 @@ def _grid():
     rows = [r for r in MAP.strip("\n").splitlines()]
     # Row 0 of the text is the top of the map; the grid's row i counts up (y up).
     return np.array([[c for c in r] for r in rows[::-1]])
-
-
-def _rectangles(solid: np.ndarray):
-    """Cover the solid cells with few axis-aligned rectangles: horizontal runs, merged
-    downwards while the run below has the same extent. Yields (i0, j0, i1, j1) inclusive."""
-    used = np.zeros_like(solid)
-    n_rows, n_cols = solid.shape
-    for i in range(n_rows):
-        j = 0
-        while j < n_cols:
-            if not solid[i, j] or used[i, j]:
-                j += 1
-                continue
-            j1 = j
-            while j1 + 1 < n_cols and solid[i, j1 + 1] and not used[i, j1 + 1]:
-                j1 += 1
-            i1 = i
-            while (i1 + 1 < n_rows and solid[i1 + 1, j : j1 + 1].all()
-                   and not used[i1 + 1, j : j1 + 1].any()
-                   and (j == 0 or not solid[i1 + 1, j - 1] or used[i1 + 1, j - 1])
-                   and (j1 + 1 == n_cols or not solid[i1 + 1, j1 + 1])):
-                i1 += 1
-            used[i : i1 + 1, j : j1 + 1] = True
-            yield i, j, i1, j1
-            j = j1 + 1
 
 
 class Dungeon(Scene):
@@ -103,39 +76,46 @@ class Dungeon(Scene):
 
     def build(self) -> World:
         self.palette.background = FLOOR
-        world = World(gravity=(0.0, 0.0), dynamic_response="sensor")
-        solid = self.grid == "#"
-        walls = world.add_body(kind="static")
-        self.colors[walls.id] = WALL
-        for i0, j0, i1, j1 in _rectangles(solid):
-            lo = self.origin + TILE * np.array([j0, i0])
-            hi = self.origin + TILE * np.array([j1 + 1, i1 + 1])
-            walls.add_box(*(hi - lo), offset=0.5 * (lo + hi), friction=0.0)
+        world = World(gravity=(0.0, 0.0))
+        self.tiles = world.add_tilemap(self.grid == "#", TILE, self.origin, friction=0.0)
+        self.colors[self.tiles.body.id] = WALL
         zones = world.add_body(kind="static")
-        gold = np.argwhere(self.grid == "G")
-        for i, j in gold:
+        for i, j in np.argwhere(self.grid == "G"):
             zones.add_box(TILE, TILE, offset=self._center(i, j), sensor=True)
 
         rng = self.rng
         free = np.argwhere(self.grid == ".")
-        picks = free[rng.choice(len(free), size=30, replace=False)]
+        picks = free[rng.choice(len(free), size=24, replace=False)]
         self.characters = []
         for k, (i, j) in enumerate(picks):
-            body = world.add_body(position=self._center(i, j), fixed_rotation=True)
-            if k % 3 == 2:
-                body.add_box(0.7, 0.7, friction=0.0)
-            else:
-                body.add_circle(0.33, friction=0.0)
-            self.characters.append(body)
+            self._add_character(world, self._center(i, j), box=k % 3 == 2)
         self.hero = self.characters[0]
         self.colors[self.hero.id] = HERO
         self.heading = rng.uniform(0, math.tau, len(self.characters))
         self.speed = rng.uniform(0.6, 1.0, len(self.characters)) * SPEED
+        self.blocked = np.zeros(len(self.characters), dtype=bool)
         return world
+
+    def _add_character(self, world, position, box=False):
+        body = world.add_body(kind="kinematic", position=position)
+        if box:
+            body.add_box(0.76, 0.76)
+            body.add_box(0.64, 0.64, sensor=True)     # hitbox
+        else:
+            body.add_circle(0.4)
+            body.add_circle(0.33, sensor=True)        # hitbox
+        world.set_character(body)
+        self.colors[body.id] = self.palette.dynamic[len(self.characters) % 8]
+        self.characters.append(body)
+        return body
 
     # ------------------------------------------------------------------ walking
     def _slots(self):
-        self.characters = [c for c in self.characters if c.alive]
+        alive = np.array([c.alive for c in self.characters], dtype=bool)
+        if not alive.all():
+            self.characters = [c for c, a in zip(self.characters, alive, strict=True) if a]
+            self.heading, self.speed = self.heading[alive], self.speed[alive]
+            self.blocked = self.blocked[alive]
         return np.array([c.id for c in self.characters], dtype=np.int64)
 
     def before_step(self, dt: float) -> None:
@@ -143,24 +123,16 @@ class Dungeon(Scene):
         n = slots.size
         if n == 0:
             return
-        b = self.world._bodies
         rng = self.rng
-        if self.heading.size != n:
-            self.heading = np.resize(self.heading, n)
-            self.speed = np.resize(self.speed, n)
-        # Turn now and then, and turn away when a wall stopped the last move.
-        want = self.speed[:, None] * np.column_stack((np.cos(self.heading),
-                                                     np.sin(self.heading)))
-        got = b.vel[slots]
-        blocked = (want * got).sum(axis=1) < 0.5 * (want * want).sum(axis=1)
-        turn = (rng.random(n) < dt / 1.5) | (blocked & (rng.random(n) < 0.2))
+        # Turn now and then, and turn away after a wall stopped the last move.
+        turn = (rng.random(n) < dt / 1.5) | (self.blocked[:n] & (rng.random(n) < 0.2))
         self.heading[turn] += rng.uniform(-2.2, 2.2, int(turn.sum()))
         vel = self.speed[:, None] * np.column_stack((np.cos(self.heading),
                                                     np.sin(self.heading)))
-        if self.hero.alive and self.characters[0] is self.hero:
+        if self.characters[0] is self.hero:
             vel[0] = self._hero_velocity()
-        b.vel[slots] = vel
-        b.flags[slots] |= S.B_AWAKE
+        moved = self.world.move_and_slide_many(slots, vel, dt)
+        self.blocked = (moved.velocity * vel).sum(axis=1) < 0.5 * (vel * vel).sum(axis=1)
 
     def _hero_velocity(self):
         import pygame as pg
@@ -180,11 +152,10 @@ class Dungeon(Scene):
         return False
 
     def spawn(self, point) -> None:
-        body = self.world.add_body(position=point, fixed_rotation=True)
-        body.add_circle(0.33, friction=0.0)
-        self.characters.append(body)
+        self._add_character(self.world, point)
         self.heading = np.append(self.heading, self.rng.uniform(0, math.tau))
         self.speed = np.append(self.speed, SPEED)
+        self.blocked = np.append(self.blocked, False)
 
     # ------------------------------------------------------------------ drawing
     def draw_options(self, debug: bool) -> DrawOptions:
@@ -192,6 +163,7 @@ class Dungeon(Scene):
         opts.overlaps = True
         opts.mtd = True
         opts.palette.sensor = GOLD
+        opts.sensor_alpha = 0          # gold zones are painted on the floor below
         return opts
 
     def draw_under(self, renderer, camera) -> None:
@@ -202,6 +174,10 @@ class Dungeon(Scene):
         y0, y1 = ys[0], ys[-1]
         seg = [((x, y0), (x, y1)) for x in xs] + [((x0, y), (x1, y)) for y in ys]
         renderer.lines(camera.world_to_screen(np.array(seg)), GRID, 1.0)
+        for i, j in np.argwhere(self.grid == "G"):
+            lo = self.origin + TILE * np.array([j, i])
+            box = np.array([lo, lo + (TILE, 0), lo + (TILE, TILE), lo + (0, TILE)])
+            renderer.polygon(camera.world_to_screen(box), GOLD_FLOOR, None)
 
     def stats(self) -> list[str]:
         pairs = self.world.sensor_overlaps()

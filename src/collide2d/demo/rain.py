@@ -27,8 +27,8 @@ class Rain(Scene):
         walls.add_box(2 * HALF_WIDTH + 2, 1.0, offset=(0.0, -0.5))
         walls.add_box(1.0, TOP, offset=(-HALF_WIDTH - 0.5, TOP / 2))
         walls.add_box(1.0, TOP, offset=(HALF_WIDTH + 0.5, TOP / 2))
-        walls.add_box(11.0, 0.5, offset=(-11.5, 24.0), angle=-0.32)
-        walls.add_box(11.0, 0.5, offset=(11.5, 19.0), angle=0.32)
+        walls.add_box(11.0, 0.5, offset=(-11.0, 24.0), angle=-0.5, friction=0.2)
+        walls.add_box(11.0, 0.5, offset=(11.0, 19.0), angle=0.5, friction=0.2)
         for row, y in enumerate((9.0, 11.5, 14.0)):
             for x in np.arange(-16.0 + 2.0 * (row % 2), 16.5, 4.0):
                 walls.add_circle(0.35, offset=(float(x), y))

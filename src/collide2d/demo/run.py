@@ -13,14 +13,14 @@ import sys
 import time
 
 DEFAULT_FRAMES = 240
-FALLBACK_FRAMES = 240
 
 
 def _parse_size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(v) for v in text.lower().split("x"))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT, e.g. 960x600, got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"expected WIDTHxHEIGHT, e.g. 960x600, got {text!r}") from None
     if not (64 <= w <= 8192 and 64 <= h <= 8192):
         raise argparse.ArgumentTypeError(f"size must be within 64..8192 pixels, got {text!r}")
     return w, h
@@ -30,7 +30,7 @@ def _positive(text: str) -> int:
     try:
         v = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
     if v < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, got {v}")
     return v
@@ -65,9 +65,9 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
 def run_headless(scene: str, frames: int, out, size=(960, 600), seed: int = 0,
                  debug: bool = False, every: int = 2, events=None, quiet: bool = False):
     """Simulate ``frames`` frames without a window and write ``out``: a ``.png`` of the last
-    frame or an animated ``.gif`` of every ``every``-th frame. ``events`` maps a frame
-    number to a list of input events fed to the demo before that frame. Returns the
-    :class:`~collide2d.demo.Demo` (for inspection)."""
+    frame or an animated ``.gif`` of every ``every``-th frame (ending on the last).
+    ``events`` maps a frame number to a list of input events fed to the demo before that
+    frame. Returns the :class:`~collide2d.demo.Demo` (for inspection)."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     from .app import Demo
 
@@ -92,15 +92,22 @@ def run_headless(scene: str, frames: int, out, size=(960, 600), seed: int = 0,
         demo.handle(events.get(f, ()))
         demo.update()
         last = f == frames - 1
-        if (ext == ".gif" and f % every == 0) or last:
+        # GIF frames are evenly spaced and end on the last frame.
+        if (ext == ".gif" and (frames - 1 - f) % every == 0) or last:
             demo.render(surface)
+            # Headless, the rate is what this machine could sustain: 1 / (update + draw).
+            demo.fps = 1.0 / max(time.perf_counter() - t0, 1e-6)
+            if last and ext == ".png":
+                # Again, warm (fonts loaded), so the HUD shows this frame's own timings.
+                demo.draw_ms = 0.0
+                t1 = time.perf_counter()
+                demo.render(surface)
+                demo.fps = 1.0 / max(t1 - t0, 1e-6)
+                demo.render(surface)
             if ext == ".gif":
                 rgb = Image.frombytes("RGB", demo.size, pg.image.tobytes(surface, "RGB"))
                 images.append(rgb.quantize(colors=255, method=Image.Quantize.FASTOCTREE,
                                            dither=Image.Dither.NONE))
-        # Headless, the rate is what this machine could sustain: 1 / (update + draw).
-        demo.fps = 1.0 / max(time.perf_counter() - t0, 1e-6) if (last or ext == ".gif") \
-            else demo.fps
         if f == 0 and time.perf_counter() - t_start > 2.0 and not quiet:
             print(f"collide2d: first step took {time.perf_counter() - t_start:.1f} s "
                   "(Numba compiled the kernels; cached for the next run)", file=sys.stderr)
@@ -121,7 +128,7 @@ def display_problem() -> str | None:
     """Why no window can open here (None when a display seems available)."""
     driver = os.environ.get("SDL_VIDEODRIVER", "")
     if driver in ("dummy", "offscreen"):
-        return f"SDL_VIDEODRIVER={driver}"
+        return f"no display (SDL_VIDEODRIVER={driver})"
     if sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
         if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
             return "no display (DISPLAY and WAYLAND_DISPLAY are not set)"
@@ -157,11 +164,16 @@ def main(args=None) -> int:
     """Command line entry point (``python -m collide2d demo ...``); returns the exit code."""
     if not isinstance(args, argparse.Namespace):
         args = build_parser().parse_args(args)
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     try:
         import pygame  # noqa: F401
     except ImportError:
         print("collide2d demo needs pygame-ce (and Pillow for GIFs): "
               "pip install -e \".[demo]\"", file=sys.stderr)
+        return 2
+    if args.out is not None and os.path.splitext(args.out)[1].lower() not in (".png", ".gif"):
+        print(f"collide2d demo: --out must name a .png or .gif file, got {args.out!r}",
+              file=sys.stderr)
         return 2
     if args.headless:
         out = args.out or f"collide2d-demo-{args.scene}.gif"
@@ -178,8 +190,7 @@ def main(args=None) -> int:
                 raise
             problem = f"cannot open a window ({exc})"
     out = args.out or f"collide2d-demo-{args.scene}.gif"
-    print(f"collide2d demo: {problem}; writing {FALLBACK_FRAMES} frames headless to {out} "
+    print(f"collide2d demo: {problem}; writing {args.frames} frames headless to {out} "
           "instead (choose with --headless --frames N --out FILE.gif|.png)", file=sys.stderr)
-    run_headless(args.scene, FALLBACK_FRAMES if args.frames == DEFAULT_FRAMES else args.frames,
-                 out, args.size, args.seed, args.debug, args.every)
+    run_headless(args.scene, args.frames, out, args.size, args.seed, args.debug, args.every)
     return 0

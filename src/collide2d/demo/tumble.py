@@ -11,25 +11,25 @@ import math
 from ..world import World
 from .scene import Scene, random_shape
 
-HALF_WIDTH = 12.0
+HALF_WIDTH = 16.0
 
 
 class Tumble(Scene):
     name = "tumble"
     title = "shapes of every kind fall, tumble off shelves and stack"
-    view = (-13.0, -1.5, 13.0, 25.0)
-    limit = 110
+    view = (-17.0, -1.2, 17.0, 21.0)
+    limit = 100
     every = 6   # frames between drops
 
     def build(self) -> World:
         world = World(gravity=(0.0, -10.0))
         bin_ = world.add_body(kind="static")
         bin_.add_box(2 * HALF_WIDTH + 2, 1.0, offset=(0.0, -0.5))
-        bin_.add_box(1.0, 24.0, offset=(-HALF_WIDTH - 0.5, 12.0))
-        bin_.add_box(1.0, 24.0, offset=(HALF_WIDTH + 0.5, 12.0))
-        bin_.add_box(9.0, 0.4, offset=(-6.5, 15.0), angle=-0.42)
-        bin_.add_box(9.0, 0.4, offset=(6.5, 10.0), angle=0.42)
-        bin_.add_polygon([(-2.0, 5.0), (2.0, 5.0), (0.0, 6.5)])   # a roof to tumble over
+        bin_.add_box(1.0, 20.0, offset=(-HALF_WIDTH - 0.5, 10.0))
+        bin_.add_box(1.0, 20.0, offset=(HALF_WIDTH + 0.5, 10.0))
+        bin_.add_box(10.0, 0.4, offset=(-8.0, 13.0), angle=-0.45)
+        bin_.add_box(10.0, 0.4, offset=(8.0, 8.5), angle=0.45)
+        bin_.add_polygon([(-2.5, 3.5), (2.5, 3.5), (0.0, 5.2)])   # a roof to tumble over
         self.frame = 0
         self.dropped = 0
         return world
@@ -40,9 +40,9 @@ class Tumble(Scene):
             return
         rng = self.rng
         x = float(rng.uniform(-HALF_WIDTH + 2.0, HALF_WIDTH - 2.0))
-        body = self.world.add_body(position=(x, 22.0), angle=float(rng.uniform(0, math.tau)),
+        body = self.world.add_body(position=(x, 19.0), angle=float(rng.uniform(0, math.tau)),
                                    angular_velocity=float(rng.uniform(-3, 3)))
-        random_shape(body, rng, 0.55, friction=0.5, elasticity=0.05)
+        random_shape(body, rng, 0.75, friction=0.5, elasticity=0.05)
         self.dropped += 1
 
     def stats(self) -> list[str]:
