@@ -39,6 +39,8 @@ from .geometry import (
     sweep,
     sweep_many,
 )
+from .particles import ParticleHitArrays, Particles
+from .queries import PointHitArrays, QueryFilter, RayHitArrays, ShapeCastHit, ShapeOverlap
 from .shapes import Shape
 from .tilemap import TileMap
 from .world import ContactArrays, ContactEvent, World
@@ -55,3 +57,7 @@ __all__ = [
     "segment_polygon", "segment_polygon_many", "sweep", "sweep_many",
 ]
 __all__ += ["TileMap", "MoveResult", "MoveResults", "MoveContact"]
+# World query results; the world's RayHit is collide2d.queries.RayHit (collide2d.RayHit is
+# the geometry one: fraction, point, normal, edge).
+__all__ += ["QueryFilter", "RayHitArrays", "PointHitArrays", "ShapeOverlap", "ShapeCastHit",
+            "Particles", "ParticleHitArrays"]

@@ -29,8 +29,8 @@ Example
 >>> hit.body is wall, hit.point.tolist(), hit.normal.tolist(), hit.fraction
 (True, [4.5, 0.0], [-1.0, 0.0], 0.45)
 >>> many = world.raycast_many([(0, 0), (0, 3)], [(10, 0), (10, 3)])
->>> many.hit.tolist(), many.body.tolist(), many.fraction[0]
-([True, False], [0, -1], 0.45)
+>>> many.hit.tolist(), many.body.tolist(), many.fraction.tolist()
+([True, False], [0, -1], [0.45, nan])
 >>> [s.body is wall for s in world.query_point((5, 1))]
 [True]
 """
@@ -184,28 +184,23 @@ def _vec(x: float, y: float) -> np.ndarray:
 
 
 class ShapeTree:
-    """A tree over the live rows of a shape store, rebuilt only when rows or boxes change.
-
-    ``args()`` is the tree as the kernels take it: node_box, node_right, node_first,
-    node_count, leaf_box, leaf_item, n_nodes, depth.
-    """
+    """A wide BVH over the live rows of a shape store (``_kernels/bvh.py``), rebuilt only
+    when rows or boxes change. ``args()`` is the tree as the kernels take it: node_first,
+    node_count, slot_box, slot_ref, n_nodes."""
 
     def __init__(self) -> None:
         self.k = 0
         self.n_nodes = 0
-        self.depth = 0
         self.built = False
         self._alloc(0)
 
     def _alloc(self, cap: int) -> None:
         self.boxes = np.empty((cap, 4))
         self.items = np.empty(cap, dtype=np.int64)
-        self.node_box = np.empty((2 * cap, 4))
-        self.node_right = np.empty(2 * cap, dtype=np.int64)
-        self.node_first = np.empty(2 * cap, dtype=np.int64)
-        self.node_count = np.empty(2 * cap, dtype=np.int64)
-        self.leaf_box = np.empty((4, cap))
-        self.leaf_item = np.empty(cap, dtype=np.int64)
+        self.node_first = np.empty(cap, dtype=np.int64)
+        self.node_count = np.empty(cap, dtype=np.int64)
+        self.slot_box = np.empty((4, 2 * cap))
+        self.slot_ref = np.empty(2 * cap, dtype=np.int64)
 
     def update(self, boxes: np.ndarray, flags: np.ndarray, count: int) -> bool:
         """Rebuild from ``boxes[:count]`` of the rows alive in ``flags``; True if rebuilt."""
@@ -215,19 +210,20 @@ class ShapeTree:
         if self.boxes.shape[0] < count:
             self._alloc(max(count, 2 * self.boxes.shape[0], 8))
         self.k = int(_bvh.live_boxes(boxes, flags, count, S.S_ALIVE, self.boxes, self.items))
-        n, d = _bvh.build(self.boxes[: self.k], self.items[: self.k], _bvh.LEAF_SIZE,
-                          self.node_box, self.node_right, self.node_first, self.node_count,
-                          self.leaf_box, self.leaf_item)
-        self.n_nodes, self.depth = int(n), int(d)
+        self.n_nodes = int(_bvh.build(self.boxes[: self.k], self.items[: self.k], _bvh.WIDTH,
+                                      _bvh.ROOT_WIDTH, self.node_first, self.node_count,
+                                      self.slot_box, self.slot_ref))
         self.built = True
         return True
 
     def args(self) -> tuple:
-        return (self.node_box, self.node_right, self.node_first, self.node_count,
-                self.leaf_box, self.leaf_item, self.n_nodes, self.depth)
+        return self.node_first, self.node_count, self.slot_box, self.slot_ref, self.n_nodes
 
 
 _NO_FILTER = QueryFilter()
+# Body motion arrays of the particle step; a plain query tests shapes where they are.
+_NO_MOTION = (np.zeros(0, dtype=np.bool_), np.zeros(0), np.zeros(0), np.zeros((0, 2)),
+              np.zeros((0, 2)))
 
 
 class QueryMixin:
@@ -331,7 +327,7 @@ class QueryMixin:
         >>> world = c2d.World()
         >>> _ = world.add_body(kind="static").add_box(2, 2)
         >>> out = world.raycast_many([(-5, 0), (0, 5)], [(5, 0), (0, 3)])
-        >>> out.hit.tolist(), out.fraction[0], out.normal[0].tolist()
+        >>> out.hit.tolist(), float(out.fraction[0]), out.normal[0].tolist()
         ([True, False], 0.4, [-1.0, 0.0])
         """
         p = V.points("starts", starts)
@@ -351,9 +347,9 @@ class QueryMixin:
         point = np.empty((m, 2))
         normal = np.empty((m, 2))
         fraction = np.empty(m)
-        _q.raycast_batch(p, q, *tree.args(), s.body, s.owner, s.flags, s.category, s.mask,
+        _q.cast_segments(p, q, *tree.args(), s.body, s.owner, s.flags, s.category, s.mask,
                          s.vstart, s.vcount, s.radius, s.vworld, self._bodies.order, *f,
-                         hit, body, shape, point, normal, fraction)
+                         False, *_NO_MOTION, hit, body, shape, point, normal, fraction)
         return RayHitArrays(hit, body, shape, point, normal, fraction)
 
     def raycast_all(self, a, b, filter: QueryFilter | None = None) -> list[RayHit]:
@@ -464,8 +460,8 @@ class QueryMixin:
         f = self._filter_args(filter)
         tree = self._tree()
         cand = np.empty(max(tree.k, 1), dtype=np.int64)
-        stack = np.empty(tree.depth + 2, dtype=np.int64)
-        k = _bvh.query_box(*tree.args()[:7], lo[0], lo[1], hi[0], hi[1], stack, cand)
+        stack = np.empty(max(tree.n_nodes, 1), dtype=np.int64)
+        k = _bvh.query_box(*tree.args(), lo[0], lo[1], hi[0], hi[1], stack, cand)
         rows = cand[:k]
         s = self._shapes
         box = s.aabb[rows]
@@ -580,6 +576,48 @@ class QueryMixin:
             return None
         shape, body = self._handles(int(row))
         return ShapeCastHit(shape, body, float(t), _vec(qx, qy), _vec(px, py), float(depth))
+
+    # ------------------------------------------------------------------ particles
+    def add_particles(self, positions, velocities=None, on_hit: str = "stop",
+                      elasticity: float = 0.0, gravity_scale: float = 1.0, drag: float = 0.0,
+                      *, filter: QueryFilter | None = None):
+        """A particle system moved by this world at every step (see :class:`Particles`).
+
+        Parameters
+        ----------
+        positions : (N, 2) array_like
+            Starting positions (m).
+        velocities : (N, 2) or (2,) array_like, optional
+            Starting velocities (m/s); None: at rest.
+        on_hit : "stop", "bounce" or "pass"
+        elasticity : float
+            Restitution of a bounce (>= 0).
+        gravity_scale : float
+            Multiplies the world's gravity.
+        drag : float
+            Linear damping rate (1/s): velocity decays as exp(-drag t).
+        filter : QueryFilter, optional
+            Which shapes the particles hit.
+
+        Returns
+        -------
+        Particles
+
+        Example
+        -------
+        >>> import collide2d as c2d
+        >>> world = c2d.World(gravity=(0, 0))
+        >>> sparks = world.add_particles([(0, 0), (1, 0)], (2, 0), on_hit="pass")
+        >>> world.step(0.5)
+        >>> sparks.positions.tolist()
+        [[1.0, 0.0], [2.0, 0.0]]
+        """
+        from .particles import Particles
+
+        system = Particles(self, positions, velocities, on_hit, elasticity, gravity_scale,
+                           drag, filter)
+        self._systems.append(system)
+        return system
 
     def _query_parts(self, shape_or_polygon, position, angle, position_name="position"):
         """World-frame convex parts of a query shape: (verts, offsets, counts, radius,

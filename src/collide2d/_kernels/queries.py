@@ -32,16 +32,15 @@ S_SENSOR = 2
 
 
 @njit
-def passes(row, s_body, s_flags, s_category, s_mask, f_category, f_mask, f_sensors,
-           f_exclude):
-    """Does the query filter accept this row?"""
-    if (s_category[row] & f_mask) == 0 or (f_category & s_mask[row]) == 0:
+def passes(category, mask, flags, body, f_category, f_mask, f_sensors, f_exclude):
+    """Does the query filter accept a row with these filter bits, flags and body slot?
+    (Scalars, not the row arrays: passing arrays into a callee costs reference counting.)"""
+    if (category & f_mask) == 0 or (f_category & mask) == 0:
         return False
-    if not f_sensors and (s_flags[row] & S_SENSOR):
+    if not f_sensors and (flags & S_SENSOR):
         return False
-    b = s_body[row]
     for i in range(f_exclude.shape[0]):
-        if f_exclude[i] == b:
+        if f_exclude[i] == body:
             return False
     return True
 
@@ -92,11 +91,9 @@ def ray_convex(ax, ay, dx, dy, verts, off, n, t_max):
 
 
 @njit
-def ray_row(ax, ay, bx, by, t_max, row, s_vstart, s_vcount, s_radius, vworld):
-    """First hit of a->b on one row within fraction [0, t_max]: (t, nx, ny), t = inf: none."""
-    off = s_vstart[row]
-    n = s_vcount[row]
-    r = s_radius[row]
+def ray_row(ax, ay, bx, by, t_max, vworld, off, n, r):
+    """First hit of a->b on one row (``vworld[off:off+n]`` rounded by r) within fraction
+    [0, t_max]: (t, nx, ny), t = inf for none."""
     if n >= 3 and r == 0.0:
         return ray_convex(ax, ay, bx - ax, by - ay, vworld, off, n, t_max)
     if point_in_shape(ax, ay, vworld, off, n, r):
@@ -136,87 +133,101 @@ def slab(ax, ay, dx, dy, idx, idy, lox, loy, hix, hiy, t_max):
     return math.inf
 
 
-@njit(inline="always")
-def first_hit(ax, ay, bx, by, node_box, node_right, node_first, node_count, leaf_box,
-              leaf_item, n_nodes, stack, stack_t,
-              s_body, s_flags, s_category, s_mask, s_vstart, s_vcount, s_radius, vworld,
-              f_category, f_mask, f_sensors, f_exclude,
-              use_motion, moved, dcos, dsin, com0, com1):
-    """Nearest row hit by a->b: (row, t, nx, ny, sx, sy), row -1 for none.
+@njit
+def cast_segments(starts, ends, node_first, node_count, slot_box, slot_ref, n_nodes, s_body,
+                  s_owner, s_flags, s_category, s_mask, s_vstart, s_vcount, s_radius, vworld,
+                  b_order, f_category, f_mask, f_sensors, f_exclude, use_motion, moved, dcos,
+                  dsin, com0, com1,
+                  hit, body, shape, point, normal, fraction):
+    """First hit of every segment starts[k] -> ends[k]; misses get False, -1 and NaN.
 
-    Depth-first, nearer child first. A node or a leaf's box is skipped when the segment's
-    box (shrunk to the best fraction so far) misses it or its slab entry lies beyond the
-    best fraction. A leaf's boxes are first counted branch-free (vectorised); most leaves
-    reached by short segments have none.
+    Per segment, depth first through the wide tree. A node's slot boxes are first counted
+    branch-free against the segment's box (vectorised); most nodes that a short segment
+    reaches hold none it touches. A slot is then taken when the segment's box (shrunk to
+    the best fraction so far) meets it and its slab entry is not beyond the best fraction:
+    a shape is tested at once, a node pushed with its entry fraction (skipped when popped
+    if a nearer hit was found meanwhile).
 
     With ``use_motion`` (particles), a row whose body moved during the step is tested in the
     body's frame: the start is carried along with the body, s = com1 + R(dtheta)(a - com0),
     and the chord s->b is tested against the row at its end pose (relative motion, so a
-    turning hull cannot sweep past a particle). The tree's boxes must then cover the rows'
-    swept regions. (sx, sy) is the start used for the winning row: the hit point is
-    s + t (b - s). Without motion s = a.
+    turning hull cannot sweep past a particle; the tree's boxes must cover the rows' swept
+    regions). The hit point is then s + t (b - s). Without motion s = a.
+
+    The walk is written out here rather than in a per-segment helper: handing some thirty
+    arrays to a function per segment costs more in reference counting than the walk itself.
     """
-    dx = bx - ax
-    dy = by - ay
-    idx = 1.0 / dx if dx != 0.0 else 0.0
-    idy = 1.0 / dy if dy != 0.0 else 0.0
-    best = math.inf
-    brow = -1
-    bnx = 0.0
-    bny = 0.0
-    bsx = ax
-    bsy = ay
-    lox = min(ax, bx)
-    hix = max(ax, bx)
-    loy = min(ay, by)
-    hiy = max(ay, by)
-    top = 0
-    if n_nodes > 0 and not (node_box[0, 0] > hix or node_box[0, 2] < lox
-                            or node_box[0, 1] > hiy or node_box[0, 3] < loy):
-        t_root = slab(ax, ay, dx, dy, idx, idy, node_box[0, 0], node_box[0, 1],
-                      node_box[0, 2], node_box[0, 3], 1.0)
-        if t_root != math.inf:
+    stack = np.empty(max(n_nodes, 1), dtype=np.int64)
+    stack_t = np.empty(max(n_nodes, 1))
+    for k in range(starts.shape[0]):
+        ax = starts[k, 0]
+        ay = starts[k, 1]
+        bx = ends[k, 0]
+        by = ends[k, 1]
+        dx = bx - ax
+        dy = by - ay
+        idx = 1.0 / dx if dx != 0.0 else 0.0
+        idy = 1.0 / dy if dy != 0.0 else 0.0
+        best = math.inf
+        brow = -1
+        bnx = 0.0
+        bny = 0.0
+        bsx = ax
+        bsy = ay
+        lox = min(ax, bx)
+        hix = max(ax, bx)
+        loy = min(ay, by)
+        hiy = max(ay, by)
+        top = 0
+        if n_nodes > 0:
             stack[0] = 0
-            stack_t[0] = t_root
+            stack_t[0] = 0.0
             top = 1
-    while top > 0:
-        top -= 1
-        i = stack[top]
-        if stack_t[top] > best:
-            continue
-        r = node_right[i]
-        if r < 0:
-            f0 = node_first[i]
-            f1 = f0 + node_count[i]
+        while top > 0:
+            top -= 1
+            i = stack[top]
+            if stack_t[top] > best:
+                continue
+            # Unsigned indices: Numba then skips negative-index wraparound and the counting
+            # loop compiles to vector loads (6x faster than with int64 indices).
+            f0 = np.uint64(node_first[i])
+            f1 = np.uint64(node_first[i] + node_count[i])
             n_in = 0
             for j in range(f0, f1):
-                n_in += ((leaf_box[0, j] <= hix) & (leaf_box[2, j] >= lox)
-                         & (leaf_box[1, j] <= hiy) & (leaf_box[3, j] >= loy))
-            if n_in == 0:
-                continue
+                n_in += ((slot_box[0, j] <= hix) & (slot_box[2, j] >= lox)
+                         & (slot_box[1, j] <= hiy) & (slot_box[3, j] >= loy))
             for j in range(f0, f1):
-                if (leaf_box[0, j] > hix or leaf_box[2, j] < lox or leaf_box[1, j] > hiy
-                        or leaf_box[3, j] < loy):
+                if n_in == 0:
+                    break  # every slot the segment's box meets has been handled
+                if (slot_box[0, j] > hix or slot_box[2, j] < lox or slot_box[1, j] > hiy
+                        or slot_box[3, j] < loy):
                     continue
+                n_in -= 1
                 t_max = min(best, 1.0)
-                if slab(ax, ay, dx, dy, idx, idy, leaf_box[0, j], leaf_box[1, j],
-                        leaf_box[2, j], leaf_box[3, j], t_max) > t_max:
+                t_in = slab(ax, ay, dx, dy, idx, idy, slot_box[0, j], slot_box[1, j],
+                            slot_box[2, j], slot_box[3, j], t_max)
+                if t_in > t_max:
                     continue
-                row = leaf_item[j]
-                if not passes(row, s_body, s_flags, s_category, s_mask, f_category, f_mask,
-                              f_sensors, f_exclude):
+                ref = slot_ref[j]
+                if ref < 0:
+                    stack[top] = -ref - 1
+                    stack_t[top] = t_in
+                    top += 1
+                    continue
+                row = ref
+                b = s_body[row]
+                if not passes(s_category[row], s_mask[row], s_flags[row], b, f_category,
+                              f_mask, f_sensors, f_exclude):
                     continue
                 sx = ax
                 sy = ay
-                if use_motion:
-                    b = s_body[row]
-                    if moved[b]:
-                        rx = ax - com0[b, 0]
-                        ry = ay - com0[b, 1]
-                        sx = com1[b, 0] + dcos[b] * rx - dsin[b] * ry
-                        sy = com1[b, 1] + dsin[b] * rx + dcos[b] * ry
-                t, nx, ny = ray_row(sx, sy, bx, by, t_max, row, s_vstart, s_vcount, s_radius,
-                                    vworld)
+                if use_motion and moved[b]:
+                    rx = ax - com0[b, 0]
+                    ry = ay - com0[b, 1]
+                    sx = com1[b, 0] + dcos[b] * rx - dsin[b] * ry
+                    sy = com1[b, 1] + dsin[b] * rx + dcos[b] * ry
+                t, nx, ny = ray_row(sx, sy, bx, by, t_max, vworld, s_vstart[row],
+                                    s_vcount[row], s_radius[row])
                 if t < best or (t == best and row < brow):
                     best = t
                     brow = row
@@ -230,66 +241,15 @@ def first_hit(ax, ay, bx, by, node_box, node_right, node_first, node_count, leaf
                     hix = max(ax, ex)
                     loy = min(ay, ey)
                     hiy = max(ay, ey)
-            continue
-        # Internal node: test both children here so the nearer one is walked first.
-        t_max = min(best, 1.0)
-        c = i + 1
-        tl = math.inf
-        if not (node_box[c, 0] > hix or node_box[c, 2] < lox or node_box[c, 1] > hiy
-                or node_box[c, 3] < loy):
-            tl = slab(ax, ay, dx, dy, idx, idy, node_box[c, 0], node_box[c, 1],
-                      node_box[c, 2], node_box[c, 3], t_max)
-        tr = math.inf
-        if not (node_box[r, 0] > hix or node_box[r, 2] < lox or node_box[r, 1] > hiy
-                or node_box[r, 3] < loy):
-            tr = slab(ax, ay, dx, dy, idx, idy, node_box[r, 0], node_box[r, 1],
-                      node_box[r, 2], node_box[r, 3], t_max)
-        if tl > tr:
-            tl, tr = tr, tl
-            c, r = r, c
-        # Now c is the nearer child (entry tl <= tr): push it last so it is popped first.
-        if tr != math.inf:
-            stack[top] = r
-            stack_t[top] = tr
-            top += 1
-        if tl != math.inf:
-            stack[top] = c
-            stack_t[top] = tl
-            top += 1
-    return brow, best, bnx, bny, bsx, bsy
-
-
-@njit
-def raycast_batch(starts, ends, node_box, node_right, node_first, node_count, leaf_box,
-                  leaf_item, n_nodes, depth, s_body, s_owner, s_flags, s_category, s_mask,
-                  s_vstart, s_vcount, s_radius, vworld, b_order, f_category, f_mask,
-                  f_sensors, f_exclude, hit, body, shape, point, normal, fraction):
-    """First hit of every segment starts[k] -> ends[k]; misses get -1 and NaN."""
-    stack = np.empty(depth + 2, dtype=np.int64)
-    stack_t = np.empty(depth + 2)
-    no_moved = np.zeros(0, dtype=np.bool_)
-    no_f = np.zeros(0)
-    no_p = np.zeros((0, 2))
-    for k in range(starts.shape[0]):
-        ax = starts[k, 0]
-        ay = starts[k, 1]
-        bx = ends[k, 0]
-        by = ends[k, 1]
-        row, t, nx, ny, _, _ = first_hit(ax, ay, bx, by, node_box, node_right, node_first,
-                                         node_count, leaf_box, leaf_item, n_nodes, stack,
-                                         stack_t, s_body, s_flags, s_category, s_mask,
-                                         s_vstart, s_vcount, s_radius, vworld, f_category,
-                                         f_mask, f_sensors, f_exclude,
-                                         False, no_moved, no_f, no_f, no_p, no_p)
-        if row >= 0:
+        if brow >= 0:
             hit[k] = True
-            body[k] = b_order[s_body[row]]
-            shape[k] = s_owner[row]
-            point[k, 0] = ax + t * (bx - ax)
-            point[k, 1] = ay + t * (by - ay)
-            normal[k, 0] = nx + 0.0
-            normal[k, 1] = ny + 0.0
-            fraction[k] = t
+            body[k] = b_order[s_body[brow]]
+            shape[k] = s_owner[brow]
+            point[k, 0] = bsx + best * (bx - bsx)
+            point[k, 1] = bsy + best * (by - bsy)
+            normal[k, 0] = bnx + 0.0
+            normal[k, 1] = bny + 0.0
+            fraction[k] = best
         else:
             hit[k] = False
             body[k] = -1
@@ -302,23 +262,23 @@ def raycast_batch(starts, ends, node_box, node_right, node_first, node_count, le
 
 
 @njit
-def raycast_rows(ax, ay, bx, by, node_box, node_right, node_first, node_count, leaf_box,
-                 leaf_item, n_nodes, depth, s_body, s_flags, s_category, s_mask, s_vstart,
-                 s_vcount, s_radius, vworld, f_category, f_mask, f_sensors, f_exclude,
-                 rows, ts, normals):
+def raycast_rows(ax, ay, bx, by, node_first, node_count, slot_box, slot_ref, n_nodes,
+                 s_body, s_flags, s_category, s_mask, s_vstart, s_vcount, s_radius, vworld,
+                 f_category, f_mask, f_sensors, f_exclude, rows, ts, normals):
     """Every row crossed by a->b with its first crossing (or 0 when a is inside it).
     Returns how many were written (in tree order)."""
-    stack = np.empty(depth + 2, dtype=np.int64)
-    cand = np.empty(leaf_item.shape[0], dtype=np.int64)
-    nc = query_box(node_box, node_right, node_first, node_count, leaf_box, leaf_item,
-                   n_nodes, min(ax, bx), min(ay, by), max(ax, bx), max(ay, by), stack, cand)
+    stack = np.empty(max(n_nodes, 1), dtype=np.int64)
+    cand = np.empty(max(slot_ref.shape[0], 1), dtype=np.int64)
+    nc = query_box(node_first, node_count, slot_box, slot_ref, n_nodes, min(ax, bx),
+                   min(ay, by), max(ax, bx), max(ay, by), stack, cand)
     count = 0
     for c in range(nc):
         row = cand[c]
-        if not passes(row, s_body, s_flags, s_category, s_mask, f_category, f_mask,
-                      f_sensors, f_exclude):
+        if not passes(s_category[row], s_mask[row], s_flags[row], s_body[row], f_category,
+                      f_mask, f_sensors, f_exclude):
             continue
-        t, nx, ny = ray_row(ax, ay, bx, by, 1.0, row, s_vstart, s_vcount, s_radius, vworld)
+        t, nx, ny = ray_row(ax, ay, bx, by, 1.0, vworld, s_vstart[row], s_vcount[row],
+                            s_radius[row])
         if t != math.inf:
             rows[count] = row
             ts[count] = t
@@ -329,32 +289,31 @@ def raycast_rows(ax, ay, bx, by, node_box, node_right, node_first, node_count, l
 
 
 @njit
-def point_rows(px, py, node_box, node_right, node_first, node_count, leaf_box, leaf_item,
-               n_nodes, depth, s_body, s_flags, s_category, s_mask, s_vstart, s_vcount,
-               s_radius, vworld, f_category, f_mask, f_sensors, f_exclude, out):
+def point_rows(px, py, node_first, node_count, slot_box, slot_ref, n_nodes, s_body, s_flags,
+               s_category, s_mask, s_vstart, s_vcount, s_radius, vworld, f_category, f_mask,
+               f_sensors, f_exclude, out):
     """Rows containing the point (closed); returns how many were written."""
-    stack = np.empty(depth + 2, dtype=np.int64)
-    cand = np.empty(leaf_item.shape[0], dtype=np.int64)
-    nc = query_box(node_box, node_right, node_first, node_count, leaf_box, leaf_item,
-                   n_nodes, px, py, px, py, stack, cand)
+    stack = np.empty(max(n_nodes, 1), dtype=np.int64)
+    cand = np.empty(max(slot_ref.shape[0], 1), dtype=np.int64)
+    nc = query_box(node_first, node_count, slot_box, slot_ref, n_nodes, px, py, px, py,
+                   stack, cand)
     count = 0
     for c in range(nc):
         row = cand[c]
-        if passes(row, s_body, s_flags, s_category, s_mask, f_category, f_mask, f_sensors,
-                  f_exclude) and point_in_shape(px, py, vworld, s_vstart[row], s_vcount[row],
-                                                s_radius[row]):
+        if passes(s_category[row], s_mask[row], s_flags[row], s_body[row], f_category, f_mask,
+                  f_sensors, f_exclude) and point_in_shape(px, py, vworld, s_vstart[row],
+                                                           s_vcount[row], s_radius[row]):
             out[count] = row
             count += 1
     return count
 
 
 @njit
-def points_batch(points, node_box, node_right, node_first, node_count, leaf_box, leaf_item,
-                 n_nodes, depth, s_body, s_owner, s_flags, s_category, s_mask, s_vstart,
-                 s_vcount, s_radius, vworld, b_order, f_category, f_mask, f_sensors,
-                 f_exclude, hit, body, shape):
+def points_batch(points, node_first, node_count, slot_box, slot_ref, n_nodes, s_body, s_owner,
+                 s_flags, s_category, s_mask, s_vstart, s_vcount, s_radius, vworld, b_order,
+                 f_category, f_mask, f_sensors, f_exclude, hit, body, shape):
     """For each point, the containing Shape with the lowest id (and its body), or -1."""
-    stack = np.empty(depth + 2, dtype=np.int64)
+    stack = np.empty(max(n_nodes, 1), dtype=np.int64)
     for k in range(points.shape[0]):
         px = points[k, 0]
         py = points[k, 1]
@@ -367,32 +326,30 @@ def points_batch(points, node_box, node_right, node_first, node_count, leaf_box,
         while top > 0:
             top -= 1
             i = stack[top]
-            if (node_box[i, 0] > px or node_box[i, 2] < px or node_box[i, 1] > py
-                    or node_box[i, 3] < py):
-                continue
-            if node_right[i] >= 0:
-                stack[top] = node_right[i]
-                stack[top + 1] = i + 1
-                top += 2
-                continue
-            f0 = node_first[i]
-            f1 = f0 + node_count[i]
+            f0 = np.uint64(node_first[i])  # unsigned: vectorised count (see cast_segments)
+            f1 = np.uint64(node_first[i] + node_count[i])
             n_in = 0
             for j in range(f0, f1):
-                n_in += ((leaf_box[0, j] <= px) & (leaf_box[2, j] >= px)
-                         & (leaf_box[1, j] <= py) & (leaf_box[3, j] >= py))
-            if n_in == 0:
-                continue
+                n_in += ((slot_box[0, j] <= px) & (slot_box[2, j] >= px)
+                         & (slot_box[1, j] <= py) & (slot_box[3, j] >= py))
             for j in range(f0, f1):
-                if (leaf_box[0, j] > px or leaf_box[2, j] < px or leaf_box[1, j] > py
-                        or leaf_box[3, j] < py):
+                if n_in == 0:
+                    break
+                if (slot_box[0, j] > px or slot_box[2, j] < px or slot_box[1, j] > py
+                        or slot_box[3, j] < py):
                     continue
-                row = leaf_item[j]
+                n_in -= 1
+                ref = slot_ref[j]
+                if ref < 0:
+                    stack[top] = -ref - 1
+                    top += 1
+                    continue
+                row = ref
                 own = s_owner[row]
                 if best >= 0 and own >= best:
                     continue
-                if passes(row, s_body, s_flags, s_category, s_mask, f_category, f_mask,
-                          f_sensors, f_exclude) and point_in_shape(
+                if passes(s_category[row], s_mask[row], s_flags[row], s_body[row],
+                          f_category, f_mask, f_sensors, f_exclude) and point_in_shape(
                               px, py, vworld, s_vstart[row], s_vcount[row], s_radius[row]):
                     best = own
                     brow = row
@@ -422,28 +379,27 @@ def _part_box(qverts, off, n, wx, wy):
 
 
 @njit
-def shape_overlaps(qverts, qoff, qcount, qradius, node_box, node_right, node_first,
-                   node_count, leaf_box, leaf_item, n_nodes, depth, s_body, s_flags,
-                   s_category, s_mask, s_vstart, s_vcount, s_radius, vworld, f_category,
-                   f_mask, f_sensors, f_exclude, rows, dists, normals):
+def shape_overlaps(qverts, qoff, qcount, qradius, node_first, node_count, slot_box, slot_ref,
+                   n_nodes, s_body, s_flags, s_category, s_mask, s_vstart, s_vcount,
+                   s_radius, vworld, f_category, f_mask, f_sensors, f_exclude, rows, dists,
+                   normals):
     """Rows touching or overlapping any query part (parts: ``qverts[qoff[p]:+qcount[p]]``,
     world frame, rounded by ``qradius``). For each such row, the signed distance of the
     deepest part pair (<= 0) and the unit normal that pushes the query part out of the row.
     Returns how many rows were written (one entry per row)."""
-    stack = np.empty(depth + 2, dtype=np.int64)
-    cand = np.empty(leaf_item.shape[0], dtype=np.int64)
+    stack = np.empty(max(n_nodes, 1), dtype=np.int64)
+    cand = np.empty(max(slot_ref.shape[0], 1), dtype=np.int64)
     count = 0
     for p in range(qoff.shape[0]):
         off = qoff[p]
         n = qcount[p]
         lox, loy, hix, hiy = _part_box(qverts, off, n, 0.0, 0.0)
-        nc = query_box(node_box, node_right, node_first, node_count, leaf_box, leaf_item,
-                       n_nodes, lox - qradius, loy - qradius, hix + qradius, hiy + qradius,
-                       stack, cand)
+        nc = query_box(node_first, node_count, slot_box, slot_ref, n_nodes, lox - qradius,
+                       loy - qradius, hix + qradius, hiy + qradius, stack, cand)
         for c in range(nc):
             row = cand[c]
-            if not passes(row, s_body, s_flags, s_category, s_mask, f_category, f_mask,
-                          f_sensors, f_exclude):
+            if not passes(s_category[row], s_mask[row], s_flags[row], s_body[row],
+                          f_category, f_mask, f_sensors, f_exclude):
                 continue
             d, nx, ny, _, _, _, _ = shape_distance(qverts, off, n, qradius, vworld,
                                                    s_vstart[row], s_vcount[row],
@@ -468,17 +424,16 @@ def shape_overlaps(qverts, qoff, qcount, qradius, node_box, node_right, node_fir
 
 
 @njit
-def shape_cast(qverts, qoff, qcount, qradius, wx, wy, node_box, node_right, node_first,
-               node_count, leaf_box, leaf_item, n_nodes, depth, s_body, s_flags, s_category,
-               s_mask, s_vstart, s_vcount, s_radius, vworld, f_category, f_mask, f_sensors,
-               f_exclude):
+def shape_cast(qverts, qoff, qcount, qradius, wx, wy, node_first, node_count, slot_box,
+               slot_ref, n_nodes, s_body, s_flags, s_category, s_mask, s_vstart, s_vcount,
+               s_radius, vworld, f_category, f_mask, f_sensors, f_exclude):
     """First row touched by the query parts moving by (wx, wy) over fraction [0, 1], by the
     swept separating-axis test. Returns (row, time, push_x, push_y, depth, point_x,
     point_y): ``push`` moves the query shape away from the row, ``depth`` > 0 only when they
     already overlap at time 0, ``point`` is the row's surface point nearest the query shape
     at the time of impact. row -1: nothing in the way."""
-    stack = np.empty(depth + 2, dtype=np.int64)
-    cand = np.empty(leaf_item.shape[0], dtype=np.int64)
+    stack = np.empty(max(n_nodes, 1), dtype=np.int64)
+    cand = np.empty(max(slot_ref.shape[0], 1), dtype=np.int64)
     best = math.inf
     brow = -1
     bpart = -1
@@ -489,13 +444,12 @@ def shape_cast(qverts, qoff, qcount, qradius, wx, wy, node_box, node_right, node
         off = qoff[p]
         n = qcount[p]
         lox, loy, hix, hiy = _part_box(qverts, off, n, wx, wy)
-        nc = query_box(node_box, node_right, node_first, node_count, leaf_box, leaf_item,
-                       n_nodes, lox - qradius, loy - qradius, hix + qradius, hiy + qradius,
-                       stack, cand)
+        nc = query_box(node_first, node_count, slot_box, slot_ref, n_nodes, lox - qradius,
+                       loy - qradius, hix + qradius, hiy + qradius, stack, cand)
         for c in range(nc):
             row = cand[c]
-            if not passes(row, s_body, s_flags, s_category, s_mask, f_category, f_mask,
-                          f_sensors, f_exclude):
+            if not passes(s_category[row], s_mask[row], s_flags[row], s_body[row],
+                          f_category, f_mask, f_sensors, f_exclude):
                 continue
             hit, t, px, py, dep = sweep_pair(qverts, off, n, qradius, vworld, s_vstart[row],
                                              s_vcount[row], s_radius[row], wx, wy, 1.0)
