@@ -59,7 +59,7 @@ RECOVER_ITERS = 4
 BIG_CELLS = 64
 
 
-@njit
+@njit(_nrt=False)
 def _filter_ok(a, b, s_category, s_mask, s_group):
     ga = s_group[a]
     if ga != 0 and ga == s_group[b]:
@@ -67,7 +67,7 @@ def _filter_ok(a, b, s_category, s_mask, s_group):
     return (s_category[a] & s_mask[b]) != 0 and (s_category[b] & s_mask[a]) != 0
 
 
-@njit
+@njit(_nrt=False)
 def _place(o, pos, angle, s_body, s_vstart, s_vcount, vlocal, buf):
     """World vertices of shape row o at its body's current pose into buf[0:n]; its box."""
     b = s_body[o]
@@ -95,7 +95,7 @@ def _place(o, pos, angle, s_body, s_vstart, s_vcount, vlocal, buf):
     return n, lox, loy, hix, hiy
 
 
-@njit
+@njit(_nrt=False)
 def _cells(lox, loy, hix, hiy, gf, gi):
     """Grid cell range [cx0, cx1] x [cy0, cy1] covering a box (clamped to the grid)."""
     gx0 = gf[0]
@@ -110,7 +110,7 @@ def _cells(lox, loy, hix, hiy, gf, gi):
     return int(fx0), int(fy0), int(fx1), int(fy1)
 
 
-@njit
+@njit(_nrt=False)
 def _insert(row, lox, loy, hix, hiy, gf, gi, head, nxt, item, big):
     """Add a shape row to the grid (or to the big list); gi[2] entries, gi[3] big count."""
     cx0, cy0, cx1, cy1 = _cells(lox, loy, hix, hiy, gf, gi)
@@ -130,7 +130,7 @@ def _insert(row, lox, loy, hix, hiy, gf, gi, head, nxt, item, big):
             gi[2] = e + 1
 
 
-@njit
+@njit(_nrt=False)
 def _gather(lox, loy, hix, hiy, gf, gi, head, nxt, item, big, stamp, qid, cand):
     """Distinct obstacle rows whose grid cells meet a box, into cand; returns their count."""
     n = 0
@@ -157,13 +157,13 @@ def _gather(lox, loy, hix, hiy, gf, gi, head, nxt, item, big, stamp, qid, cand):
     return n
 
 
-@njit
+@njit(_nrt=False)
 def _up_of(b, angle):
     """A one-way shape's up: world +y turned with its body."""
     return -math.sin(angle[b]), math.cos(angle[b])
 
 
-@njit
+@njit(_nrt=False)
 def _clip(x, y, planes, n_planes):
     """The displacement (or velocity) closest to (x, y) that does not go into any plane."""
     scale = 1e-12 * (abs(x) + abs(y))
@@ -193,7 +193,7 @@ def _clip(x, y, planes, n_planes):
     return 0.0, 0.0
 
 
-@njit
+@njit(_nrt=False)
 def _fill_mover(q, mrel, moff, mn, px, py, abuf):
     a0 = moff[q]
     for k in range(mn[q]):
@@ -201,7 +201,7 @@ def _fill_mover(q, mrel, moff, mn, px, py, abuf):
         abuf[k, 1] = mrel[a0 + k, 1] + py
 
 
-@njit
+@njit(_nrt=False)
 def _first_hit(b, px0, py0, dx, dy, excl, mrows, mrel, moff, mn, mr, mbox, n_mr,
                pos, angle, s_body, s_vstart, s_vcount, s_radius, s_category, s_mask,
                s_group, vlocal, row_resp, t_cls, t_f, t_i, margin,
@@ -326,7 +326,7 @@ def _first_hit(b, px0, py0, dx, dy, excl, mrows, mrel, moff, mn, mr, mbox, n_mr,
     return found, bt, bnx, bny, bkind, bobs, bti, btj, bresp, bown, n_x, qid
 
 
-@njit
+@njit(_nrt=False)
 def _deepest(b, px0, py0, mdx, mdy, mrows, mrel, moff, mn, mr, mbox, n_mr,
              pos, angle, s_body, s_vstart, s_vcount, s_radius, s_category, s_mask,
              s_group, vlocal, row_resp, t_cls, t_f, t_i, margin,
@@ -401,7 +401,7 @@ def _deepest(b, px0, py0, mdx, mdy, mrows, mrel, moff, mn, mr, mbox, n_mr,
     return found, best, bnx, bny, qid
 
 
-@njit
+@njit(_nrt=False)
 def _add_contact(k, c_count, c_normal, c_kind, c_obs, c_tile, c_own, c_resp, nx, ny, kind,
                  obs, ti, tj, own, resp, dedupe):
     n = c_count[k]
@@ -482,7 +482,6 @@ def move_bodies(movers, req_vel, fparams, iparams, n_bodies, n_shapes,
     xn = np.empty((CROSS_CAP, 2))
     cand = np.empty(max(n_shapes, 1), dtype=np.int64)
     stamp = np.full(max(n_shapes, 1), -1, dtype=np.int64)
-    qid = 0
 
     # Obstacle grid (linked cells): cell size about the mean obstacle extent.
     n_obs = obs_rows.shape[0]
@@ -544,6 +543,28 @@ def move_bodies(movers, req_vel, fparams, iparams, n_bodies, n_shapes,
             _insert(obs_rows[e], boxes[e, 0], boxes[e, 1], boxes[e, 2], boxes[e, 3], gf, gi,
                     head, nxt, item, big)
 
+    return _run_movers(movers, req_vel, dt, skin, ux, uy, cos_floor, margin, max_slides, has_up,
+                       mode, n_bodies, pos, angle, kind, b_flags, b_gen, vel, s_body, s_flags,
+                       s_vstart, s_vcount, s_radius, s_category, s_mask, s_group, vlocal,
+                       row_resp, obs_rows, t_cls, t_f, t_i, ch_floor, ch_floor_gen,
+                       ch_floor_pose, out_vel, out_flags, c_count, c_normal, c_kind, c_obs,
+                       c_tile, c_own, c_resp, start, rows, gf, gi, head, nxt, item, big, stamp,
+                       cand, abuf, obuf, cbuf, mrows, moff, mn, mr, mbox, mrel, planes, xt, xi,
+                       xn)
+
+
+@njit(_nrt=False)
+def _run_movers(movers, req_vel, dt, skin, ux, uy, cos_floor, margin, max_slides, has_up,
+                mode, n_bodies, pos, angle, kind, b_flags, b_gen, vel, s_body, s_flags,
+                s_vstart, s_vcount, s_radius, s_category, s_mask, s_group, vlocal,
+                row_resp, obs_rows, t_cls, t_f, t_i, ch_floor, ch_floor_gen,
+                ch_floor_pose, out_vel, out_flags, c_count, c_normal, c_kind, c_obs,
+                c_tile, c_own, c_resp, start, rows, gf, gi, head, nxt, item, big, stamp,
+                cand, abuf, obuf, cbuf, mrows, moff, mn, mr, mbox, mrel, planes, xt, xi, xn):
+    """The per-mover loop. Compiled without reference counting (it allocates nothing), so
+    the many array arguments of the helpers it calls cost nothing per call."""
+    qid = 0
+    n_mov = movers.shape[0]
     dropped = 0
     for k in range(n_mov):
         b = movers[k]
@@ -760,7 +781,7 @@ def move_bodies(movers, req_vel, fparams, iparams, n_bodies, n_shapes,
     return dropped
 
 
-@njit
+@njit(_nrt=False)
 def _is_obstacle(s, obs_rows):
     # obs_rows is sorted (the surface passes np.flatnonzero output).
     lo = 0

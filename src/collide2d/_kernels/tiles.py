@@ -39,12 +39,12 @@ RANGE_EPS = 1e-9
 AXIS_EPS = 1e-9
 
 
-@njit
+@njit(_nrt=False)
 def is_solid(c):
     return c == SLIDE or c == TOUCH or c == BOUNCE
 
 
-@njit
+@njit(_nrt=False)
 def closes(cls, off, ny, nx, i, j):
     """True if cell (i, j) is solid, so the face a neighbour shares with it is internal."""
     if i < 0 or j < 0 or i >= ny or j >= nx:
@@ -52,7 +52,7 @@ def closes(cls, off, ny, nx, i, j):
     return is_solid(cls[off + i * nx + j])
 
 
-@njit
+@njit(_nrt=False)
 def _solid_or_oneway(cls, off, ny, nx, i, j):
     if i < 0 or j < 0 or i >= ny or j >= nx:
         return False
@@ -60,12 +60,12 @@ def _solid_or_oneway(cls, off, ny, nx, i, j):
     return is_solid(c) or c == ONEWAY
 
 
-@njit
+@njit(_nrt=False)
 def _sign(x):
     return 1 if x > 0.0 else -1
 
 
-@njit
+@njit(_nrt=False)
 def face_is_real(cls, off, ny, nx, i, j, px, py):
     """Is the feature of cell (i, j) met with push normal (px, py) on the union's surface?
 
@@ -82,7 +82,7 @@ def face_is_real(cls, off, ny, nx, i, j, px, py):
             and not closes(cls, off, ny, nx, i + _sign(py), j))
 
 
-@njit
+@njit(_nrt=False)
 def oneway_ok(cls, off, ny, nx, i, j, px, py):
     """A one-way tile holds a mover only on its top: the normal must point up and the top must
     not be covered; a corner normal also needs the walkway not to continue sideways."""
@@ -95,7 +95,7 @@ def oneway_ok(cls, off, ny, nx, i, j, px, py):
     return True
 
 
-@njit
+@njit(_nrt=False)
 def box_cell(bx0, by0, bx1, by1, dx, dy, cx0, cy0, cx1, cy1):
     """Swept box [bx0, bx1] x [by0, by1] moving by (dx, dy) t, t >= 0, against a cell box.
 
@@ -161,7 +161,7 @@ def box_cell(bx0, by0, bx1, by1, dx, dy, cx0, cy0, cx1, cy1):
     return 1, ex, ey, sx, sy, t_leave
 
 
-@njit
+@njit(_nrt=False)
 def _mtd_real(cls, off, ny, nx, i, j, lox, loy, hix, hiy, cx0, cy0, cx1, cy1):
     """Shortest axis push out of cell (i, j) through a real face for an overlapping extent
     [lox, hix] x [loy, hiy]. Returns (depth, px, py); depth inf when every face is internal."""
@@ -191,7 +191,7 @@ def _mtd_real(cls, off, ny, nx, i, j, lox, loy, hix, hiy, cx0, cy0, cx1, cy1):
     return best, px, py
 
 
-@njit
+@njit(_nrt=False)
 def _cell_range(lo, hi, origin, s, n):
     """Cells [k0, k1] (clamped to the map) whose span meets [lo, hi]; k0 > k1 when none."""
     f0 = (lo - origin) / s - RANGE_EPS
@@ -203,7 +203,7 @@ def _cell_range(lo, hi, origin, s, n):
     return k0, k1
 
 
-@njit
+@njit(_nrt=False)
 def _record_cross(xt, xi, xn, n_x, m, i, j, t, px, py):
     # xi row: (kind 1 = tile, map, i, j, mover row filled in by the caller)
     if n_x < xt.shape[0]:
@@ -218,7 +218,7 @@ def _record_cross(xt, xi, xn, n_x, m, i, j, t, px, py):
     return n_x
 
 
-@njit
+@njit(_nrt=False)
 def sweep_tiles(cls, off, ny, nx, ox, oy, s, m, va, aoff, an, ar, is_box, dx, dy, t_best,
                 margin, cbuf, xt, xi, xn, n_x):
     """First blocking tile for a convex mover shape moving by (dx, dy) t, t in [0, 1].
@@ -404,7 +404,7 @@ def sweep_tiles(cls, off, ny, nx, ox, oy, s, m, va, aoff, an, ar, is_box, dx, dy
     return found, bt, bpx, bpy, bi, bj, bc, n_x
 
 
-@njit
+@njit(_nrt=False)
 def push_tiles(cls, off, ny, nx, ox, oy, s, va, aoff, an, ar, is_box, dy, margin, cbuf):
     """Deepest overlap of a mover shape with the map's solid cells, through real faces only.
 
