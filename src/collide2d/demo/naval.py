@@ -18,7 +18,7 @@ from ..world import World
 from .scene import Scene, push
 
 HALF_W, HALF_H = 42.0, 26.0
-ROUTES = ((31.0, 18.0, 1.0), (25.0, 12.5, -1.0))   # (a, b, direction) per fleet
+ROUTES = ((33.0, 20.0, 1.0), (23.0, 11.0, -1.0))   # (a, b, direction) per fleet
 TEAM_COLORS = ((186, 64, 52), (48, 98, 178))
 TEAM_NAMES = ("red", "blue")
 SEA = (26, 70, 110)
@@ -229,12 +229,26 @@ class Naval(Scene):
                 renderer.polygon(camera.world_to_screen(poly), GRASS, None)
             for body, team, _ in self.ships:
                 self._draw_sails(renderer, camera, body, team)
+        self._draw_trails(renderer, camera)
         for x, y, t0, color, size in self.effects:
             age = (self.time - t0) / 0.8
             c = camera.world_to_screen((x, y))
             r = camera.zoom * size * (0.4 + 1.2 * age)
             fade = tuple(int(round(cc + (s - cc) * age)) for cc, s in zip(color, SEA, strict=True))
             renderer.circle(c, r, None, fade, 2.0)
+
+    def _draw_trails(self, renderer, camera) -> None:
+        """Each cannonball's path over the last 1/20 s: the segment seed 000 traces from the
+        last position to the current one."""
+        if not self.balls:
+            return
+        b = self.world._bodies
+        slots = np.array([rec[0].id for rec in self.balls.values()], dtype=np.int64)
+        p1 = b.pos[slots]
+        p0 = p1 - b.vel[slots] * 0.05
+        seg = camera.world_to_screen(np.stack((p0, p1), axis=1))
+        renderer.lines(seg, (236, 240, 246), 2.0)
+        renderer.points(seg[:, 1], BALL_COLOR, max(2.0, BALL_RADIUS * camera.zoom))
 
     def _draw_sails(self, renderer, camera, body, team) -> None:
         sail = np.array([(-0.25, -1.5), (0.25, -1.5), (0.55, 0.0), (0.25, 1.5), (-0.25, 1.5)])

@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from ..world import World
-from .scene import Scene, regular_polygon
+from .scene import Scene, is_clear, regular_polygon
 
 HALF_WIDTH = 20.0
 TOP = 34.0
@@ -41,7 +41,10 @@ class Rain(Scene):
             if self.fallen >= self.limit:
                 return
             x = float(rng.uniform(-HALF_WIDTH + 1.5, HALF_WIDTH - 1.5))
-            body = self.world.add_body(position=(x, TOP - 1.0 - float(rng.uniform(0, 1))),
+            y = TOP - 1.0 - float(rng.uniform(0, 1))
+            if not is_clear(self.world, (x, y), 0.6):
+                continue
+            body = self.world.add_body(position=(x, y),
                                        angle=float(rng.uniform(0, math.tau)),
                                        velocity=(0.0, -float(rng.uniform(2, 6))))
             sides = int(rng.integers(3, 10))

@@ -128,6 +128,19 @@ def push(world, slots: np.ndarray, forces: np.ndarray, torques=None) -> None:
     b.sleep_time[slots] = 0.0
 
 
+def is_clear(world, point, radius: float) -> bool:
+    """True when no shape's bounding box meets the square of half side ``radius`` (m) around
+    ``point``: a place to drop a new body without starting inside another."""
+    world._sync_shapes()
+    st = world._shapes
+    n = st.count
+    a = st.aabb[:n]
+    x, y = float(point[0]), float(point[1])
+    hit = (((st.flags[:n] & S.S_ALIVE) != 0) & (a[:, 0] < x + radius) & (a[:, 2] > x - radius)
+           & (a[:, 1] < y + radius) & (a[:, 3] > y - radius))
+    return not hit.any()
+
+
 def pick_body(world, point):
     """The dynamic body whose shape contains world ``point`` (the last drawn, on top), or
     None."""

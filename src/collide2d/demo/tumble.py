@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 from ..world import World
-from .scene import Scene, random_shape
+from .scene import Scene, is_clear, random_shape
 
 HALF_WIDTH = 16.0
 
@@ -40,9 +40,11 @@ class Tumble(Scene):
             return
         rng = self.rng
         x = float(rng.uniform(-HALF_WIDTH + 2.0, HALF_WIDTH - 2.0))
+        if not is_clear(self.world, (x, 19.0), 1.3):
+            return          # the last drop is still there: try again next frame
         body = self.world.add_body(position=(x, 19.0), angle=float(rng.uniform(0, math.tau)),
                                    angular_velocity=float(rng.uniform(-3, 3)))
-        random_shape(body, rng, 0.75, friction=0.5, elasticity=0.05)
+        random_shape(body, rng, 0.75, friction=0.3, elasticity=0.05)
         self.dropped += 1
 
     def stats(self) -> list[str]:
