@@ -95,7 +95,7 @@ def swept_core(s, v):
     v = np.asarray(v, dtype=float)
     if is_disc(s):
         c = np.asarray(s.center, dtype=float)
-        if not np.any(v):
+        if np.all(c + v == c):  # no motion representable at this position
             return Point(c), float(s.radius)
         return LineString([c, c + v]), float(s.radius)
     p = np.asarray(s, dtype=float)
@@ -118,11 +118,11 @@ def sweep_time(a, va, b, vb, t_max, margin=1e-6):
     """
     v = np.asarray(va, dtype=float) - np.asarray(vb, dtype=float)
     vt = v * t_max
+    if distance(a, b) == 0.0:
+        return "hit", 0.0
     swept_gap = core_distance(swept_core(a, vt), core(b))
     if swept_gap > margin:
         return "miss", None
-    if swept_gap == 0.0 and distance(a, b) == 0.0:
-        return "hit", 0.0
     if core_distance(swept_core(shrink(a, margin), vt), core(shrink(b, margin))) > 0.0:
         return "ambiguous", None
 

@@ -47,8 +47,16 @@ def well_formed(poly, min_edge=MIN_EDGE, min_sin=MIN_SIN_TURN) -> bool:
     return bool(sin.min() >= min_sin)
 
 
+def strictly_convex(poly) -> bool:
+    """Every turn strictly left (checked here: GEOS hulls of tiny coordinates can be off)."""
+    p = np.asarray(poly, dtype=float)
+    e = np.roll(p, -1, axis=0) - p
+    e_next = np.roll(e, -1, axis=0)
+    return bool(np.all(e[:, 0] * e_next[:, 1] - e[:, 1] * e_next[:, 0] > 0))
+
+
 def finite(lo=-5.0, hi=5.0):
-    return st.floats(lo, hi, allow_nan=False, allow_infinity=False)
+    return st.floats(lo, hi, allow_nan=False, allow_infinity=False, allow_subnormal=False)
 
 
 def points(lo=-5.0, hi=5.0):
@@ -65,7 +73,7 @@ def convex_polygons(draw, box=4.0, min_area=0.3, max_vertices=8):
     coords = np.asarray(shapely.orient_polygons(hull).exterior.coords, dtype=float)[:-1]
     if signed_area(coords) < 0:
         coords = coords[::-1]
-    assume(well_formed(coords))
+    assume(well_formed(coords) and strictly_convex(coords))
     return np.ascontiguousarray(coords)
 
 
