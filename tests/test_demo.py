@@ -65,6 +65,23 @@ def test_scene_runs_300_frames_without_nan(name):
     assert name in lines[0] and "FPS" in lines[1] and "bodies" in lines[2]
 
 
+def test_naval_broadsides_hit_only_the_enemy():
+    demo = Demo("naval", size=(320, 200))
+    scene = demo.scene
+    team_of = {ship.id: team for ship, team, _ in scene.ships}
+    enemy_hits = 0
+    for _ in range(240):
+        demo.update()
+        for team, gun in enumerate(scene.guns):
+            for b in gun.hits.body.tolist():
+                body = demo.world.bodies[b]
+                if body.kind == "dynamic":
+                    assert team_of[body.id] != team, "a fleet hit its own ship"
+                    enemy_hits += 1
+    assert scene.fired > 0 and enemy_hits > 0
+    assert enemy_hits == sum(scene.hits)
+
+
 def test_scenes_are_the_five_of_the_issue():
     assert list(SCENES) == ["naval", "dungeon", "tumble", "pyramid", "rain"]
 
@@ -76,7 +93,7 @@ def _pyramid_top_pixel():
     # centre (0, 9.75). The top box (20th row) is centred at (0, 19.5):
     zoom = min(960 * 0.98 / 26.0, 600 * 0.98 / 22.5)
     x = 960 / 2 + (0.0 - 0.0) * zoom
-    y = 600 / 2 - (19.5 - 9.75) * zoom            # 45.2
+    y = 600 / 2 - (19.5 - 9.75) * zoom  # 45.2
     return x, y, zoom
 
 
@@ -129,9 +146,26 @@ def test_no_display_falls_back_to_headless(tmp_path, monkeypatch, capsys):
 def test_python_dash_m_command(tmp_path):
     out = tmp_path / "naval.png"
     env = dict(os.environ, SDL_VIDEODRIVER="dummy")
-    r = subprocess.run([sys.executable, "-m", "collide2d", "demo", "naval", "--headless",
-                        "--frames", "2", "--size", "320x200", "--out", str(out)],
-                       capture_output=True, text=True, env=env, timeout=300)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "collide2d",
+            "demo",
+            "naval",
+            "--headless",
+            "--frames",
+            "2",
+            "--size",
+            "320x200",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr
     assert pygame.image.load(str(out)).get_size() == (320, 200)
 
@@ -150,7 +184,7 @@ def test_p_pauses_and_resumes():
 
 def test_space_single_steps_exactly_one_frame():
     demo = Demo("tumble", size=(320, 200))
-    demo.handle([key(pygame.K_SPACE)])          # running: space pauses and queues one step
+    demo.handle([key(pygame.K_SPACE)])  # running: space pauses and queues one step
     assert demo.paused
     t0 = demo.world.time
     assert [demo.update() for _ in range(4)] == [1, 0, 0, 0]
@@ -178,7 +212,7 @@ def test_d_h_r_and_quit():
     surface = pygame.Surface(demo.size)
     demo.handle([key(pygame.K_d), key(pygame.K_h)])
     assert demo.debug and demo.show_help
-    demo.render(surface)                         # help panel and overlays draw
+    demo.render(surface)  # help panel and overlays draw
     demo.handle([key(pygame.K_d), key(pygame.K_h)])
     assert not demo.debug and not demo.show_help
     for _ in range(3):
@@ -208,7 +242,7 @@ def test_left_drag_pulls_the_grabbed_body_to_the_cursor():
     x, y, zoom = _pyramid_top_pixel()
     top = demo.world.bodies[-1]
     assert_allclose(top.position, (0.0, 19.5), atol=1e-12)
-    demo.handle([click((x, y)), move((x + 3 * zoom, y - 2 * zoom))])   # 3 m right, 2 m up
+    demo.handle([click((x, y)), move((x + 3 * zoom, y - 2 * zoom))])  # 3 m right, 2 m up
     assert demo.drag is not None and demo.drag[0] is top
     for _ in range(90):
         demo.update()
@@ -221,10 +255,10 @@ def test_left_press_on_empty_space_attracts():
     demo = Demo("naval")
     ship = demo.scene.ships[0][0]
     start = ship.position
-    p = demo.camera.world_to_screen(start + (4.0, 0.0))   # 4 m ahead of the ship's origin
+    p = demo.camera.world_to_screen(start + (4.0, 0.0))  # 4 m ahead of the ship's origin
     demo.handle([click(tuple(p))])
     assert demo.attracting and demo.drag is None
-    demo.scene.before_step = lambda dt: None              # no sailing: only the mouse pulls
+    demo.scene.before_step = lambda dt: None  # no sailing: only the mouse pulls
     target = start + (4.0, 0.0)
     d0 = np.hypot(*(ship.position - target))
     for _ in range(30):
@@ -238,7 +272,7 @@ def test_wheel_zooms_about_the_mouse():
     anchor = demo.camera.screen_to_world((200, 150))
     z = demo.camera.zoom
     demo.handle([pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=2)])
-    assert demo.camera.zoom == pytest.approx(z * 1.15 ** 2)
+    assert demo.camera.zoom == pytest.approx(z * 1.15**2)
     assert_allclose(demo.camera.world_to_screen(anchor), (200, 150), atol=1e-9)
 
 
@@ -255,4 +289,4 @@ def test_arrow_keys_walk_the_dungeon_hero():
     assert 0.0 < x1 - x0 <= 0.65 + 1e-9
     for _ in range(5):
         demo.update()
-    assert hero.position[0] == pytest.approx(x1)   # key released: the hero stands still
+    assert hero.position[0] == pytest.approx(x1)  # key released: the hero stands still

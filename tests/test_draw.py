@@ -74,7 +74,7 @@ def test_camera_maps_world_to_screen_with_y_up():
 @nojit
 def test_camera_pan_and_zoom_at_a_pixel():
     cam = Camera(center=(0.0, 0.0), zoom=10.0, size=(200, 100))
-    cam.pan(20.0, -10.0)   # drag the picture 20 px right, 10 px up
+    cam.pan(20.0, -10.0)  # drag the picture 20 px right, 10 px up
     # The content follows the drag: the origin is now 20 px right and 10 px up of centre.
     assert_allclose(cam.world_to_screen((0.0, 0.0)), (120.0, 40.0))
     assert_allclose(cam.center, (-2.0, -1.0))
@@ -95,14 +95,17 @@ def test_camera_fit_shows_the_box_whole():
 
 
 @nojit
-@pytest.mark.parametrize("kwargs, name, exc", [
-    (dict(zoom=0.0), "zoom", ValueError),
-    (dict(zoom=math.nan), "zoom", ValueError),
-    (dict(center=(0.0, math.inf)), "center", ValueError),
-    (dict(size=(100, 0)), "size", ValueError),
-    (dict(size=(100.5, 50)), "size", ValueError),
-    (dict(size=7), "size", TypeError),
-])
+@pytest.mark.parametrize(
+    "kwargs, name, exc",
+    [
+        (dict(zoom=0.0), "zoom", ValueError),
+        (dict(zoom=math.nan), "zoom", ValueError),
+        (dict(center=(0.0, math.inf)), "center", ValueError),
+        (dict(size=(100, 0)), "size", ValueError),
+        (dict(size=(100.5, 50)), "size", ValueError),
+        (dict(size=7), "size", TypeError),
+    ],
+)
 def test_camera_rejects_bad_input(kwargs, name, exc):
     with pytest.raises(exc, match=name):
         Camera(**kwargs)
@@ -146,13 +149,13 @@ def test_pygame_draws_bodies_at_their_pixels():
     # Box centre (3, 2): x = 100 + 3 * 20 = 160, y = 60 - 2 * 20 = 20; half side 20 px.
     assert at(160, 20) == PAL.static
     assert at(175, 35) == PAL.static
-    assert at(186, 20) == PAL.background      # 26 px right of the centre: outside
+    assert at(186, 20) == PAL.background  # 26 px right of the centre: outside
     assert at(160, 45) == PAL.background
     # Ball centre (-2, -1): x = 100 - 40 = 60, y = 60 + 20 = 80; radius 20 px.
-    assert at(60, 68) == red                   # above the centre (off the angle tick)
+    assert at(60, 68) == red  # above the centre (off the angle tick)
     assert at(48, 80) == red
-    assert at(60, 57) == PAL.background        # 23 px above: outside
-    assert at(100, 60) == PAL.background       # the origin: empty
+    assert at(60, 57) == PAL.background  # 23 px above: outside
+    assert at(100, 60) == PAL.background  # the origin: empty
 
 
 def test_pygame_follows_the_camera():
@@ -162,9 +165,9 @@ def test_pygame_follows_the_camera():
     world, box, _ = _scene()
     surf = pygame.Surface((200, 120))
     cam = Camera(center=(0.0, 0.0), zoom=20.0, size=(200, 120))
-    cam.pan(-40.0, 30.0)           # picture moved 40 px left, 30 px down
+    cam.pan(-40.0, 30.0)  # picture moved 40 px left, 30 px down
     draw_world(world, PygameRenderer(surf), cam)
-    assert tuple(surf.get_at((120, 50)))[:3] == PAL.static   # (160 - 40, 20 + 30)
+    assert tuple(surf.get_at((120, 50)))[:3] == PAL.static  # (160 - 40, 20 + 30)
     assert tuple(surf.get_at((160, 20)))[:3] == PAL.background
     cam = Camera(center=(3.0, 2.0), zoom=5.0, size=(200, 120))  # box centred, 10 x 10 px
     draw_world(world, PygameRenderer(surf), cam)
@@ -199,7 +202,7 @@ def test_pygame_particles_many_dots_are_pixels():
     r.begin(None, (0, 0, 0))
     r.points(np.array([[3.2, 4.7], [49.9, 39.9], [60.0, 5.0], [-1.0, 2.0]]), (9, 8, 7), 1.0)
     assert tuple(surf.get_at((3, 4)))[:3] == (9, 8, 7)
-    assert tuple(surf.get_at((49, 39)))[:3] == (9, 8, 7)   # off-screen dots are dropped
+    assert tuple(surf.get_at((49, 39)))[:3] == (9, 8, 7)  # off-screen dots are dropped
 
 
 # ---------------------------------------------------------------------------- SVG
@@ -233,8 +236,14 @@ def test_svg_concave_shape_outline_skips_the_diagonals():
     assert len(root.findall(SVG + "polygon")) == len(shape.parts)
     seg = np.concatenate([path_segments(p) for p in root.findall(SVG + "path")])
     # The outline is the L's six edges, in pixels (x = 20 + 10 (x - 1), y = 20 - 10 (y - 1)).
-    want = {((10, 30), (30, 30)), ((30, 30), (30, 20)), ((30, 20), (20, 20)),
-            ((20, 20), (20, 10)), ((20, 10), (10, 10)), ((10, 10), (10, 30))}
+    want = {
+        ((10, 30), (30, 30)),
+        ((30, 30), (30, 20)),
+        ((30, 20), (20, 20)),
+        ((20, 20), (20, 10)),
+        ((20, 10), (10, 10)),
+        ((10, 10), (10, 30)),
+    }
     got = {tuple(sorted((tuple(a), tuple(b)))) for a, b in seg.round(6).tolist()}
     assert got == {tuple(sorted(e)) for e in want}
 
@@ -242,7 +251,7 @@ def test_svg_concave_shape_outline_skips_the_diagonals():
 @nojit
 def test_svg_culls_shapes_out_of_view():
     world, box, ball = _scene()
-    cam = Camera(center=(3.0, 2.0), zoom=20.0, size=(60, 60))   # sees x 1.5..4.5
+    cam = Camera(center=(3.0, 2.0), zoom=20.0, size=(60, 60))  # sees x 1.5..4.5
     root = parse(world_svg(world, cam))
     assert len(root.findall(SVG + "polygon")) == 1
     assert len(root.findall(SVG + "circle")) == 0
@@ -266,8 +275,9 @@ def test_svg_contact_points_and_normals():
     assert len(pts) == 2
     assert_allclose(sorted(pts[:, 0]), [80.0, 120.0], atol=1.0)
     assert_allclose(pts[:, 1], [100.0, 100.0], atol=1.0)
-    normals = [p for p in root.findall(SVG + "path")
-               if p.get("stroke") == hexcolor(PAL.contact_normal)]
+    normals = [
+        p for p in root.findall(SVG + "path") if p.get("stroke") == hexcolor(PAL.contact_normal)
+    ]
     seg = path_segments(normals[0])
     # Normals point from the ground (shape A) to the box: up, 16 px long.
     assert_allclose(seg[:, 1] - seg[:, 0], [[0.0, -16.0]] * 2, atol=0.05)
@@ -290,8 +300,9 @@ def test_svg_mtd_arrow_and_overlap_highlight():
     # Overlap 0.5 m along x: the MTD moves A (the left box) 0.5 m left = 10 px, and starts
     # in the middle of the overlap (x = 0.75 m -> pixel 60, y = 0 -> pixel 40).
     assert_allclose(shaft, [[60.0, 40.0], [50.0, 40.0]], atol=1e-6)
-    outlined = [p for p in root.findall(SVG + "polygon")
-                if p.get("stroke") == hexcolor(PAL.overlap)]
+    outlined = [
+        p for p in root.findall(SVG + "polygon") if p.get("stroke") == hexcolor(PAL.overlap)
+    ]
     assert len(outlined) == 2
 
 
@@ -304,10 +315,10 @@ def test_svg_debug_overlays_draw_boxes():
     root = parse(r.to_string())
     boxes = [p for p in root.findall(SVG + "path") if p.get("stroke") == hexcolor(PAL.aabb)]
     seg = path_segments(boxes[0])
-    assert seg.shape == (8, 2, 2)   # two shapes, four sides each
+    assert seg.shape == (8, 2, 2)  # two shapes, four sides each
     # The ball's box: x -3..-1, y -2..0 -> pixels x 40..80, y 60..100.
     xs, ys = seg[..., 0], seg[..., 1]
-    ball_side = (xs.max(axis=1) <= 80.0 + 1e-9)
+    ball_side = xs.max(axis=1) <= 80.0 + 1e-9
     assert_allclose([xs[ball_side].min(), xs[ball_side].max()], [40.0, 80.0])
     assert_allclose([ys[ball_side].min(), ys[ball_side].max()], [60.0, 100.0])
 
@@ -333,16 +344,22 @@ def test_matplotlib_one_patch_per_part_in_metres():
     world.add_body(position=(-2.0, -1.0)).add_circle(1.0)
     world.add_body(position=(0.0, -3.0)).add_segment((-1, 0), (1, 0), radius=0.25)
     concave = world.add_body(position=(-4.0, 2.0)).add_polygon(
-        [(0, 0), (2, 0), (2, 1), (1, 1), (1, 2), (0, 2)])
+        [(0, 0), (2, 0), (2, 1), (1, 1), (1, 2), (0, 2)]
+    )
     fig, ax = plt.subplots()
     cam = Camera(center=(0.0, 0.0), zoom=20.0, size=(400, 300))
     draw_world(world, MatplotlibRenderer(ax, cam.size), cam)
     # Box, triangle, circle, capsule: one patch each; the L: one per convex part.
     assert len(ax.patches) == 4 + len(concave.parts)
     # The axes are in metres, y up: the box patch has the box's corners.
-    boxes = [p for p in ax.patches if hasattr(p, "get_xy")
-             and np.allclose(sorted(map(tuple, np.asarray(p.get_xy())[:4])),
-                             [(2, 1), (2, 3), (4, 1), (4, 3)])]
+    boxes = [
+        p
+        for p in ax.patches
+        if hasattr(p, "get_xy")
+        and np.allclose(
+            sorted(map(tuple, np.asarray(p.get_xy())[:4])), [(2, 1), (2, 3), (4, 1), (4, 3)]
+        )
+    ]
     assert len(boxes) == 1
     circles = [p for p in ax.patches if type(p).__name__ == "Circle"]
     assert len(circles) == 1
@@ -364,3 +381,18 @@ def test_plot_world_makes_axes():
     ax = plot_world(world, options=DrawOptions.debug())
     assert len(ax.patches) == 2
     plt.close(ax.figure)
+
+
+def test_particles_are_drawn_where_they_are():
+    pygame = pytest.importorskip("pygame")
+    from collide2d.draw import PygameRenderer
+
+    world = c2d.World(gravity=(0.0, 0.0))
+    world.add_particles([(1.0, 1.0), (-2.0, 0.5)], [(0.0, 0.0), (0.0, 0.0)])
+    surf = pygame.Surface((100, 100))
+    cam = Camera((0.0, 0.0), 10.0, (100, 100))
+    draw_world(world, PygameRenderer(surf), cam, DrawOptions(particle_radius=1.0))
+    # (1, 1) -> pixel (60, 40); (-2, 0.5) -> (30, 45).
+    assert tuple(surf.get_at((60, 40)))[:3] == PAL.particle
+    assert tuple(surf.get_at((30, 45)))[:3] == PAL.particle
+    assert tuple(surf.get_at((50, 50)))[:3] == PAL.background

@@ -3,8 +3,10 @@ of deck points), islands are concave static polygons, cannonballs fly in broadsi
 
 Two fleets sail opposite ways round two ellipses, so they keep passing each other abeam;
 each ship fires a broadside of four cannonballs at an enemy alongside. Cannonballs are
-small, fast bodies with continuous collision (``bullet=True``) whose momentum pushes the
-ship they hit; they never hit their own fleet (category and mask bits).
+particles (``world.add_particles``, one system per fleet, ``on_hit="stop"``): each step
+traces every ball from its last position to the new one against all shapes, so none
+tunnels, and the fleet's filter keeps it from hitting its own ships. A ball that hits a
+ship hands it its momentum (``body.apply_impulse`` at the hit point).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import math
 import numpy as np
 
 from ..geometry import convex_hull
+from ..queries import QueryFilter
 from ..world import World
 from .scene import Scene, push
 
@@ -27,30 +30,20 @@ GRASS = (96, 150, 82)
 ROCK = (120, 118, 112)
 BALL_COLOR = (24, 24, 28)
 
-# Collision categories: land 1, ships of fleet k 2 << 2k, their cannonballs 4 << 2k.
+# Collision categories: land 1, ships of fleet k 2 << k.
 LAND = 1
 ALL = 0xFFFFFFFF
 
 SHIP_SPEED = 5.0        # m/s
 BALL_SPEED = 24.0       # m/s, relative to the ship
-BALL_RADIUS = 0.18
-BALL_DENSITY = 9.0      # kg/m^2: 0.9 kg, 22 N s at full speed
+BALL_MASS = 0.9         # kg: 22 N s at full speed
 BALL_LIFE = 1.1         # s in the air before it drops into the sea
 RELOAD = 2.2            # s
 GUNS = (-2.1, -0.8, 0.5, 1.8)   # gun ports along the hull (body frame x, m)
 
 
 def _ship_cat(team: int) -> int:
-    return 2 << (2 * team)
-
-
-def _ball_cat(team: int) -> int:
-    return 4 << (2 * team)
-
-
-def _ball_mask(team: int) -> int:
-    # Not the own fleet, and not other cannonballs.
-    return ALL & ~_ship_cat(team) & ~_ball_cat(0) & ~_ball_cat(1)
+    return 2 << team
 
 
 def _star_island(rng, center, radius, n=14):
@@ -72,7 +65,7 @@ class Naval(Scene):
     name = "naval"
     title = "two fleets trade broadsides among concave islands"
     help = ("ships are convex hulls; islands are concave (decomposed into convex parts)",
-            "cannonballs are fast bodies with continuous collision; hits push the ship")
+            "cannonballs are particles traced segment by segment; a hit pushes the ship")
     view = (-HALF_W, -HALF_H, HALF_W, HALF_H)
 
     def build(self) -> World:
@@ -101,7 +94,11 @@ class Naval(Scene):
                 self.vegetation.append(c + 0.55 * (outline - c))
 
         self.ships = []      # [body, team, reload]
-        self.balls = {}      # shape id -> (body, team, time fired)
+        # One particle system per fleet: its filter hides the fleet's own ships.
+        self.guns = [world.add_particles(np.empty((0, 2)), on_hit="stop", gravity_scale=0.0,
+                                         drag=0.2, filter=QueryFilter(mask=ALL & ~_ship_cat(t)))
+                     for t in (0, 1)]
+        self.fired_at = [np.empty(0), np.empty(0)]   # time each cannonball was fired
         self.effects = []    # [x, y, start time, color, size]
         self.hits = [0, 0]
         self.fired = 0
@@ -177,45 +174,35 @@ class Naval(Scene):
             ship[2] = RELOAD + float(self.rng.uniform(0, 0.4))
 
     def _fire(self, ship, pos, vel, fwd, side) -> None:
-        world, team, rng = self.world, ship[1], self.rng
-        for x in GUNS:
-            p = pos + fwd * x + side * 1.55
-            v = vel + side * BALL_SPEED * rng.uniform(0.92, 1.05) + fwd * rng.uniform(-1.5, 1.5)
-            ball = world.add_body(position=p, velocity=v, bullet=True, damping=0.9)
-            shape = ball.add_circle(BALL_RADIUS, density=BALL_DENSITY, friction=0.0,
-                                    category=_ball_cat(team), mask=_ball_mask(team))
-            self.colors[ball.id] = BALL_COLOR
-            self.balls[shape.id] = (ball, team, self.time)
-            self.effects.append([p[0], p[1], self.time, (245, 245, 235), 0.6])   # smoke
+        team, rng = ship[1], self.rng
+        x = np.array(GUNS)[:, None]
+        p = pos + fwd * x + side * 1.4
+        v = (vel + side * BALL_SPEED * rng.uniform(0.92, 1.05, (len(GUNS), 1))
+             + fwd * rng.uniform(-1.5, 1.5, (len(GUNS), 1)))
+        self.guns[team].add(p, v)
+        self.fired_at[team] = np.append(self.fired_at[team], np.full(len(GUNS), self.time))
+        self.effects += [[q[0], q[1], self.time, (245, 245, 235), 0.6] for q in p]   # smoke
         self.fired += len(GUNS)
 
     def after_step(self, dt: float) -> None:
         world = self.world
-        ev = world.contact_begin_events()
-        gone = set()
-        ship_team = {s[0].id: s[1] for s in self.ships}
-        for a, b_, pts, cnt in zip(ev.shape_a.tolist(), ev.shape_b.tolist(), ev.points,
-                                   ev.count.tolist(), strict=True):
-            for ball_id, other in ((a, b_), (b_, a)):
-                rec = self.balls.get(ball_id)
-                if rec is None or ball_id in gone:
-                    continue
-                gone.add(ball_id)
-                p = pts[:max(cnt, 1)].mean(axis=0)
-                target = world.shape(other).body.id
-                if target in ship_team:
-                    self.hits[rec[1]] += 1
-                    self.effects.append([p[0], p[1], self.time, (255, 170, 60), 1.4])
+        for team, gun in enumerate(self.guns):
+            hits = gun.hits
+            for k in range(len(hits.particle)):
+                body = world.bodies[int(hits.body[k])]
+                point = hits.point[k]
+                if body.kind == "dynamic":       # a ship: push it with the ball's momentum
+                    body.apply_impulse(BALL_MASS * gun.velocities[hits.particle[k]], point)
+                    self.hits[team] += 1
+                    self.effects.append([point[0], point[1], self.time, (255, 170, 60), 1.4])
                 else:
-                    self.effects.append([p[0], p[1], self.time, SAND, 0.9])
-        for ball_id, (ball, _team, t0) in list(self.balls.items()):
-            if ball_id in gone or self.time - t0 > BALL_LIFE:
-                if ball_id not in gone:   # fell short: a splash
-                    p = ball.position
-                    self.effects.append([p[0], p[1], self.time, (220, 240, 255), 0.9])
-                self.colors.pop(ball.id, None)
-                world.remove(ball)
-                del self.balls[ball_id]
+                    self.effects.append([point[0], point[1], self.time, SAND, 0.9])
+            old = gun.alive & (self.time - self.fired_at[team] > BALL_LIFE)
+            self.effects += [[q[0], q[1], self.time, (220, 240, 255), 0.9]    # splash
+                             for q in gun.positions[old]]
+            drop = ~gun.alive | old
+            gun.remove(drop)
+            self.fired_at[team] = self.fired_at[team][~drop]
         self.effects = [e for e in self.effects if self.time - e[2] < 0.8]
 
     def spawn(self, point) -> None:
@@ -240,15 +227,21 @@ class Naval(Scene):
     def _draw_trails(self, renderer, camera) -> None:
         """Each cannonball's path over the last 1/20 s: the segment seed 000 traces from the
         last position to the current one."""
-        if not self.balls:
-            return
-        b = self.world._bodies
-        slots = np.array([rec[0].id for rec in self.balls.values()], dtype=np.int64)
-        p1 = b.pos[slots]
-        p0 = p1 - b.vel[slots] * 0.05
-        seg = camera.world_to_screen(np.stack((p0, p1), axis=1))
-        renderer.lines(seg, (236, 240, 246), 2.0)
-        renderer.points(seg[:, 1], BALL_COLOR, max(2.0, BALL_RADIUS * camera.zoom))
+        for gun in self.guns:
+            live = gun.alive
+            if not live.any():
+                continue
+            p1 = gun.positions[live]
+            p0 = p1 - gun.velocities[live] * 0.05
+            seg = camera.world_to_screen(np.stack((p0, p1), axis=1))
+            renderer.lines(seg, (236, 240, 246), 2.0)
+            renderer.points(seg[:, 1], BALL_COLOR, 2.5)
+
+    def draw_options(self, debug: bool):
+        opts = super().draw_options(debug)
+        opts.palette.particle = BALL_COLOR
+        opts.particle_radius = 2.5      # pixels: a ball is about 0.2 m across
+        return opts
 
     def _draw_sails(self, renderer, camera, body, team) -> None:
         sail = np.array([(-0.25, -1.5), (0.25, -1.5), (0.55, 0.0), (0.25, 1.5), (-0.25, 1.5)])
@@ -259,5 +252,6 @@ class Naval(Scene):
         renderer.polygon(camera.world_to_screen(flag), TEAM_COLORS[team], None)
 
     def stats(self) -> list[str]:
+        flying = sum(g.alive_count for g in self.guns)
         return [f"hits  red {self.hits[0]}  blue {self.hits[1]}    "
-                f"cannonballs {len(self.balls)} in flight, {self.fired} fired"]
+                f"cannonballs {flying} in flight, {self.fired} fired"]

@@ -1,4 +1,6 @@
-"""rain: regular polygons and circles pour into a walled bin over pegs and ramps."""
+"""rain: regular polygons and circles pour into a walled bin over pegs and ramps, through
+a shower of raindrops: particles (``world.add_particles(..., on_hit="bounce")``) that
+bounce off every shape, moved and traced in one compiled call per step."""
 
 from __future__ import annotations
 
@@ -11,6 +13,8 @@ from .scene import Scene, is_clear, regular_polygon
 
 HALF_WIDTH = 20.0
 TOP = 34.0
+DROPS_PER_FRAME = 30
+DROP_LIFE = 3.0         # s
 
 
 class Rain(Scene):
@@ -33,9 +37,12 @@ class Rain(Scene):
             for x in np.arange(-16.0 + 2.0 * (row % 2), 16.5, 4.0):
                 walls.add_circle(0.35, offset=(float(x), y))
         self.fallen = 0
+        self.drops = world.add_particles(np.empty((0, 2)), on_hit="bounce", elasticity=0.2)
+        self.drop_time = np.empty(0)
         return world
 
     def before_step(self, dt: float) -> None:
+        self._shower()
         rng = self.rng
         for _ in range(self.per_frame):
             if self.fallen >= self.limit:
@@ -54,6 +61,26 @@ class Rain(Scene):
             else:
                 body.add_polygon(regular_polygon(sides, r), friction=0.4, elasticity=0.1)
             self.fallen += 1
+
+    def _shower(self) -> None:
+        """New drops at the top; drops that have lived DROP_LIFE or came to rest go."""
+        rng, drops = self.rng, self.drops
+        old = ((self.time - self.drop_time > DROP_LIFE)
+               | (np.hypot(*drops.velocities.T) < 0.5) | (drops.positions[:, 1] < 0.0))
+        drops.remove(old)
+        self.drop_time = self.drop_time[~old]
+        k = DROPS_PER_FRAME
+        x = rng.uniform(-HALF_WIDTH, HALF_WIDTH, k)
+        y = TOP + rng.uniform(0.0, 2.0, k)
+        drops.add(np.column_stack((x, y)),
+                  np.column_stack((rng.uniform(-0.5, 0.5, k), np.full(k, -14.0))))
+        self.drop_time = np.append(self.drop_time, np.full(k, self.time))
+
+    def draw_options(self, debug: bool):
+        opts = super().draw_options(debug)
+        opts.palette.particle = (150, 196, 255)
+        opts.particle_radius = 1.0
+        return opts
 
     def spawn(self, point) -> None:
         self.fallen = max(0, self.fallen - 60)   # let it rain a little longer

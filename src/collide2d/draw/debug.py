@@ -378,8 +378,8 @@ def _draw_particles(world, renderer, camera: Camera, opt: DrawOptions) -> None:
             continue
         p = np.asarray(pos)[np.asarray(alive, dtype=bool)]
         if p.size:
-            color = getattr(system, "color", None) or opt.palette.particle
-            renderer.points(camera.world_to_screen(p), color, opt.particle_radius)
+            renderer.points(camera.world_to_screen(p), opt.palette.particle,
+                            opt.particle_radius)
 
 
 def _draw_aabbs(world, renderer, camera: Camera, opt: DrawOptions, rows: np.ndarray) -> None:
