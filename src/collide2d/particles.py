@@ -63,8 +63,9 @@ class Particles:
     * ``"stop"``: the particle dies at the hit point (``alive`` False; its velocity keeps the
       impact velocity);
     * ``"bounce"``: the velocity relative to the surface is reflected with ``elasticity``
-      (0: slide along, 1: mirror) and the rest of the step's motion continues, up to
-      ``max_bounces`` bounces per step;
+      (0: slide along, 1: mirror) and the rest of the step's motion continues from the hit
+      point; after ``max_bounces`` such bounces in one step, the next hit still reflects
+      the velocity but the particle waits at that point until the next step;
     * ``"pass"``: the hit is reported and the particle flies on.
 
     A particle that starts a step inside a shape hits it at fraction 0 with normal (0, 0),
@@ -164,8 +165,9 @@ class Particles:
 
     @property
     def max_bounces(self) -> int:
-        """Bounces handled per particle per step (default 4); after the last one the
-        particle waits at its hit point until the next step."""
+        """Bounces per particle per step that continue the step's motion (default 4); a
+        further hit in the same step reflects the velocity and leaves the particle at the
+        hit point until the next step."""
         return self._max_bounces
 
     @max_bounces.setter
@@ -313,8 +315,8 @@ class Particles:
         self._snap = self._body_frames()
 
     def _motion(self, com1, ang1, gen1):
-        """Per body slot: moved since the last step, and the rotation and centres to carry
-        a point along with it (slots born since then did not move)."""
+        """Per body slot: moved since the last step, its turn (rad) and its centre of mass
+        at the last step (slots born since then did not move)."""
         com0_s, ang0_s, gen0_s = self._snap
         b = self._world._bodies
         n = com1.shape[0]
@@ -326,18 +328,17 @@ class Particles:
         ang0[:k][same] = ang0_s[:k][same]
         live = (b.flags[:n] & S.B_ALIVE) != 0
         moved = live & ((com0 != com1).any(axis=1) | (ang0 != ang1))
-        d = ang1 - ang0  # exactly 0 for bodies that did not turn: cos 1, sin 0 exactly
-        return moved, np.cos(d), np.sin(d), com0
+        return moved, ang1 - ang0, com0
 
     def _step(self, dt: float) -> None:
         world = self._world
         world._sync_shapes()
         b, s = world._bodies, world._shapes
         com1, ang1, gen1 = self._body_frames()
-        moved, dcos, dsin, com0 = self._motion(com1, ang1, gen1)
+        moved, dtheta, com0 = self._motion(com1, ang1, gen1)
         swept = np.empty((s.count, 4))
         _kp.swept_boxes(s.aabb, s.flags, s.count, s.body, s.vstart, s.vcount, s.radius,
-                        s.vworld, moved, dcos, dsin, com0, com1, swept)
+                        s.vworld, moved, dtheta, com0, com1, swept)
         self._tree.update(swept, s.flags, s.count)
         f = world._filter_args(self._filter)
         g = world._gravity * self._gravity_scale
@@ -346,7 +347,7 @@ class Particles:
             math.exp(-self._drag * dt), _MODES[self._on_hit], self._elasticity,
             self._max_bounces, *self._tree.args(), s.body, s.owner, s.flags, s.category,
             s.mask, s.vstart, s.vcount, s.radius, s.vworld, b.order, b.vel, b.angvel, *f,
-            moved, dcos, dsin, com0, com1, *self._scratch, *self._hits)
+            moved, dtheta, com0, com1, *self._scratch, *self._hits)
         self._n_hits = int(out[0])
         self._hits = tuple(out[1:])
         self._snap = (com1, ang1, gen1)

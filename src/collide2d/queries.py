@@ -222,8 +222,7 @@ class ShapeTree:
 
 _NO_FILTER = QueryFilter()
 # Body motion arrays of the particle step; a plain query tests shapes where they are.
-_NO_MOTION = (np.zeros(0, dtype=np.bool_), np.zeros(0), np.zeros(0), np.zeros((0, 2)),
-              np.zeros((0, 2)))
+_NO_MOTION = (np.zeros(0, dtype=np.bool_), np.zeros(0), np.zeros((0, 2)), np.zeros((0, 2)))
 
 
 class QueryMixin:

@@ -4,9 +4,9 @@ A step integrates each live particle's velocity (gravity, then linear drag) and 
 along the segment from its old to its new position; the segment is cast through the
 world's shape tree (:func:`.queries.cast_segments`), so a particle cannot tunnel through a
 shape at any speed. Bodies that moved during the step are handled in their own frame: the
-particle's start is carried along with the body, so a turning hull cannot sweep past a
-particle between two steps. The tree's boxes must cover where each moving shape went during
-the step (:func:`swept_boxes`).
+particle's path relative to the body is tested (to within ``queries.MOTION_TOL``), so a
+turning hull cannot sweep past a particle between two steps. The tree's boxes must cover
+where each moving shape went during the step (:func:`swept_boxes`).
 
 What a hit does:
 
@@ -14,8 +14,9 @@ What a hit does:
 * ``PASS``: the hit is reported and the particle flies on to its end point;
 * ``BOUNCE``: the velocity relative to the body's surface is reflected with the given
   elasticity, and the rest of the step's motion continues from the hit point, nudged off the
-  surface by ``NUDGE`` (relative) so the next segment does not start on it; at most
-  ``max_bounces`` bounces per step, after which the particle waits at its last hit point.
+  surface by ``NUDGE`` (relative) so the next segment does not start on it. After
+  ``max_bounces`` bounces in a step the next hit is still reflected, but the particle waits
+  at that point (nudged) until the next step.
 
 A particle that starts inside a shape hits it at fraction 0 with a zero normal (the query
 rule): it stops, or passes on; a bounce has no normal to reflect about, so it passes on.
@@ -42,7 +43,7 @@ NUDGE = 1e-9
 
 @njit
 def swept_boxes(aabb, flags, count, s_body, s_vstart, s_vcount, s_radius, vworld, moved,
-                dcos, dsin, com0, com1, out):
+                dtheta, com0, com1, out):
     """Boxes covering each live row over the step: its end box, and for a body that moved,
     where it was. A translated row: the union of its box at both poses. A turned row: the
     disc about the centre of mass that holds it at every angle, swept from com0 to com1
@@ -56,7 +57,7 @@ def swept_boxes(aabb, flags, count, s_body, s_vstart, s_vcount, s_radius, vworld
         hiy = aabb[s, 3]
         b = s_body[s]
         if moved[b]:
-            if dcos[b] == 1.0 and dsin[b] == 0.0:
+            if dtheta[b] == 0.0:
                 sx = com0[b, 0] - com1[b, 0]
                 sy = com0[b, 1] - com1[b, 1]
                 lox = min(lox, lox + sx)
@@ -102,7 +103,7 @@ def step_particles(n, pos, vel, alive, dt, gx, gy, keep, mode, elasticity, max_b
                    node_first, node_count, slot_box, slot_ref, n_nodes,
                    s_body, s_owner, s_flags, s_category, s_mask, s_vstart, s_vcount, s_radius,
                    vworld, b_order, b_vel, b_angvel, f_category, f_mask, f_sensors, f_exclude,
-                   moved, dcos, dsin, com0, com1,
+                   moved, dtheta, com0, com1,
                    leg_p, leg_a, leg_b, leg_left, leg_done, c_hit, c_body, c_shape, c_point,
                    c_normal, c_fraction,
                    h_particle, h_body, h_shape, h_point, h_normal, h_fraction):
@@ -135,7 +136,7 @@ def step_particles(n, pos, vel, alive, dt, gx, gy, keep, mode, elasticity, max_b
         cast_segments(leg_a[:m], leg_b[:m], node_first, node_count, slot_box, slot_ref,
                       n_nodes, s_body, s_owner, s_flags, s_category, s_mask, s_vstart,
                       s_vcount, s_radius, vworld, b_order, f_category, f_mask, f_sensors,
-                      f_exclude, bounce == 0, moved, dcos, dsin, com0, com1,
+                      f_exclude, bounce == 0, moved, dtheta, com0, com1,
                       c_hit[:m], c_body[:m], c_shape[:m], c_point[:m], c_normal[:m],
                       c_fraction[:m])
         # Record this leg's hits (growing the buffers if needed).

@@ -29,6 +29,10 @@ from .sat import shape_distance, sweep_pair
 from .segment import point_in_shape, raycast_shape
 
 S_SENSOR = 2
+# Moving bodies (particles): the relative path is followed to within this distance (m) ...
+MOTION_TOL = 1e-3
+# ... by at most this many chords per row and step.
+MAX_PIECES = 256
 
 
 @njit
@@ -105,6 +109,54 @@ def ray_row(ax, ay, bx, by, t_max, vworld, off, n, r):
 
 
 @njit
+def ray_row_moving(ax, ay, bx, by, t_max, vworld, off, n, r, dth, c0x, c0y, c1x, c1y):
+    """First hit of a point moving straight from a to b against a row whose body moved
+    during the same time, its centre of mass from c0 to c1 (straight) while turning by dth.
+
+    The point's path relative to the body, written at the body's end pose, is
+    q(tau) = c1 + R((1 - tau) dth) (p(tau) - c(tau)), from q(0) (the start carried along
+    with the body) to q(1) = b. It is a straight line when the body only translates;
+    otherwise it is followed by k chords through points of the path, k chosen so that each
+    chord stays within ``MOTION_TOL`` of the path: a chord over a fraction h of the time
+    deviates by at most h^2 |q''| / 8, and |q''| <= dth^2 D + 2 |dth| V, with D the largest
+    distance from the centre of mass and V the relative displacement.
+
+    Returns (tau, nx, ny, px, py): the time fraction of the hit (inf: none) and the hit
+    point on the row at its end pose.
+    """
+    d0 = math.hypot(ax - c0x, ay - c0y)
+    d1 = math.hypot(bx - c1x, by - c1y)
+    vx = (bx - ax) - (c1x - c0x)
+    vy = (by - ay) - (c1y - c0y)
+    curv = dth * dth * max(d0, d1) + 2.0 * abs(dth) * math.hypot(vx, vy)
+    k = 1
+    if curv > 0.0:
+        k = min(MAX_PIECES, max(1, int(math.ceil(math.sqrt(curv / (8.0 * MOTION_TOL))))))
+    qx = c1x + math.cos(dth) * (ax - c0x) - math.sin(dth) * (ay - c0y)
+    qy = c1y + math.sin(dth) * (ax - c0x) + math.cos(dth) * (ay - c0y)
+    for i in range(k):
+        tau0 = i / k
+        if tau0 > t_max:
+            break
+        if i + 1 == k:
+            rx = bx
+            ry = by
+        else:
+            tau = (i + 1) / k
+            ang = (1.0 - tau) * dth
+            px = ax + tau * (bx - ax) - (c0x + tau * (c1x - c0x))
+            py = ay + tau * (by - ay) - (c0y + tau * (c1y - c0y))
+            rx = c1x + math.cos(ang) * px - math.sin(ang) * py
+            ry = c1y + math.sin(ang) * px + math.cos(ang) * py
+        t, nx, ny = ray_row(qx, qy, rx, ry, min(1.0, (t_max - tau0) * k), vworld, off, n, r)
+        if t != math.inf:
+            return tau0 + t / k, nx, ny, qx + t * (rx - qx), qy + t * (ry - qy)
+        qx = rx
+        qy = ry
+    return math.inf, 0.0, 0.0, 0.0, 0.0
+
+
+@njit
 def slab(ax, ay, dx, dy, idx, idy, lox, loy, hix, hiy, t_max):
     """Entry fraction of a + t d (t in [0, t_max]) into the box, inf when it misses.
     ``idx`` / ``idy`` are 1/dx, 1/dy (unused where dx or dy is 0)."""
@@ -136,8 +188,8 @@ def slab(ax, ay, dx, dy, idx, idy, lox, loy, hix, hiy, t_max):
 @njit
 def cast_segments(starts, ends, node_first, node_count, slot_box, slot_ref, n_nodes, s_body,
                   s_owner, s_flags, s_category, s_mask, s_vstart, s_vcount, s_radius, vworld,
-                  b_order, f_category, f_mask, f_sensors, f_exclude, use_motion, moved, dcos,
-                  dsin, com0, com1,
+                  b_order, f_category, f_mask, f_sensors, f_exclude, use_motion, moved, dtheta,
+                  com0, com1,
                   hit, body, shape, point, normal, fraction):
     """First hit of every segment starts[k] -> ends[k]; misses get False, -1 and NaN.
 
@@ -148,11 +200,11 @@ def cast_segments(starts, ends, node_first, node_count, slot_box, slot_ref, n_no
     a shape is tested at once, a node pushed with its entry fraction (skipped when popped
     if a nearer hit was found meanwhile).
 
-    With ``use_motion`` (particles), a row whose body moved during the step is tested in the
-    body's frame: the start is carried along with the body, s = com1 + R(dtheta)(a - com0),
-    and the chord s->b is tested against the row at its end pose (relative motion, so a
-    turning hull cannot sweep past a particle; the tree's boxes must cover the rows' swept
-    regions). The hit point is then s + t (b - s). Without motion s = a.
+    With ``use_motion`` (particles), a row whose body moved during the step (centre of mass
+    ``com0`` -> ``com1``, turning by ``dtheta``) is tested along the segment's path relative
+    to the body (:func:`ray_row_moving`), so a turning hull cannot sweep past a particle;
+    the tree's boxes must then cover the rows' swept regions, and the hit point is on the
+    row at its end pose.
 
     The walk is written out here rather than in a per-segment helper: handing some thirty
     arrays to a function per segment costs more in reference counting than the walk itself.
@@ -172,8 +224,8 @@ def cast_segments(starts, ends, node_first, node_count, slot_box, slot_ref, n_no
         brow = -1
         bnx = 0.0
         bny = 0.0
-        bsx = ax
-        bsy = ay
+        bpx = 0.0
+        bpy = 0.0
         lox = min(ax, bx)
         hix = max(ax, bx)
         loy = min(ay, by)
@@ -219,22 +271,23 @@ def cast_segments(starts, ends, node_first, node_count, slot_box, slot_ref, n_no
                 if not passes(s_category[row], s_mask[row], s_flags[row], b, f_category,
                               f_mask, f_sensors, f_exclude):
                     continue
-                sx = ax
-                sy = ay
                 if use_motion and moved[b]:
-                    rx = ax - com0[b, 0]
-                    ry = ay - com0[b, 1]
-                    sx = com1[b, 0] + dcos[b] * rx - dsin[b] * ry
-                    sy = com1[b, 1] + dsin[b] * rx + dcos[b] * ry
-                t, nx, ny = ray_row(sx, sy, bx, by, t_max, vworld, s_vstart[row],
-                                    s_vcount[row], s_radius[row])
+                    t, nx, ny, px, py = ray_row_moving(
+                        ax, ay, bx, by, t_max, vworld, s_vstart[row], s_vcount[row],
+                        s_radius[row], dtheta[b], com0[b, 0], com0[b, 1], com1[b, 0],
+                        com1[b, 1])
+                else:
+                    t, nx, ny = ray_row(ax, ay, bx, by, t_max, vworld, s_vstart[row],
+                                        s_vcount[row], s_radius[row])
+                    px = ax + t * dx if t != math.inf else 0.0
+                    py = ay + t * dy if t != math.inf else 0.0
                 if t < best or (t == best and row < brow):
                     best = t
                     brow = row
                     bnx = nx
                     bny = ny
-                    bsx = sx
-                    bsy = sy
+                    bpx = px
+                    bpy = py
                     ex = ax + best * dx
                     ey = ay + best * dy
                     lox = min(ax, ex)
@@ -245,8 +298,8 @@ def cast_segments(starts, ends, node_first, node_count, slot_box, slot_ref, n_no
             hit[k] = True
             body[k] = b_order[s_body[brow]]
             shape[k] = s_owner[brow]
-            point[k, 0] = bsx + best * (bx - bsx)
-            point[k, 1] = bsy + best * (by - bsy)
+            point[k, 0] = bpx
+            point[k, 1] = bpy
             normal[k, 0] = bnx + 0.0
             normal[k, 1] = bny + 0.0
             fraction[k] = best
