@@ -56,8 +56,9 @@ def _rain(n):
         angle = float(rng.uniform(0.0, 2.0 * math.pi))
         phi = 2.0 * math.pi * np.arange(count) / count
         verts = radius * np.column_stack((np.cos(phi), np.sin(phi)))
-        body = world.add_body(position=(-29.25 + 1.5 * (k % 40), 2.0 + 1.5 * (k // 40)),
-                              angle=angle)
+        body = world.add_body(
+            position=(-29.25 + 1.5 * (k % 40), 2.0 + 1.5 * (k // 40)), angle=angle
+        )
         body.add_polygon(verts, density=1.0, friction=0.5, elasticity=0.0)
         bodies.append(body)
     return world, bodies
@@ -66,8 +67,10 @@ def _rain(n):
 def _state_bytes(world):
     """Every body's pose and velocity, as raw float64 bytes."""
     ang_vel = np.array([b.angular_velocity for b in world.bodies])
-    return b"".join(np.ascontiguousarray(a).tobytes() for a in
-                    (world.positions(), world.angles(), world.velocities(), ang_vel))
+    return b"".join(
+        np.ascontiguousarray(a).tobytes()
+        for a in (world.positions(), world.angles(), world.velocities(), ang_vel)
+    )
 
 
 # ---------------------------------------------------------------------------- pyramid
@@ -116,9 +119,9 @@ def test_fast_box_never_passes_thin_wall(degrees, bullet):
     wall = world.add_body(kind="static")
     wall.add_box(0.1, 2000.0)
     a = math.radians(degrees)
-    box = world.add_body(position=(-7.0, 0.0), velocity=(1000.0 * math.cos(a),
-                                                         1000.0 * math.sin(a)),
-                         bullet=bullet)
+    box = world.add_body(
+        position=(-7.0, 0.0), velocity=(1000.0 * math.cos(a), 1000.0 * math.sin(a)), bullet=bullet
+    )
     box.add_box(0.2, 0.2)
     for _ in range(20):
         world.step(DT)
@@ -130,10 +133,6 @@ def test_fast_box_never_passes_thin_wall(degrees, bullet):
 
 
 @pytest.mark.nojit
-@pytest.mark.xfail(strict=True, reason="engine bug: a fast box that starts a step touching "
-                   "the wall after CCD and is spun by the off-centre contact (thousands of "
-                   "rad/s) overlaps the wall at its end orientation, so ccd.py skips it "
-                   "(toi == 0 and depth > 0) and it passes through")
 def test_spinning_fast_box_never_passes_thin_wall():
     # The wall test with the box turned and spinning, against walls turned too: every
     # configuration must stop on the near side (d = signed distance along the wall normal).
@@ -147,9 +146,13 @@ def test_spinning_fast_box_never_passes_thin_wall():
                 wall.add_box(0.1, 2000.0)
                 n = np.array([math.cos(theta), math.sin(theta)])
                 a = theta + math.radians(incidence)
-                box = world.add_body(position=tuple(-7.0 * n), angle=turn,
-                                     velocity=(1000.0 * math.cos(a), 1000.0 * math.sin(a)),
-                                     angular_velocity=spin, bullet=True)
+                box = world.add_body(
+                    position=tuple(-7.0 * n),
+                    angle=turn,
+                    velocity=(1000.0 * math.cos(a), 1000.0 * math.sin(a)),
+                    angular_velocity=spin,
+                    bullet=True,
+                )
                 box.add_box(0.2, 0.2)
                 for step in range(1, 21):
                     world.step(DT)
@@ -160,9 +163,6 @@ def test_spinning_fast_box_never_passes_thin_wall():
 
 
 @pytest.mark.nojit
-@pytest.mark.xfail(strict=True, reason="engine bug: with substeps=1 (and 8 at -60 degrees) "
-                   "the step after CCD leaves the box moving into the wall and turned; at its "
-                   "end orientation it overlaps the wall at t = 0, ccd.py skips it, it passes")
 def test_fast_box_never_passes_thin_wall_any_substeps():
     # ``substeps`` is a public setting: no value of it may let a bullet through.
     tunnels = []
@@ -173,9 +173,11 @@ def test_fast_box_never_passes_thin_wall_any_substeps():
                 wall = world.add_body(kind="static")
                 wall.add_box(0.1, 2000.0)
                 a = math.radians(degrees)
-                box = world.add_body(position=(-7.0, 0.0),
-                                     velocity=(1000.0 * math.cos(a), 1000.0 * math.sin(a)),
-                                     bullet=bullet)
+                box = world.add_body(
+                    position=(-7.0, 0.0),
+                    velocity=(1000.0 * math.cos(a), 1000.0 * math.sin(a)),
+                    bullet=bullet,
+                )
                 box.add_box(0.2, 0.2)
                 for step in range(1, 21):
                     world.step(DT)
@@ -186,10 +188,13 @@ def test_fast_box_never_passes_thin_wall_any_substeps():
 
 
 @pytest.mark.nojit
-@pytest.mark.xfail(strict=True, reason="engine bug: after a symmetric face-on impact at "
-                   "1000 m/s (2-point manifold, restitution 0) the box leaves the wall at about "
-                   "36 m/s spinning at about 50 rad/s; the per-point normal solve (not a block "
-                   "solve, unlike restitution since 7c0c8a1) does not converge at this impulse")
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine bug: after a symmetric face-on impact at "
+    "1000 m/s (2-point manifold, restitution 0) the box leaves the wall at about "
+    "36 m/s spinning at about 50 rad/s; the per-point normal solve (not a block "
+    "solve, unlike restitution since 7c0c8a1) does not converge at this impulse",
+)
 def test_fast_box_face_on_stops_at_wall_without_bounce():
     # Restitution 0 and a symmetric face-on impact: the box stops at the wall, without spin.
     # Away from the wall it may only move at the push-out speed (world.contact_push_speed).
@@ -244,8 +249,9 @@ def test_determinism_across_processes():
     script = _DETERMINISM_SCRIPT.format(tests=tests_dir)
     hashes = []
     for _ in range(2):
-        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                             timeout=600, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, timeout=600, check=True
+        )
         hashes.append(out.stdout.strip().splitlines()[-1])
     assert len(hashes[0]) == 64
     assert hashes[0] == hashes[1]

@@ -437,19 +437,19 @@ def _pairs(pool: ShapePool, pairs) -> np.ndarray:
     return np.ascontiguousarray(p, dtype=np.int64)
 
 
-def _segments(starts, ends) -> tuple[np.ndarray, np.ndarray]:
-    a = V.points("starts", starts)
-    b = V.points("ends", ends)
+def _segments(starts, ends, names=("starts", "ends")) -> tuple[np.ndarray, np.ndarray]:
+    a = V.points(names[0], starts)
+    b = V.points(names[1], ends)
     if a.shape != b.shape:
-        raise ValueError(f"ends: shape {b.shape} differs from starts {a.shape}")
+        raise ValueError(f"{names[1]}: shape {b.shape} differs from {names[0]} {a.shape}")
     return a, b
 
 
 def segment_intersection_many(a, b, c, d):
     """Row-wise :func:`segment_intersection`: returns ``(hit, point, t, u)`` arrays; rows
     without a hit hold NaN."""
-    a, b = _segments(a, b)
-    c, d = _segments(c, d)
+    a, b = _segments(a, b, ("a", "b"))
+    c, d = _segments(c, d, ("c", "d"))
     if c.shape != a.shape:
         raise ValueError("c: must have as many rows as a")
     n = a.shape[0]

@@ -2,10 +2,11 @@
 
 After the solver has moved every body, a dynamic body flagged ``bullet``, or one that moved
 more than half its own smallest extent this step, is swept (translation from its start-of-step
-centre to its end, at its end orientation) against static shapes whose boxes meet the swept
-box, with the swept SAT time of impact. It is put back at the first impact, a contact slop
-short of touching; its velocity is kept, so the next step's speculative contact stops it
-exactly at the surface. Shapes that already overlap at the start are left to the contacts.
+centre to its end, at its start-of-step orientation, a pose the previous step left valid)
+against static shapes whose boxes meet the swept box, with the swept SAT time of impact. On a
+hit it is put back at the first impact, a contact slop short of touching, with its start
+orientation; its velocity is kept, so the next step's speculative contact stops it exactly at
+the surface. A shape already overlapping at the start is left to the contacts.
 """
 
 import math
@@ -43,7 +44,8 @@ def body_rows(s_body, s_flags, n_shapes, n_bodies):
 
 
 @njit
-def sweep_fast_bodies(n_bodies, kind, flags, com, com0, dp, angle, local_com, start, rows,
+def sweep_fast_bodies(n_bodies, kind, flags, com, com0, dp, angle, angle0, dq, local_com, start,
+                      rows,
                       s_body, s_flags, s_vstart, s_vcount, s_radius, s_category, s_mask,
                       s_group, vlocal, vworld, aabb, n_shapes, slop):
     """Returns the number of bodies moved back to their time of impact."""
@@ -76,11 +78,11 @@ def sweep_fast_bodies(n_bodies, kind, flags, com, com0, dp, angle, local_com, st
             extent = min(extent, 0.5 * min(aabb[s, 2] - aabb[s, 0], aabb[s, 3] - aabb[s, 1]))
         if not (flags[b] & B_BULLET) and dist <= extent:
             continue
-        c = math.cos(angle[b])
-        sn = math.sin(angle[b])
-        # Origin at the end of the step, then each shape placed at the start position.
-        ox = com[b, 0] - (c * local_com[b, 0] - sn * local_com[b, 1]) - wx
-        oy = com[b, 1] - (sn * local_com[b, 0] + c * local_com[b, 1]) - wy
+        c = math.cos(angle0[b])
+        sn = math.sin(angle0[b])
+        # The body's origin at the start of the step.
+        ox = com0[b, 0] - (c * local_com[b, 0] - sn * local_com[b, 1])
+        oy = com0[b, 1] - (sn * local_com[b, 0] + c * local_com[b, 1])
         t_best = 1.0
         for q in range(start[b], start[b + 1]):
             s = rows[q]
@@ -126,5 +128,8 @@ def sweep_fast_bodies(n_bodies, kind, flags, com, com0, dp, angle, local_com, st
             dp[b, 1] += ny - com[b, 1]
             com[b, 0] = nx
             com[b, 1] = ny
+            angle[b] = angle0[b]
+            dq[b, 0] = 1.0
+            dq[b, 1] = 0.0
             moved += 1
     return moved

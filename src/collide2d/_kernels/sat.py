@@ -198,16 +198,22 @@ def shape_distance(va, offa, na, ra, vb, offb, nb, rb, dx, dy, exact):
     rsum = ra + rb
     has_axes = ka >= 0 or kb >= 0
     best = max(sa, sb)
-    if has_axes and (best <= 0.0 or (not exact and rsum == 0.0)):
-        if sa >= sb:
-            pbx = vb[offb + ib, 0]
-            pby = vb[offb + ib, 1]
-            return (sa - rsum, max_, may, pbx - sa * max_, pby - sa * may, pbx, pby)
-        pax = va[offa + ia, 0] + dx
-        pay = va[offa + ia, 1] + dy
-        return (sb - rsum, -mbx, -mby, pax, pay, pax - sb * mbx, pay - sb * mby)
-    d, nx, ny, pax, pay, pbx, pby = core_distance(va, offa, na, vb, offb, nb, dx, dy)
-    return d - rsum, nx, ny, pax, pay, pbx, pby
+    if not has_axes or (best > 0.0 and (exact or rsum > 0.0)):
+        d, nx, ny, pax, pay, pbx, pby = core_distance(va, offa, na, vb, offb, nb, dx, dy)
+        # Cores that only touch (round-off can leave best at +1e-16) have no direction of
+        # their own: the best axis gives it, as for overlapping cores.
+        if d > 0.0 or not has_axes:
+            return d - rsum, nx, ny, pax, pay, pbx, pby
+        best = 0.0
+        sa = min(sa, 0.0)
+        sb = min(sb, 0.0)
+    if sa >= sb:
+        pbx = vb[offb + ib, 0]
+        pby = vb[offb + ib, 1]
+        return (sa - rsum, max_, may, pbx - sa * max_, pby - sa * may, pbx, pby)
+    pax = va[offa + ia, 0] + dx
+    pay = va[offa + ia, 1] + dy
+    return (sb - rsum, -mbx, -mby, pax, pay, pax - sb * mbx, pay - sb * mby)
 
 
 @njit

@@ -297,9 +297,16 @@ class Demo:
             lines.append("PAUSED    space: one step    p: run")
         return lines
 
+    def _font_scale(self, r) -> float:
+        # Text sized for 960 x 600, smaller on small pictures, larger on big windows.
+        w, h = r.size
+        return min(max(min(w / 960.0, h / 600.0), 0.7), 1.6)
+
     def _draw_hud(self, r) -> None:
         lines = self.hud_lines()
-        sizes = [24] + [19] * (len(lines) - 1)
+        k = self._font_scale(r)
+        small = round(19 * k)
+        sizes = [round(24 * k)] + [small] * (len(lines) - 1)
         dims = [r.text_size(t, s) for t, s in zip(lines, sizes, strict=True)]
         pad, gap = 10, 3
         w = max(d[0] for d in dims) + 2 * pad
@@ -314,26 +321,27 @@ class Demo:
             r.text((6 + pad, y), t, color, s)
             y += d[1] + gap
         hint = "h: help    d: debug " + ("on" if self.debug else "off")
-        tw, th = r.text_size(hint, 19)
+        tw, th = r.text_size(hint, small)
         x = r.size[0] - tw - 6 - 2 * pad
         r.polygon(np.array([(x, 6), (x + tw + 2 * pad, 6), (x + tw + 2 * pad, 6 + th + 2 * pad),
                             (x, 6 + th + 2 * pad)], float), HUD_PANEL, None)
-        r.text((x + pad, 6 + pad), hint, HUD_TEXT, 19)
+        r.text((x + pad, 6 + pad), hint, HUD_TEXT, small)
 
     def _draw_help(self, r) -> None:
         width, height = r.size
         lines = [(k, v) for k, v in HELP] + [("", "")] + [("", t) for t in self.scene.help]
         title = f"{self.scene.name}: {self.scene.title}"
-        size = 18
+        k = self._font_scale(r)
+        size = round(18 * k)
         key_w = max(r.text_size(k, size)[0] for k, _ in lines) + 24
         text_w = max(r.text_size(v, size)[0] for _, v in lines)
         line_h = r.text_size("Ag", size)[1] + 4
-        w = max(key_w + text_w, r.text_size(title, 20)[0]) + 40
+        w = max(key_w + text_w, r.text_size(title, round(20 * k))[0]) + 40
         h = line_h * (len(lines) + 2) + 36
         x0, y0 = (width - w) / 2, (height - h) / 2
         r.polygon(np.array([(x0, y0), (x0 + w, y0), (x0 + w, y0 + h), (x0, y0 + h)]),
                   (10, 12, 18, 215), (120, 130, 150), 1.0)
-        r.text((x0 + 20, y0 + 16), title, (255, 255, 255), 20)
+        r.text((x0 + 20, y0 + 16), title, (255, 255, 255), round(20 * k))
         y = y0 + 16 + 2 * line_h
         for k, v in lines:
             r.text((x0 + 20, y), k, (255, 214, 64), size)

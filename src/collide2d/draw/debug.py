@@ -36,6 +36,8 @@ class DrawOptions:
         ``dynamic_response="sensor"``) in the overlap colour.
     centers : body origins as dots; ``velocities``: velocity vectors (0.25 s of travel).
     particles : particle systems' live particles as dots.
+    tiles : tile-map tiles that rigid bodies do not meet: "oneway" tiles as their top edge,
+        "cross" tiles see-through (solid tiles are boxes of the map's body, drawn as shapes).
     body_colors : fill colour per body: a mapping ``{body or body.id: (r, g, b)}``.
     background : clear to the palette's background first (False: draw over what is there).
     """
@@ -49,6 +51,7 @@ class DrawOptions:
     centers: bool = False
     velocities: bool = False
     particles: bool = True
+    tiles: bool = True
     body_colors: Mapping | None = None
     background: bool = True
     palette: Palette = field(default_factory=Palette)
@@ -121,6 +124,8 @@ def draw_world(world, renderer, camera: Camera | None = None,
     renderer.begin(camera, pal.background if opt.background else None)
     world._sync_shapes()
     rows = _visible_rows(world, camera, opt.cull)
+    if opt.tiles:
+        _draw_tiles(world, renderer, camera, opt)
     if opt.shapes:
         _draw_shapes(world, renderer, camera, opt, rows)
     if opt.particles:
@@ -370,6 +375,35 @@ def _boundary(parts: list[np.ndarray], tol: float = 1e-9) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------- overlays
+def _draw_tiles(world, renderer, camera: Camera, opt: DrawOptions) -> None:
+    pal = opt.palette
+    x0, y0, x1, y1 = camera.visible_box()
+    for tm in getattr(world, "tilemaps", ()):
+        grid = tm.grid
+        s, (ox, oy) = tm.tile_size, tm.origin
+        ny, nx = grid.shape
+        # Only the cells in view.
+        j0, j1 = max(int((x0 - ox) // s), 0), min(int((x1 - ox) // s) + 1, nx)
+        i0, i1 = max(int((y0 - oy) // s), 0), min(int((y1 - oy) // s) + 1, ny)
+        if j0 >= j1 or i0 >= i1:
+            continue
+        view = grid[i0:i1, j0:j1]
+        for value in np.unique(view[view != 0]).tolist():
+            kind = tm.response(value)
+            if kind not in ("oneway", "cross"):
+                continue
+            i, j = np.nonzero(view == value)
+            lo = np.column_stack((ox + (j + j0) * s, oy + (i + i0) * s))
+            if kind == "oneway":   # the top edge is all that blocks
+                seg = np.stack((lo + (0.0, s), lo + (s, s)), axis=1)
+                renderer.lines(camera.world_to_screen(seg), pal.static, 3.0)
+            else:
+                for q in lo:
+                    box = np.array([q, q + (s, 0.0), q + (s, s), q + (0.0, s)])
+                    renderer.polygon(camera.world_to_screen(box), tuple(pal.sensor) + (40,),
+                                     pal.sensor, 1.0)
+
+
 def _draw_particles(world, renderer, camera: Camera, opt: DrawOptions) -> None:
     for system in getattr(world, "_systems", ()):
         pos = getattr(system, "positions", None)
