@@ -41,6 +41,7 @@ def run_command(name: str, args: list[str]) -> None:
 
 def help_overlay() -> None:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
 
     from collide2d.demo import run_headless

@@ -396,3 +396,29 @@ def test_particles_are_drawn_where_they_are():
     assert tuple(surf.get_at((60, 40)))[:3] == PAL.particle
     assert tuple(surf.get_at((30, 45)))[:3] == PAL.particle
     assert tuple(surf.get_at((50, 50)))[:3] == PAL.background
+
+
+@nojit
+def test_svg_tilemap_oneway_and_cross_tiles():
+    world = c2d.World(gravity=(0.0, 0.0))
+    grid = np.zeros((3, 4), dtype=np.int64)
+    grid[0, :] = 1          # solid floor: the map body's boxes
+    grid[2, 1] = 2          # a one-way platform tile
+    grid[1, 3] = 3          # a crossable tile (water)
+    tm = world.add_tilemap(grid, tile_size=1.0, origin=(0.0, 0.0))
+    tm.set_response(2, "oneway")
+    tm.set_response(3, "cross")
+    cam = Camera(center=(2.0, 1.5), zoom=10.0, size=(40, 30))
+    r = SvgRenderer(cam.size)
+    draw_world(world, r, cam)
+    root = parse(r.to_string())
+    # Pixels: x = 20 + 10 (x - 2), y = 15 - 10 (y - 1.5).
+    tops = [p for p in root.findall(SVG + "path") if p.get("stroke-width") == "3"]
+    assert len(tops) == 1
+    # Tile (2, 1) covers x 1..2, y 2..3: its top edge y = 3 -> pixel row 0, x 10..20.
+    assert_allclose(path_segments(tops[0]), [[[10.0, 0.0], [20.0, 0.0]]])
+    polys = [points_of(p) for p in root.findall(SVG + "polygon")]
+    # The floor (one box of 4 tiles: x 0..4, y 0..1 -> rows 30..20) and the water tile
+    # (x 3..4, y 1..2 -> columns 30..40, rows 20..10).
+    spans = sorted((p[:, 0].min(), p[:, 1].min(), p[:, 0].max(), p[:, 1].max()) for p in polys)
+    assert_allclose(spans, [(0.0, 20.0, 40.0, 30.0), (30.0, 10.0, 40.0, 20.0)])
