@@ -202,6 +202,17 @@ def shape_distance(va, offa, na, ra, vb, offb, nb, rb, dx, dy, exact):
         d, nx, ny, pax, pay, pbx, pby = core_distance(va, offa, na, vb, offb, nb, dx, dy)
         # Cores that only touch (round-off can leave best at +1e-16) have no direction of
         # their own: the best axis gives it, as for overlapping cores.
+        if d > 0.0 and has_axes:
+            # When the distance is the best face's separation the closest features are that
+            # face: its exact normal beats the difference of two nearly equal points.
+            scale = abs(pax) + abs(pay) + abs(pbx) + abs(pby)
+            if d - best <= 1e-9 * d + 1e-14 * scale:
+                if sa >= sb:
+                    nx = max_
+                    ny = may
+                else:
+                    nx = -mbx
+                    ny = -mby
         if d > 0.0 or not has_axes:
             return d - rsum, nx, ny, pax, pay, pbx, pby
         best = 0.0
