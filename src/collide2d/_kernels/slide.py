@@ -30,8 +30,17 @@ import numpy as np
 
 from .._jit import njit
 from .ccd import body_rows
-from .sat import shape_distance, sweep_pair
-from .tiles import BOUNCE, CROSS, ONEWAY, SLIDE, TOUCH, push_tiles, sweep_tiles
+from .sat import shape_distance
+from .tiles import (
+    BOUNCE,
+    CROSS,
+    ONEWAY,
+    SLIDE,
+    TOUCH,
+    push_tiles,
+    sweep_shapes,
+    sweep_tiles,
+)
 
 STATIC = 0
 KINEMATIC = 1
@@ -274,7 +283,8 @@ def _first_hit(b, px0, py0, dx, dy, excl, mrows, mrel, moff, mn, mr, mbox, n_mr,
                     or ohiy + orad < loy):
                 continue
             resp = row_resp[o]
-            hit, t, nx, ny, depth = sweep_pair(abuf, 0, an, ar, obuf, 0, on, orad, dx, dy, 1.0)
+            hit, t, nx, ny, depth = sweep_shapes(abuf, 0, an, ar, obuf, 0, on, orad, dx, dy,
+                                                 1.0)
             if not hit:
                 continue
             if resp == CROSS:

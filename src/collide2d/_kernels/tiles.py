@@ -96,6 +96,25 @@ def oneway_ok(cls, off, ny, nx, i, j, px, py):
 
 
 @njit(_nrt=False)
+def sweep_shapes(va, aoff, an, ar, vb, boff, bn, br, dx, dy, t_max):
+    """``sat.sweep_pair`` with a trustworthy normal for sharp pairs that are not both polygons.
+
+    ``sweep_pair`` solves those (a segment against anything, radius 0) by conservative
+    advancement and reports the direction between closest points about 1e-12 m apart, which
+    is round-off. At that time the shapes touch, so the separating axis of largest
+    separation (SAT, ``exact`` False) is the contact normal; it is used instead.
+    """
+    hit, t, px, py, depth = sweep_pair(va, aoff, an, ar, vb, boff, bn, br, dx, dy, t_max)
+    if hit and depth == 0.0 and ar == 0.0 and br == 0.0 and (an < 3 or bn < 3):
+        _, nx, ny, _, _, _, _ = shape_distance(va, aoff, an, 0.0, vb, boff, bn, 0.0, dx * t,
+                                               dy * t, False)
+        if nx != 0.0 or ny != 0.0:
+            px = -nx
+            py = -ny
+    return hit, t, px, py, depth
+
+
+@njit(_nrt=False)
 def box_cell(bx0, by0, bx1, by1, dx, dy, cx0, cy0, cx1, cy1):
     """Swept box [bx0, bx1] x [by0, by1] moving by (dx, dy) t, t >= 0, against a cell box.
 
@@ -367,7 +386,7 @@ def sweep_tiles(cls, off, ny, nx, ox, oy, s, m, va, aoff, an, ar, is_box, dx, dy
                 cbuf[2, 1] = cy1
                 cbuf[3, 0] = cx0
                 cbuf[3, 1] = cy1
-                hit, t, px, py, depth = sweep_pair(va, aoff, an, ar, cbuf, 0, 4, 0.0, dx, dy,
+                hit, t, px, py, depth = sweep_shapes(va, aoff, an, ar, cbuf, 0, 4, 0.0, dx, dy,
                                                    min(bt, 1.0))
                 if not hit or t >= bt:
                     continue
