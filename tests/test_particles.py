@@ -285,3 +285,34 @@ def test_add_remove_views_and_settings():
     assert p not in world._systems
     with pytest.raises(RuntimeError, match="destroyed"):
         p.add([(0, 0)])
+
+
+def test_snapshot_and_deepcopy_continue_identically():
+    import copy
+
+    world = c2d.World(gravity=(0, -10))
+    spinner = world.add_body(kind="kinematic", angular_velocity=3.0)
+    spinner.add_box(8, 0.1)
+    world.add_body(kind="static").add_box(40, 1, offset=(0, -6))
+    rng = np.random.default_rng(3)
+    shots = world.add_particles(rng.uniform(-6, 6, (300, 2)), rng.uniform(-40, 40, (300, 2)),
+                                on_hit="bounce", elasticity=0.7, drag=0.1,
+                                filter=QueryFilter(mask=0xFF))
+    shots.max_bounces = 2
+    for _ in range(10):
+        world.step(DT)
+    twin = c2d.World.restore(world.snapshot())
+    clone = copy.deepcopy(world)
+    (p2,) = twin._systems
+    (p3,) = clone._systems
+    assert p2.on_hit == "bounce" and p2.elasticity == 0.7 and p2.max_bounces == 2
+    assert p2.filter.mask == 0xFF and p2._world is twin and p3._world is clone
+    assert np.array_equal(p2.hits.point, shots.hits.point)
+    for _ in range(20):
+        for w in (world, twin, clone):
+            w.step(DT)
+    for p in (p2, p3):
+        assert np.array_equal(p.positions, shots.positions)
+        assert np.array_equal(p.velocities, shots.velocities)
+        assert np.array_equal(p.alive, shots.alive)
+        assert np.array_equal(p.hits.fraction, shots.hits.fraction)

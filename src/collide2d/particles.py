@@ -31,10 +31,12 @@ from . import _store as S
 from . import _validate as V
 from ._kernels import particles as _kp
 from .queries import QueryFilter, ShapeTree
+from .snapshot import register_system
 
 __all__ = ["Particles", "ParticleHitArrays"]
 
 _MODES = {"stop": _kp.STOP, "bounce": _kp.BOUNCE, "pass": _kp.PASS}
+_MODE_NAMES = {v: k for k, v in _MODES.items()}
 
 
 class ParticleHitArrays(NamedTuple):
@@ -52,6 +54,7 @@ class ParticleHitArrays(NamedTuple):
     fraction: np.ndarray
 
 
+@register_system
 class Particles:
     """Many point projectiles moved by the world. Create with ``world.add_particles``.
 
@@ -93,6 +96,8 @@ class Particles:
     >>> bool(rain.positions[0, 1] > 0), len(rain)
     (True, 1)
     """
+
+    _snapshot_kind = "particles"
 
     def __init__(self, world, positions, velocities, on_hit="stop", elasticity=0.0,
                  gravity_scale=1.0, drag=0.0, filter=None):
@@ -351,6 +356,73 @@ class Particles:
         self._n_hits = int(out[0])
         self._hits = tuple(out[1:])
         self._snap = (com1, ang1, gen1)
+
+    # ------------------------------------------------------------------ snapshots
+    def _snapshot_arrays(self) -> dict[str, np.ndarray]:
+        """Whole state as arrays (``world.snapshot``): particles, settings, filter (excluded
+        bodies by index in ``world.bodies``), the last step's hits and the body frames that
+        the next step measures motion from."""
+        n, k = self._n, self._n_hits
+        p, b, s, pt, nm, fr = self._hits
+        com, ang, gen = self._snap
+        f = self._filter
+        return {
+            "positions": self._pos[:n].copy(), "velocities": self._vel[:n].copy(),
+            "alive": self._alive[:n].copy(),
+            "on_hit": np.array(_MODES[self._on_hit], dtype=np.int64),
+            "settings": np.array([self._elasticity, self._gravity_scale, self._drag]),
+            "max_bounces": np.array(self._max_bounces, dtype=np.int64),
+            "filter_bits": np.array([f.category, f.mask, int(f.sensors)], dtype=np.int64),
+            "filter_exclude": np.array([body.index for body in f.exclude], dtype=np.int64),
+            "hit_particle": p[:k].copy(), "hit_body": b[:k].copy(), "hit_shape": s[:k].copy(),
+            "hit_point": pt[:k].copy(), "hit_normal": nm[:k].copy(),
+            "hit_fraction": fr[:k].copy(),
+            "frame_com": com.copy(), "frame_angle": ang.copy(), "frame_generation": gen.copy(),
+        }
+
+    @classmethod
+    def _snapshot_restore(cls, world, arrays) -> Particles:
+        def get(name, dtype, shape):
+            a = arrays.get(name)
+            if a is None:
+                raise ValueError(f"particles: the snapshot lacks {name!r}")
+            if a.dtype != dtype or len(a.shape) != len(shape) or any(
+                    want is not None and got != want
+                    for got, want in zip(a.shape, shape, strict=True)):
+                raise ValueError(f"particles: {name!r} has dtype {a.dtype} and shape {a.shape}")
+            return a
+
+        f8, i8 = np.dtype(np.float64), np.dtype(np.int64)
+        pos = get("positions", f8, (None, 2))
+        n = pos.shape[0]
+        vel = get("velocities", f8, (n, 2))
+        alive = get("alive", np.dtype(np.bool_), (n,))
+        mode = int(get("on_hit", i8, ()))
+        if mode not in _MODE_NAMES:
+            raise ValueError(f"particles: unknown on_hit code {mode}")
+        el, gs, drag = get("settings", f8, (3,)).tolist()
+        bits = get("filter_bits", i8, (3,)).tolist()
+        excl = get("filter_exclude", i8, (None,))
+        if excl.size and (excl.min() < 0 or excl.max() >= len(world.bodies)):
+            raise ValueError("particles: an excluded body index is out of range")
+        k = get("hit_particle", i8, (None,)).shape[0]
+        hits = (get("hit_particle", i8, (k,)), get("hit_body", i8, (k,)),
+                get("hit_shape", i8, (k,)), get("hit_point", f8, (k, 2)),
+                get("hit_normal", f8, (k, 2)), get("hit_fraction", f8, (k,)))
+        com = get("frame_com", f8, (None, 2))
+        m = com.shape[0]
+        frames = (com.copy(), get("frame_angle", f8, (m,)).copy(),
+                  get("frame_generation", i8, (m,)).copy())
+        flt = QueryFilter(bits[0], bits[1], [world.bodies[int(i)] for i in excl], bool(bits[2]))
+        system = cls(world, pos, vel, _MODE_NAMES[mode], el, gs, drag, flt)
+        system.max_bounces = int(get("max_bounces", i8, ()))
+        system._alive[:n] = alive
+        cap = max(k, 256)
+        system._hits = tuple(np.concatenate((h, np.zeros((cap - k,) + h.shape[1:], h.dtype)))
+                             for h in hits)
+        system._n_hits = k
+        system._snap = frames
+        return system
 
     def __repr__(self) -> str:
         return (f"<Particles {self.alive_count} alive of {self._n}, on_hit={self._on_hit!r}>")
