@@ -274,13 +274,14 @@ class Body:
         """Add a force (N) acting over the next step at a world ``point`` (None: the centre of
         mass, no torque). Cleared after the step (a force accumulator)."""
         f = V.vector("force", force)
+        p = None if point is None else V.vector("point", point)
         s = self._s()
         b = self._world._bodies
         if b.kind[s] != S.DYNAMIC:
             return
         b.force[s] += f
-        if point is not None:
-            r = V.vector("point", point) - self.world_point_of(b.local_com[s], s)
+        if p is not None:
+            r = p - self.world_point_of(b.local_com[s], s)
             b.torque[s] += r[0] * f[1] - r[1] * f[0]
         self._wake(s)
 
@@ -296,13 +297,14 @@ class Body:
         """Change momentum at once by ``impulse`` (N s) at a world ``point`` (None: centre
         of mass)."""
         j = V.vector("impulse", impulse)
+        p = None if point is None else V.vector("point", point)
         s = self._s()
         b = self._world._bodies
         if b.kind[s] != S.DYNAMIC:
             return
         b.vel[s] += j * b.inv_mass[s]
-        if point is not None:
-            r = V.vector("point", point) - self.world_point_of(b.local_com[s], s)
+        if p is not None:
+            r = p - self.world_point_of(b.local_com[s], s)
             b.angvel[s] += b.inv_inertia[s] * (r[0] * j[1] - r[1] * j[0])
         self._wake(s)
 
@@ -362,7 +364,7 @@ class Body:
                 raise ValueError("radius: only convex polygons can be rounded")
             from .geometry import _check_simple
 
-            _check_simple(v)
+            _check_simple(v, "vertices")
             parts = decompose_ccw(v)
         return self._add(parts, r, "polygon", material)
 

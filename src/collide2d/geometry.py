@@ -361,7 +361,7 @@ def is_convex(polygon) -> bool:
     return bool(V.convex_ccw(v))
 
 
-def _check_simple(v: np.ndarray) -> None:
+def _check_simple(v: np.ndarray, name: str = "polygon") -> None:
     """Reject outlines whose non-adjacent edges cross (all pairs, vectorised)."""
     n = v.shape[0]
     if n < 4:
@@ -379,7 +379,7 @@ def _check_simple(v: np.ndarray) -> None:
                                     np.ascontiguousarray(c), np.ascontiguousarray(d),
                                     hit, pt, t, u)
     if np.any(hit):
-        raise ValueError("polygon: outline is self-intersecting; decompose needs a simple polygon")
+        raise ValueError(f"{name}: outline is self-intersecting; decompose needs a simple polygon")
 
 
 def decompose(polygon) -> list[np.ndarray]:

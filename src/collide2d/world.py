@@ -227,6 +227,8 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
     def remove(self, item) -> None:
         """Remove a body (with its shapes) or a single shape. Their handles then raise."""
         self._check_unlocked()
+        if isinstance(item, (Body, Shape)) and item._world is not self:
+            raise ValueError("item: this body or shape belongs to another world")
         if isinstance(item, Body):
             slot = item._s()
             for shape in list(item._shapes):
@@ -281,6 +283,8 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
 
     def shape(self, shape_id: int) -> Shape:
         """The Shape handle with this id (as found in events and query arrays)."""
+        if isinstance(shape_id, bool) or not isinstance(shape_id, (int, np.integer)):
+            raise TypeError(f"shape_id: expected an int, got {type(shape_id).__name__}")
         try:
             return self._shape_handles[int(shape_id)]
         except KeyError:
@@ -403,25 +407,30 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
     def on_contact_begin(self, fn: Callable[[ContactEvent], None]) -> Callable:
         """Call ``fn(event)`` after each step for every contact that began. Returns fn, so it
         also works as a decorator."""
-        self._callbacks["contact_begin"].append(fn)
+        self._add_callback("contact_begin", fn)
         return fn
 
     def on_contact_persist(self, fn):
-        self._callbacks["contact_persist"].append(fn)
+        self._add_callback("contact_persist", fn)
         return fn
 
     def on_contact_end(self, fn):
-        self._callbacks["contact_end"].append(fn)
+        self._add_callback("contact_end", fn)
         return fn
 
     def on_sensor_begin(self, fn):
         """``fn(event)`` when a sensor starts overlapping a shape (shape_a.id < shape_b.id)."""
-        self._callbacks["sensor_begin"].append(fn)
+        self._add_callback("sensor_begin", fn)
         return fn
 
     def on_sensor_end(self, fn):
-        self._callbacks["sensor_end"].append(fn)
+        self._add_callback("sensor_end", fn)
         return fn
+
+    def _add_callback(self, name: str, fn) -> None:
+        if not callable(fn):
+            raise TypeError(f"fn: expected a callable for on_{name}, got {type(fn).__name__}")
+        self._callbacks[name].append(fn)
 
     def _dispatch(self) -> None:
         cb = self._callbacks
