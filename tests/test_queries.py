@@ -315,6 +315,31 @@ def test_empty_world_answers_nothing():
     assert world.raycast((0, 0), (1, 1)) is None
 
 
+@nojit
+def test_ties_go_to_the_lower_shape_id():
+    world = c2d.World()
+    # Rows are reused lowest first: after freeing rows 0 and 2, an L of two parts takes
+    # rows 0 and 2 (id 0), so one of its parts sits in a higher row than the box (id 1)
+    # that shares its left face x = 0. Ties must follow ids, not rows.
+    first = world.add_body(kind="static", position=(50, 50))
+    first.add_circle(1)
+    box = world.add_body(kind="static").add_box(1, 2, offset=(0.5, 1))
+    last = world.add_body(kind="static", position=(-50, 50))
+    last.add_circle(1)
+    world.remove(first)
+    world.remove(last)
+    ell = world.add_body(kind="static").add_polygon([(0, 0), (2, 0), (2, 1), (1, 1), (1, 2),
+                                                     (0, 2)])
+    assert ell.id < box.id < max(ell._rows)
+    for y in (0.5, 1.5):
+        assert world.raycast((-1, y), (3, y)).shape is ell
+        assert world.raycast_many([(-1, y)], [(3, y)]).shape.tolist() == [ell.id]
+        assert world.query_points([(0.5, y)]).shape.tolist() == [ell.id]
+    probe = c2d.Circle((0, 0), 0.25)
+    assert world.shape_cast(probe, (-2, 1.5), (3, 1.5)).shape is ell
+    assert [h.shape for h in world.raycast_all((-1, 1.5), (3, 1.5))] == [ell, box]
+
+
 # ---------------------------------------------------------------------------- points, boxes
 
 

@@ -569,8 +569,10 @@ class QueryMixin:
         f = self._filter_args(filter, skip)
         tree = self._tree()
         w = p1 - p0
-        row, t, px, py, depth, qx, qy = _q.shape_cast(verts, offs, counts, radius, w[0], w[1],
-                                                      *tree.args(), *self._shape_rows(), *f)
+        s = self._shapes
+        row, t, px, py, depth, qx, qy = _q.shape_cast(
+            verts, offs, counts, radius, w[0], w[1], *tree.args(), s.body, s.owner, s.flags,
+            s.category, s.mask, s.vstart, s.vcount, s.radius, s.vworld, *f)
         if row < 0:
             return None
         shape, body = self._handles(int(row))

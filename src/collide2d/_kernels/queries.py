@@ -15,8 +15,8 @@ Conventions shared by all of them:
   crossing of the row's boundary along a->b, with the outward unit normal there. A concave
   shape's parts tile it, so the first crossing over its parts is the first crossing of its
   outline.
-* **Ties.** Equal fractions go to the lower row, so the answer does not depend on the order
-  in which the tree is walked.
+* **Ties.** Equal fractions (times) go to the lower shape id (``owner``), so the answer does
+  not depend on the order in which the tree is walked.
 """
 
 import math
@@ -281,7 +281,7 @@ def cast_segments(starts, ends, node_first, node_count, slot_box, slot_ref, n_no
                                         s_vcount[row], s_radius[row])
                     px = ax + t * dx if t != math.inf else 0.0
                     py = ay + t * dy if t != math.inf else 0.0
-                if t < best or (t == best and row < brow):
+                if t < best or (t == best and brow >= 0 and s_owner[row] < s_owner[brow]):
                     best = t
                     brow = row
                     bnx = nx
@@ -478,7 +478,7 @@ def shape_overlaps(qverts, qoff, qcount, qradius, node_first, node_count, slot_b
 
 @njit
 def shape_cast(qverts, qoff, qcount, qradius, wx, wy, node_first, node_count, slot_box,
-               slot_ref, n_nodes, s_body, s_flags, s_category, s_mask, s_vstart, s_vcount,
+               slot_ref, n_nodes, s_body, s_owner, s_flags, s_category, s_mask, s_vstart, s_vcount,
                s_radius, vworld, f_category, f_mask, f_sensors, f_exclude):
     """First row touched by the query parts moving by (wx, wy) over fraction [0, 1], by the
     swept separating-axis test. Returns (row, time, push_x, push_y, depth, point_x,
@@ -508,7 +508,8 @@ def shape_cast(qverts, qoff, qcount, qradius, wx, wy, node_first, node_count, sl
                                              s_vcount[row], s_radius[row], wx, wy, 1.0)
             if not hit:
                 continue
-            if t < best or (t == best and (dep > bdepth or (dep == bdepth and row < brow))):
+            if t < best or (t == best and brow >= 0 and (
+                    dep > bdepth or (dep == bdepth and s_owner[row] < s_owner[brow]))):
                 best = t
                 brow = row
                 bpart = p
