@@ -245,6 +245,10 @@ def test_filters_sensors_and_excluded_bodies():
     assert len(masked.hits.particle) == 0 and masked.alive.all()
     with pytest.raises(TypeError, match="filter"):
         masked.filter = "none"
+    # The excluded ship sinks: the filter simply has nothing left to exclude.
+    world.remove(own)
+    world.step(DT)
+    assert world.snapshot()
 
 
 @nojit

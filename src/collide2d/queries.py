@@ -73,7 +73,8 @@ class QueryFilter:
     mask : int
         Which shape categories the query sees (32 bits).
     exclude : Body or iterable of Body
-        Bodies whose shapes are skipped (the shooter's own ship).
+        Bodies whose shapes are skipped (the shooter's own ship); bodies removed from the
+        world since are ignored.
     sensors : bool
         Include sensor shapes.
 
@@ -251,7 +252,8 @@ class QueryMixin:
         for b in tuple(filter.exclude) + tuple(extra_exclude):
             if b.world is not self:
                 raise ValueError("filter: an excluded body belongs to another world")
-            slots.append(b._s())
+            if b.alive:  # a removed body has no shapes left to exclude
+                slots.append(b._slot)
         return (np.int64(filter.category), np.int64(filter.mask), bool(filter.sensors),
                 np.array(slots, dtype=np.int64))
 
