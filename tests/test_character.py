@@ -158,7 +158,7 @@ def test_walking_up_a_slope_and_sliding_down_a_steep_one():
 # ---------------------------------------------------------------------------- random rooms
 def test_random_polygon_rooms_fast_movers_never_overlap():
     rng = np.random.default_rng(3)
-    for trial in range(10):
+    for _ in range(10):
         world = c2d.World()
         w, h = rng.uniform(8, 20, 2)
         room = [(-1, -1, w + 1, 0), (-1, h, w + 1, h + 1), (-1, 0, 0, h), (w, 0, w + 1, h)]
@@ -240,7 +240,7 @@ def test_batch_equals_one_by_one():
         static_box(w, 10, 10, 12, 11)
         worlds.append((w, [kinematic_box(w, p, 0.6, 0.7) for p in starts]))
     (wa, ba), (wb, bb) = worlds
-    for step in range(20):
+    for _ in range(20):
         r = wa.move_and_slide_many(ba, vels, 0.1, up=(0, 1))
         for k, body in enumerate(bb):
             one = wb.move_and_slide(body, vels[k], 0.1, up=(0, 1))
@@ -305,7 +305,7 @@ def test_moving_platforms_carry_what_stands_on_them():
     r = world.move_and_slide(hero, (0.0, -20.0 * DT), DT, up=(0, 1))   # stands on the lift
     assert r.on_floor and r.contacts[0].shape is lift.shapes[0]
     v = r.velocity
-    for k in range(120):
+    for _ in range(120):
         world.step(DT)
         r = world.move_and_slide(hero, v + (0.0, -20.0 * DT), DT, up=(0, 1))
         v = r.velocity
@@ -383,6 +383,27 @@ def test_hitboxes_report_which_shape_of_which_body_met_which():
         world.step(DT)
     assert {sword, orc_body} in ended
     assert world.sensor_overlaps().shape == (0, 2)
+
+
+def test_dynamic_characters_overlap_with_sensor_events():
+    """Characters as dynamic bodies in a world with dynamic_response="sensor": the mover lets
+    them pass through each other; world.step reports the overlap of their solid boxes."""
+    world = c2d.World(gravity=(0, 0), dynamic_response="sensor")
+    a = world.add_body(position=(0.0, 0.0))
+    box_a = a.add_box(1.0, 1.0)
+    b = world.add_body(position=(3.0, 0.0))
+    box_b = b.add_box(1.0, 1.0)
+    began, ended = [], []
+    world.on_sensor_begin(lambda e: began.append((e.shape_a, e.shape_b)))
+    world.on_sensor_end(lambda e: ended.append((e.shape_a, e.shape_b)))
+    r = world.move_and_slide_many([a, b], [(1.5, 0.0), (-1.5, 0.0)], 1.0)
+    assert r.position[:, 0].tolist() == [1.5, 1.5] and len(r.contact_index) == 0
+    world.step(DT)
+    assert began == [(box_a, box_b)]
+    assert world.sensor_overlaps().tolist() == [[box_a.id, box_b.id]]
+    world.move_and_slide_many([a, b], [(-2.0, 0.0), (2.0, 0.0)], 1.0)
+    world.step(DT)
+    assert ended == [(box_a, box_b)]
 
 
 def test_several_solid_shapes_on_one_mover_all_collide():

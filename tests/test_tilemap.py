@@ -399,6 +399,26 @@ def test_tile_responses_touch_cross_bounce():
     assert r.position[0] == pytest.approx(29.6 - 1.4, abs=1e-4)  # 1.6 in, 1.4 back
 
 
+def test_cross_tiles_report_a_round_mover_only_when_it_really_enters():
+    world = c2d.World(gravity=(0, 0))
+    grid = np.zeros((6, 12), np.int64)
+    grid[2, 5] = 9                         # a pickup tile, x in [5, 6], y in [2, 3]
+    tm = world.add_tilemap(grid)
+    tm.set_response(9, "cross")
+    ball = world.add_body(kind="kinematic", position=(1.0, 3.45))
+    ball.add_circle(0.5)
+    r = world.move_and_slide(ball, (8.0, 0.0), 1.0)      # its bottom (y 2.95) skims the tile
+    assert [(c.tile, c.response) for c in r.contacts] == [((2, 5), "cross")]
+    assert r.position.tolist() == [9.0, 3.45]
+    # Along x + y = 6.2 the disc passes the tile's corner (5, 2) at 0.8 / sqrt(2) = 0.566 m
+    # > 0.5 m: never inside, although its bounding box cuts the tile's corner.
+    ball2 = world.add_body(kind="kinematic", position=(3.6, 2.6))
+    ball2.add_circle(0.5)
+    r = world.move_and_slide(ball2, (2.0, -2.0), 1.0)
+    assert r.contacts == []
+    assert r.position == pytest.approx((5.6, 0.6), abs=1e-12)
+
+
 def test_oneway_tiles_jump_through_land_and_drop_off():
     world = c2d.World(gravity=(0, 0))
     grid = np.zeros((20, 12), np.int64)

@@ -59,7 +59,8 @@ _CONTACTS_MANY = 8
 class MoveContact(NamedTuple):
     """Something a mover met during one move.
 
-    ``normal`` (unit) pushes the mover away from it. ``shape`` is the obstacle Shape, or None
+    ``normal`` (unit) pushes the mover away from it (zero for a "cross" obstacle the mover
+    was already inside). ``shape`` is the obstacle Shape, or None
     for a tile, then given by ``tilemap`` and ``tile`` (i, j). ``own_shape`` is the mover's
     shape that touched; ``response`` is "slide", "touch", "cross", "bounce" or "oneway".
     """

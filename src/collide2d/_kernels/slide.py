@@ -294,8 +294,8 @@ def _first_hit(b, px0, py0, dx, dy, excl, mrows, mrel, moff, mn, mr, mbox, n_mr,
                     xi[n_x, 1] = o
                     xi[n_x, 2] = -1
                     xi[n_x, 3] = -1
-                    xn[n_x, 0] = nx
-                    xn[n_x, 1] = ny
+                    xn[n_x, 0] = nx if depth == 0.0 else 0.0
+                    xn[n_x, 1] = ny if depth == 0.0 else 0.0
                     n_x += 1
                 continue
             if t >= bt:

@@ -326,13 +326,13 @@ def sweep_tiles(cls, off, ny, nx, ox, oy, s, m, va, aoff, an, ar, is_box, dx, dy
             if state == 0:
                 continue
             te = max(ex, ey) if state == 1 else 0.0
-            if c == CROSS:
+            if c == CROSS and is_box:
                 if te <= 1.0:
                     n_x = _record_cross(xt, xi, xn, n_x, m, i, j, te,
                                         float(sx) if ex >= ey else 0.0,
                                         float(sy) if ey >= ex else 0.0)
                 continue
-            if te >= bt:
+            if te >= bt and c != CROSS:
                 continue
             if is_box:
                 if state == 2:
@@ -387,7 +387,13 @@ def sweep_tiles(cls, off, ny, nx, ox, oy, s, m, va, aoff, an, ar, is_box, dx, dy
                 cbuf[3, 0] = cx0
                 cbuf[3, 1] = cy1
                 hit, t, px, py, depth = sweep_shapes(va, aoff, an, ar, cbuf, 0, 4, 0.0, dx, dy,
-                                                   min(bt, 1.0))
+                                                     1.0 if c == CROSS else min(bt, 1.0))
+                if hit and c == CROSS:
+                    if depth > 0.0:
+                        px = 0.0
+                        py = 0.0
+                    n_x = _record_cross(xt, xi, xn, n_x, m, i, j, t, px, py)
+                    continue
                 if not hit or t >= bt:
                     continue
                 if depth > 0.0:
