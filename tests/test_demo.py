@@ -143,6 +143,23 @@ def test_no_display_falls_back_to_headless(tmp_path, monkeypatch, capsys):
     assert pygame.image.load(str(out)).get_size() == SIZE
 
 
+def test_window_loop_with_the_dummy_video_driver(monkeypatch):
+    # SDL's dummy driver opens a "window" without a display: the real loop runs until the
+    # injected QUIT, one update and one render per frame.
+    from collide2d.demo import run_window
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    calls = []
+
+    def events():
+        calls.append(1)
+        return [pygame.event.Event(pygame.QUIT)] if len(calls) == 3 else []
+
+    monkeypatch.setattr(pygame.event, "get", events)
+    run_window("pyramid", size=(320, 200))
+    assert len(calls) == 3
+
+
 def test_python_dash_m_command(tmp_path):
     out = tmp_path / "naval.png"
     env = dict(os.environ, SDL_VIDEODRIVER="dummy")
@@ -264,6 +281,19 @@ def test_left_press_on_empty_space_attracts():
     for _ in range(30):
         demo.update()
     assert np.hypot(*(ship.position - target)) < 0.5 * d0
+
+
+def test_left_press_in_the_dungeon_calls_characters():
+    demo = Demo("dungeon")
+    scene = demo.scene
+    walker = scene.characters[5]
+    p = walker.position
+    target = p + (0.6, 0.0)             # just to its right (pixels ~18 px away)
+    demo.handle([click(tuple(demo.camera.world_to_screen(target)))])
+    demo.update()
+    # It now heads for the cursor: its heading points at the target.
+    h = scene.heading[5]
+    assert_allclose((np.cos(h), np.sin(h)), (1.0, 0.0), atol=1e-9)
 
 
 def test_wheel_zooms_about_the_mouse():

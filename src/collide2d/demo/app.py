@@ -19,7 +19,7 @@ from .dungeon import Dungeon
 from .naval import Naval
 from .pyramid import Pyramid
 from .rain import Rain
-from .scene import Scene, dynamic_slots, pick_body, push
+from .scene import Scene, pick_body
 from .tumble import Tumble
 
 #: The scenes in ``n`` / ``b`` order.
@@ -30,7 +30,8 @@ DEFAULT_SCENE = "naval"
 HELP = (
     ("left drag", "on a body: drag it; on empty space: attract bodies"),
     ("right click", "spawn something"),
-    ("wheel / middle drag", "zoom / pan"),
+    ("wheel, + / -", "zoom about the cursor"),
+    ("middle drag", "pan"),
     ("p", "pause and resume"),
     ("space", "single step (pauses)"),
     ("n / b", "next / previous scene"),
@@ -42,8 +43,8 @@ HELP = (
 
 # Mouse drag: a damped spring from the grabbed point to the cursor (frequency, damping ratio).
 DRAG_HZ, DRAG_ZETA, DRAG_MAX_ACCEL = 4.0, 0.7, 400.0
-# Attraction: radius in pixels, and how fast (m/s^2 per m of radius; 1/s of damping).
-ATTRACT_PX, ATTRACT_GAIN, ATTRACT_DAMPING = 160.0, 6.0, 2.5
+# Attraction: radius in pixels (see Scene.attract for the pull).
+ATTRACT_PX = 160.0
 
 
 HUD_PANEL = (10, 12, 18, 180)
@@ -98,6 +99,8 @@ class Demo:
         self.draw_ms = 0.0
         self.mouse = (0.0, 0.0)    # pixels
         self._renderer = None
+        #: A message drawn across the middle of the picture (None: nothing).
+        self.notice = None
         self.load(self.names.index(scene))
 
     # ------------------------------------------------------------------ scenes
@@ -207,22 +210,7 @@ class Demo:
             if math.isfinite(body.inertia):
                 body.apply_torque(-2.0 * body.inertia * body.angular_velocity)
         elif self.attracting:
-            world = self.world
-            slots = dynamic_slots(world)
-            if slots.size == 0:
-                return
-            b = world._bodies
-            radius = ATTRACT_PX / self.camera.zoom
-            d = target - b.pos[slots]
-            dist = np.hypot(d[:, 0], d[:, 1])
-            near = dist < radius
-            slots, d, dist = slots[near], d[near], dist[near]
-            if slots.size == 0:
-                return
-            m = b.mass[slots][:, None]
-            pull = ATTRACT_GAIN * radius * d / np.maximum(dist, 1e-9)[:, None]
-            push(world, slots, m * (pull - ATTRACT_DAMPING * b.vel[slots]
-                                    - world.gravity * b.gravity_scale[slots][:, None]))
+            self.scene.attract(target, ATTRACT_PX / self.camera.zoom)
 
     # ------------------------------------------------------------------ time
     def update(self) -> int:
@@ -266,6 +254,14 @@ class Demo:
         self._draw_hud(r)
         if self.show_help:
             self._draw_help(r)
+        if self.notice:
+            w, h = r.size
+            tw, th = r.text_size(self.notice, 20)
+            r.polygon(np.array([(w / 2 - tw / 2 - 16, h / 2 - th / 2 - 12),
+                                (w / 2 + tw / 2 + 16, h / 2 - th / 2 - 12),
+                                (w / 2 + tw / 2 + 16, h / 2 + th / 2 + 12),
+                                (w / 2 - tw / 2 - 16, h / 2 + th / 2 + 12)]), HUD_PANEL, None)
+            r.text((w / 2, h / 2), self.notice, (255, 214, 64), 20, anchor="center")
 
     def _draw_mouse(self, r) -> None:
         if self.drag is not None and self.drag[0].alive:

@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 
+from .. import _store as S
 from ..draw import DrawOptions
 from ..world import World
 from .scene import Scene
@@ -60,8 +61,9 @@ def _grid():
 class Dungeon(Scene):
     name = "dungeon"
     title = "characters slide along walls and pass through each other"
-    help = ("arrow keys: walk the hero (white); characters overlap, never push",
-            "orange: overlapping pairs and their MTD; gold: sensor zones")
+    help = ("arrow keys: walk the hero (white); left button: call the characters near it",
+            "characters pass through each other and never push",
+            "orange: overlapping hitboxes, joined; gold: sensor zones; d: their MTD vectors")
 
     def __init__(self, seed: int = 0):
         self.grid = _grid()
@@ -69,6 +71,7 @@ class Dungeon(Scene):
         self.origin = np.array([-n_cols * TILE / 2, -n_rows * TILE / 2])
         self.view = (self.origin[0], self.origin[1], -self.origin[0], -self.origin[1])
         self.hero_keys = set()
+        self.lure = None
         super().__init__(seed)
 
     def _center(self, i, j):
@@ -85,7 +88,11 @@ class Dungeon(Scene):
 
         rng = self.rng
         free = np.argwhere(self.grid == ".")
-        picks = free[rng.choice(len(free), size=24, replace=False)]
+        # The hero (first) starts on the free cell nearest the middle; the others anywhere.
+        middle = np.array(self.grid.shape) / 2.0
+        first = int(np.argmin(((free + 0.5 - middle) ** 2).sum(axis=1)))
+        others = np.delete(np.arange(len(free)), first)
+        picks = free[np.concatenate(([first], rng.choice(others, size=23, replace=False)))]
         self.characters = []
         for k, (i, j) in enumerate(picks):
             self._add_character(world, self._center(i, j), box=k % 3 == 2)
@@ -127,6 +134,12 @@ class Dungeon(Scene):
         # Turn now and then, and turn away after a wall stopped the last move.
         turn = (rng.random(n) < dt / 1.5) | (self.blocked[:n] & (rng.random(n) < 0.2))
         self.heading[turn] += rng.uniform(-2.2, 2.2, int(turn.sum()))
+        if self.lure is not None:       # the mouse calls the characters near it
+            point, radius = self.lure
+            d = point - self.world._bodies.pos[slots]
+            near = np.hypot(d[:, 0], d[:, 1]) < radius
+            self.heading[near] = np.arctan2(d[near, 1], d[near, 0])
+            self.lure = None
         vel = self.speed[:, None] * np.column_stack((np.cos(self.heading),
                                                     np.sin(self.heading)))
         if self.characters[0] is self.hero:
@@ -142,6 +155,10 @@ class Dungeon(Scene):
                      dtype=np.float64)
         n = math.hypot(*d)
         return d * (1.3 * SPEED / n) if n else d
+
+    def attract(self, point, radius: float) -> None:
+        # Characters are kinematic (moved, not pushed): those near the cursor walk to it.
+        self.lure = (np.asarray(point, dtype=np.float64), radius)
 
     def key(self, key: int, down: bool) -> bool:
         import pygame as pg
@@ -161,7 +178,6 @@ class Dungeon(Scene):
     def draw_options(self, debug: bool) -> DrawOptions:
         opts = super().draw_options(debug)
         opts.overlaps = True
-        opts.mtd = True
         opts.palette.sensor = GOLD
         opts.sensor_alpha = 0          # gold zones are painted on the floor below
         return opts
@@ -179,6 +195,28 @@ class Dungeon(Scene):
             box = np.array([lo, lo + (TILE, 0), lo + (TILE, TILE), lo + (0, TILE)])
             renderer.polygon(camera.world_to_screen(box), GOLD_FLOOR, None)
 
+    def _overlaps(self):
+        """(character pairs, characters in a gold zone) from the sensor overlaps: a hitbox
+        meets the other's hitbox and body, so one meeting is up to three shape pairs."""
+        world = self.world
+        pairs = world.sensor_overlaps()
+        if len(pairs) == 0:
+            return np.empty((0, 2), np.int64), np.empty(0, np.int64)
+        st, bd = world._shapes, world._bodies
+        body = st.body[pairs]
+        kinematic = bd.kind[body] == S.KINEMATIC
+        both = kinematic.all(axis=1)
+        met = np.unique(np.sort(body[both], axis=1), axis=0)
+        zoned = np.unique(body[~both][kinematic[~both]])
+        return met, zoned
+
+    def draw_over(self, renderer, camera, debug: bool) -> None:
+        met, _ = self._overlaps()
+        if len(met):
+            p = camera.world_to_screen(self.world._bodies.pos[met])
+            renderer.lines(p, self.palette.overlap, 2.0)
+
     def stats(self) -> list[str]:
-        pairs = self.world.sensor_overlaps()
-        return [f"{len(self.characters)} characters    {len(pairs)} overlapping pairs"]
+        met, zoned = self._overlaps()
+        return [f"{len(self.characters)} characters    {len(met)} meetings    "
+                f"{len(zoned)} in gold zones"]

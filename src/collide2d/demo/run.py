@@ -84,6 +84,9 @@ def run_headless(scene: str, frames: int, out, size=(960, 600), seed: int = 0,
     demo = Demo(scene, size, seed, debug=debug)
     pg = demo.pg
     surface = pg.Surface(demo.size)
+    if not quiet:
+        print(f"collide2d demo {scene}: {frames} frames headless -> {out} (the first run "
+              "compiles the physics kernels: up to a minute)", flush=True)
     events = events or {}
     images = []
     t_start = time.perf_counter()
@@ -149,6 +152,12 @@ def run_window(scene: str, size=(960, 600), seed: int = 0, debug: bool = False,
         screen = pg.display.set_mode(demo.size)
         pg.display.set_caption("collide2d demo")
         clock = pg.time.Clock()
+        # The first step may compile the kernels (first run only): say so on screen.
+        demo.notice = "starting: the first run compiles the physics kernels (cached afterwards)"
+        demo.render(screen)
+        pg.display.flip()
+        demo.update()
+        demo.notice = None
         while demo.running:
             demo.handle(pg.event.get())
             demo.update()

@@ -14,6 +14,9 @@ import numpy as np
 from .. import _store as S
 from ..draw import DrawOptions, Palette
 
+# Attraction: acceleration (m/s^2) per metre of the attraction radius, and damping (1/s).
+ATTRACT_GAIN, ATTRACT_DAMPING = 6.0, 2.5
+
 
 class Scene:
     """Base class of the demo scenes. Subclasses set the class attributes and ``build``."""
@@ -49,6 +52,23 @@ class Scene:
         """Right click at world ``point`` (m): add something there."""
         body = self.world.add_body(position=point, angle=float(self.rng.uniform(0, math.tau)))
         random_shape(body, self.rng, 0.5)
+
+    def attract(self, point, radius: float) -> None:
+        """Left button held on empty space at world ``point``: pull the dynamic bodies within
+        ``radius`` (m) towards it (seed 004's mouse), gravity cancelled, motion damped."""
+        world = self.world
+        slots = dynamic_slots(world)
+        b = world._bodies
+        d = np.asarray(point, dtype=np.float64) - b.pos[slots]
+        dist = np.hypot(d[:, 0], d[:, 1])
+        near = dist < radius
+        slots, d, dist = slots[near], d[near], dist[near]
+        if slots.size == 0:
+            return
+        pull = ATTRACT_GAIN * radius * d / np.maximum(dist, 1e-9)[:, None]
+        accel = (pull - ATTRACT_DAMPING * b.vel[slots]
+                 - world.gravity * b.gravity_scale[slots][:, None])
+        push(world, slots, b.mass[slots][:, None] * accel)
 
     def key(self, key: int, down: bool) -> bool:
         """A key the scene handles itself (return True to consume it)."""

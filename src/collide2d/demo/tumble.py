@@ -39,9 +39,12 @@ class Tumble(Scene):
         if self.dropped >= self.limit or self.frame % self.every:
             return
         rng = self.rng
-        x = float(rng.uniform(-HALF_WIDTH + 2.0, HALF_WIDTH - 2.0))
-        if not is_clear(self.world, (x, 19.0), 1.3):
-            return          # the last drop is still there: try again next frame
+        # Somewhere clear of the last drops (else try again next frame).
+        for x in rng.uniform(-HALF_WIDTH + 2.0, HALF_WIDTH - 2.0, 6).tolist():
+            if is_clear(self.world, (x, 19.0), 1.3):
+                break
+        else:
+            return
         body = self.world.add_body(position=(x, 19.0), angle=float(rng.uniform(0, math.tau)),
                                    angular_velocity=float(rng.uniform(-3, 3)))
         random_shape(body, rng, 0.75, friction=0.3, elasticity=0.05)

@@ -94,6 +94,10 @@ def draw_world(world, renderer, camera: Camera | None = None,
                options: DrawOptions | None = None) -> Camera:
     """Draw ``world`` through ``renderer`` as seen by ``camera``.
 
+    World coordinates are metres with y up; the camera turns them into pixels (y down) for
+    the renderer. Shapes are drawn where the world's arrays put them after the last step
+    (or after a pose was set).
+
     Parameters
     ----------
     world : collide2d.World
@@ -307,6 +311,8 @@ def _outlines(world, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     shape's parts (for its colour)."""
     st, bd = world._shapes, world._bodies
     cache = _OUTLINES.setdefault(world, {})
+    if len(cache) > 4096:   # shapes come and go (tile chunks rebuilt): forget the old ones
+        cache.clear()
     owners, where = np.unique(st.owner[rows], return_index=True)
     segs, idx = [], []
     for o, w in zip(owners.tolist(), where.tolist(), strict=True):
