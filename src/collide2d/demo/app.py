@@ -95,6 +95,9 @@ class Demo:
         self.pending_steps = 0
         self.frames = 0            # frames drawn or updated since the start
         self.fps = 0.0
+        #: Headless: show 1 / (update + draw) as the frame rate (a window sets ``fps``).
+        self.rate_from_timings = False
+        self.update_ms = 0.0       # the last update: scene logic and the step
         self.step_ms = 0.0
         self.draw_ms = 0.0
         self.mouse = (0.0, 0.0)    # pixels
@@ -221,6 +224,7 @@ class Demo:
             if self.pending_steps == 0:
                 return 0
             self.pending_steps -= 1
+        t_update = time.perf_counter()
         self._mouse_forces()
         scene = self.scene
         scene.before_step(self.dt)
@@ -230,6 +234,7 @@ class Demo:
         scene.after_step(self.dt)
         scene.time += self.dt
         self.steps += 1
+        self.update_ms = 1e3 * (time.perf_counter() - t_update)
         return 1
 
     # ------------------------------------------------------------------ drawing
@@ -251,6 +256,8 @@ class Demo:
         self._draw_mouse(r)
         # "draw" is the scene's drawing, measured before the HUD that shows it.
         self.draw_ms = _ema(self.draw_ms, 1e3 * (time.perf_counter() - t0))
+        if self.rate_from_timings:
+            self.fps = 1e3 / max(self.update_ms + self.draw_ms, 1e-3)
         self._draw_hud(r)
         if self.show_help:
             self._draw_help(r)

@@ -73,11 +73,11 @@ class Naval(Scene):
         world = World(gravity=(0.0, 0.0))
         rng = self.rng
         coast = world.add_body(kind="static")
-        t = 2.0
-        for (x, y, w, h) in ((0, -HALF_H - t / 2, 2 * HALF_W + 2 * t, t),
-                             (0, HALF_H + t / 2, 2 * HALF_W + 2 * t, t),
-                             (-HALF_W - t / 2, 0, t, 2 * HALF_H),
-                             (HALF_W + t / 2, 0, t, 2 * HALF_H)):
+        k = 2.0     # thickness of the coast around the map
+        for (x, y, w, h) in ((0, -HALF_H - k / 2, 2 * HALF_W + 2 * k, k),
+                             (0, HALF_H + k / 2, 2 * HALF_W + 2 * k, k),
+                             (-HALF_W - k / 2, 0, k, 2 * HALF_H),
+                             (HALF_W + k / 2, 0, k, 2 * HALF_H)):
             coast.add_box(w, h, offset=(x, y), category=LAND)
         self.colors[coast.id] = (150, 130, 90)
         self.vegetation = []
