@@ -284,6 +284,16 @@ def main(argv=None) -> int:
         print(f"\n{len(failed)} failing check(s)" if failed else "\nall checks pass")
         return 1 if failed else 0
     write_markdown(rows, args.engines, args.sleeping, args.out / "results.md")
+    if "collide2d" in args.engines and not args.scene:
+        # Start-up, apart from steady-state speed: fresh processes, empty then warm cache.
+        import startup
+
+        boot = startup.table(startup.measure())
+        print("\nstart-up (import collide2d + first step of a 100-body scene):\n" + boot)
+        with open(args.out / "results.md", "a") as fh:
+            fh.write("\n## Start-up\n\nFresh processes; `import collide2d`, a 100-body scene "
+                     "built, then its first step. Cold: Numba cache empty (every kernel "
+                     "compiles); warm: kernels load from the cache.\n\n" + boot + "\n")
     plot(rows, args.out / "results.png")
     print(f"\nwrote {args.out / 'results.md'} and {args.out / 'results.png'}")
     return 0
