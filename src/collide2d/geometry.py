@@ -491,7 +491,8 @@ def polygons_overlap_many(pool: ShapePool, pairs) -> np.ndarray:
     """:func:`polygons_overlap` for each row ``(i, j)`` of ``pairs``."""
     p = _pairs(pool, pairs)
     out = np.empty(p.shape[0], np.bool_)
-    _pair_kernels.overlap_batch(pool.verts, pool.offsets, pool.counts, pool.radii, p, out)
+    _pair_kernels.overlap_batch(pool.verts, pool.offsets, pool.counts, pool.radii, pool.aabbs,
+                                p, out)
     return out
 
 
@@ -502,8 +503,8 @@ def penetration_many(pool: ShapePool, pairs):
     hit = np.empty(m, np.bool_)
     normal = np.empty((m, 2))
     depth = np.empty(m)
-    _pair_kernels.penetration_batch(pool.verts, pool.offsets, pool.counts, pool.radii, p,
-                                    hit, normal, depth)
+    _pair_kernels.penetration_batch(pool.verts, pool.offsets, pool.counts, pool.radii,
+                                    pool.aabbs, p, hit, normal, depth)
     return hit, normal, depth
 
 

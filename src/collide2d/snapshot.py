@@ -108,8 +108,11 @@ _EVENT_ATTRS = ("_contacts", "_began", "_impulses", "_ended_rows", "_sensors",
 # (attribute, columns holding shape rows, rows must be live and pairs sorted and unique)
 _ROW_COLUMNS = (("_contacts", (0, 1), True), ("_ended_rows", (0, 1), False),
                 ("_sensors", (0, 1), True), ("_sensor_ended", (0, 1), False))
-# Same-length companions: (attribute, attribute whose first column it annotates).
-_ALIGNED = (("_began", "_contacts"), ("_impulses", "_contacts"), ("_sensor_began", "_sensors"))
+# Same-length companions: (attribute, attribute whose first column it annotates). The began
+# flags are not listed: World._remove_shape filters the contact and sensor rows but not their
+# began flags, so a world legitimately holds them misaligned until its next step (they are
+# only ever used as masks in Python, never handed to a kernel).
+_ALIGNED = (("_impulses", "_contacts"),)
 _CONTACT_COUNT = 3      # column of _contacts / _ended_rows holding the point count
 _CONTACT_RESP = 2       # column holding the pair response (ignore, solid, sensor)
 _MAX_POINTS = 2

@@ -264,8 +264,11 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         c = self._contacts
         keep = np.isin(c[0], shape._rows, invert=True) & np.isin(c[1], shape._rows, invert=True)
         self._contacts = tuple(arr[keep] for arr in c)
+        # Per-row results of the last step follow their rows.
         if self._impulses.shape[0] == keep.shape[0]:
             self._impulses = self._impulses[keep]
+        if self._began.shape[0] == keep.shape[0]:
+            self._began = self._began[keep]
         sa, sb = self._sensors
         keep = np.isin(sa, shape._rows, invert=True) & np.isin(sb, shape._rows, invert=True)
         self._sensors = (sa[keep], sb[keep])

@@ -100,7 +100,8 @@ def find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, kind, b_flags
     sxx = 0.0
     syy = 0.0
     for s in range(n_shapes):
-        if s_flags[s] & S_ALIVE:
+        # A sensor never makes a solid pair: leave it out of the solid sweep.
+        if (s_flags[s] & S_ALIVE) and not (want == SOLID and s_flags[s] & S_SENSOR):
             live[m] = s
             m += 1
             cx = 0.5 * (aabb[s, 0] + aabb[s, 2])
@@ -117,7 +118,9 @@ def find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, kind, b_flags
     keys = np.empty(m)
     for i in range(m):
         keys[i] = aabb[live[i], axis]
-    order = live[np.argsort(keys, kind="mergesort")]
+    # Numba's quicksort is deterministic (same input, same order) and much faster than its
+    # mergesort; ties only permute pairs, which are sorted by key below.
+    order = live[np.argsort(keys)]
     other = 1 - axis
     cap = max(16, 4 * m)
     pa = np.empty(cap, dtype=np.int64)
@@ -157,7 +160,7 @@ def find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, kind, b_flags
     key = np.empty(k, dtype=np.int64)
     for i in range(k):
         key[i] = pa[i] * n_shapes + pb[i]
-    idx = np.argsort(key, kind="mergesort")
+    idx = np.argsort(key)  # keys are unique
     return pa[:k][idx], pb[:k][idx], pr[:k][idx]
 
 

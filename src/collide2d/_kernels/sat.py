@@ -194,8 +194,11 @@ def shape_distance(va, offa, na, ra, vb, offb, nb, rb, dx, dy, exact):
     report a positive lower bound (enough for overlap tests) without the distance pass.
     """
     sa, ka, max_, may, ib = max_separation(va, offa, na, vb, offb, nb, dx, dy)
-    sb, kb, mbx, mby, ia = max_separation(vb, offb, nb, va, offa, na, -dx, -dy)
     rsum = ra + rb
+    if not exact and rsum == 0.0 and sa > 0.0:
+        # An overlap test needs one separating axis, not the best one.
+        return sa, max_, may, 0.0, 0.0, 0.0, 0.0
+    sb, kb, mbx, mby, ia = max_separation(vb, offb, nb, va, offa, na, -dx, -dy)
     has_axes = ka >= 0 or kb >= 0
     best = max(sa, sb)
     if not has_axes or (best > 0.0 and (exact or rsum > 0.0)):
