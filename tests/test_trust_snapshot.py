@@ -50,8 +50,9 @@ def rich_world(steps=100):
     capsule = w.add_body(position=(4.0, 3.0), bullet=True)
     capsule.add_segment((-0.5, 0.0), (0.5, 0.0), radius=0.2)
     extra = capsule.add_circle(0.2, offset=(0.0, 0.5))
-    kin = w.add_body(kind="kinematic", position=(0.0, 6.0), velocity=(0.3, 0.0),
-                     angular_velocity=0.2)
+    kin = w.add_body(
+        kind="kinematic", position=(0.0, 6.0), velocity=(0.3, 0.0), angular_velocity=0.2
+    )
     kin.add_box(2.0, 0.2)
     heavy = w.add_body(position=(8.0, 4.0), fixed_rotation=True)
     heavy.add_box(1.0, 1.0)
@@ -71,8 +72,12 @@ def rich_world(steps=100):
 
 
 def state_bytes(w):
-    return (w.positions().tobytes(), w.velocities().tobytes(), w.angles().tobytes(),
-            np.array([b.angular_velocity for b in w.bodies]).tobytes())
+    return (
+        w.positions().tobytes(),
+        w.velocities().tobytes(),
+        w.angles().tobytes(),
+        np.array([b.angular_velocity for b in w.bodies]).tobytes(),
+    )
 
 
 def tamper(data, edit):
@@ -87,8 +92,11 @@ def tamper(data, edit):
 def raw_snapshot(header_obj, payload=b"", version=snap.VERSION, magic=snap.MAGIC):
     text = json.dumps(header_obj).encode()
     crc = zlib.crc32(payload, zlib.crc32(text))
-    return struct.pack("<8sHHIQII", magic, version, 0, len(text), len(payload), crc, 0) \
-        + text + payload
+    return (
+        struct.pack("<8sHHIQII", magic, version, 0, len(text), len(payload), crc, 0)
+        + text
+        + payload
+    )
 
 
 @pytest.fixture(scope="module")
@@ -138,16 +146,25 @@ def test_warm_start_and_events_survive(world_data):
 def test_settings_survive(world_data):
     w, data = world_data
     twin = c2d.World.restore(data)
-    for name in ("damping", "substeps", "sleeping", "integrator", "dynamic_response",
-                 "contact_hertz", "contact_damping_ratio", "contact_push_speed",
-                 "restitution_threshold", "arcade_static_speed", "time"):
+    for name in (
+        "damping",
+        "substeps",
+        "sleeping",
+        "integrator",
+        "dynamic_response",
+        "contact_hertz",
+        "contact_damping_ratio",
+        "contact_push_speed",
+        "restitution_threshold",
+        "arcade_static_speed",
+        "time",
+    ):
         assert getattr(twin, name) == getattr(w, name), name
     np.testing.assert_array_equal(twin.gravity, w.gravity)
 
 
 def test_other_settings_survive():
-    w = c2d.World(gravity=(0.0, 0.0), integrator="euler", dynamic_response="sensor",
-                  sleeping=False)
+    w = c2d.World(gravity=(0.0, 0.0), integrator="euler", dynamic_response="sensor", sleeping=False)
     w.arcade_static_speed = 0.25
     twin = c2d.World.restore(w.snapshot())
     assert (twin.integrator, twin.dynamic_response, twin.sleeping) == ("euler", "sensor", False)
@@ -170,11 +187,23 @@ def test_handles_ids_and_order_survive(world_data):
             assert len(st.parts) == len(so.parts)
             for po, pt in zip(so.parts, st.parts, strict=True):
                 np.testing.assert_array_equal(po, pt)
-            assert (st.density, st.friction, st.elasticity, st.sensor, st.category, st.mask,
-                    st.group) == (so.density, so.friction, so.elasticity, so.sensor,
-                                  so.category, so.mask, so.group)
+            assert (
+                st.density,
+                st.friction,
+                st.elasticity,
+                st.sensor,
+                st.category,
+                st.mask,
+                st.group,
+            ) == (so.density, so.friction, so.elasticity, so.sensor, so.category, so.mask, so.group)
         assert (bt.mass, bt.inertia, bt.bullet, bt.fixed_rotation, bt.arcade, bt.awake) == (
-            bo.mass, bo.inertia, bo.bullet, bo.fixed_rotation, bo.arcade, bo.awake)
+            bo.mass,
+            bo.inertia,
+            bo.bullet,
+            bo.fixed_rotation,
+            bo.arcade,
+            bo.awake,
+        )
 
 
 def test_free_slots_are_reused_the_same_way():
@@ -196,6 +225,20 @@ def test_restored_world_is_independent(world_data):
     twin.step(DT)
     twin.remove(twin.bodies[2])
     assert w.snapshot() == data
+
+
+def test_snapshot_right_after_removing_a_touching_body():
+    """Regression (found by the fuzzer): removal filters the contact rows but not their
+    began flags; a snapshot taken then must still restore, and step on identically."""
+    w = rich_world(steps=20)
+    touching = {int(r) for r in w._shapes.body[w._contacts[0]]}
+    victim = next(b for b in w.bodies if b.id in touching and b.kind == "dynamic")
+    w.remove(victim)
+    twin = c2d.World.restore(w.snapshot())
+    for _ in range(20):
+        w.step(DT)
+        twin.step(DT)
+    assert twin.snapshot() == w.snapshot()
 
 
 def test_empty_world_round_trip():
@@ -347,8 +390,7 @@ def test_unknown_system_kind_is_rejected(tracer_registered):
 def test_system_restore_errors_propagate_as_value_error(tracer_registered):
     w = c2d.World()
     w._systems.append(Tracer(w))
-    data = tamper(w.snapshot(),
-                  lambda h, a: a.__setitem__("system.0.points", np.zeros((3, 3))))
+    data = tamper(w.snapshot(), lambda h, a: a.__setitem__("system.0.points", np.zeros((3, 3))))
     with pytest.raises(ValueError, match="tracer"):
         c2d.World.restore(data)
 
@@ -445,8 +487,8 @@ def test_pickle_and_npy_payloads_execute_nothing(tmp_path):
 def _directory_edit(data, fn):
     """Rewrite the header's JSON (directory included) and fix the checksum."""
     hlen, plen = struct.unpack_from("<IQ", data, 12)
-    header = json.loads(data[32:32 + hlen])
-    payload = data[32 + hlen:]
+    header = json.loads(data[32 : 32 + hlen])
+    payload = data[32 + hlen :]
     fn(header, payload)
     return raw_snapshot(header, payload)
 
@@ -515,7 +557,7 @@ def test_header_schema_is_strict(world_data):
         lambda h, p: h["settings"].__setitem__("contact_hertz", 0.0),
         lambda h, p: h["settings"].__setitem__("integrator", "rk4"),
         lambda h, p: h["settings"].__setitem__("dynamic_response", 3),
-        lambda h, p: h["settings"].__setitem__("time", 1e400),   # json -> inf
+        lambda h, p: h["settings"].__setitem__("time", 1e400),  # json -> inf
         lambda h, p: h["shapes"].__setitem__("count", -1),
         lambda h, p: h.__setitem__("events", {"_contacts": 99}),
         lambda h, p: h.__setitem__("systems", ["../os"]),
@@ -531,20 +573,27 @@ def test_header_schema_is_strict(world_data):
 def test_json_nan_duplicates_and_deep_nesting_are_rejected(world_data):
     _, data = world_data
     hlen = struct.unpack_from("<I", data, 12)[0]
-    text = data[32:32 + hlen].decode()
-    payload = data[32 + hlen:]
+    text = data[32 : 32 + hlen].decode()
+    payload = data[32 + hlen :]
 
     def with_text(t):
         t = t.encode() if isinstance(t, str) else t
         crc = zlib.crc32(payload, zlib.crc32(t))
-        return struct.pack("<8sHHIQII", snap.MAGIC, 1, 0, len(t), len(payload), crc, 0) \
-            + t + payload
+        return (
+            struct.pack("<8sHHIQII", snap.MAGIC, 1, 0, len(t), len(payload), crc, 0) + t + payload
+        )
 
     nan_text = text.replace('"time":', '"time":NaN,"x":', 1)
     dup_text = text.replace('{"settings":', '{"systems":[],"settings":', 1)
     deep = "[" * 100_000 + "]" * 100_000
-    for t in (nan_text, dup_text, deep, text[:-1], text.replace("{", "\x00", 1),
-              b"\xff\xfe" + text.encode()):
+    for t in (
+        nan_text,
+        dup_text,
+        deep,
+        text[:-1],
+        text.replace("{", "\x00", 1),
+        b"\xff\xfe" + text.encode(),
+    ):
         with pytest.raises(ValueError):
             c2d.World.restore(with_text(t))
     with pytest.raises(ValueError):
@@ -554,6 +603,7 @@ def test_json_nan_duplicates_and_deep_nesting_are_rejected(world_data):
 def _set(name, fn):
     def edit(header, arrays):
         arrays[name] = fn(arrays[name].copy())
+
     return edit
 
 
@@ -561,6 +611,7 @@ def _poke(name, index, value):
     def fn(a):
         a[index] = value
         return a
+
     return _set(name, fn)
 
 
@@ -569,8 +620,7 @@ def _live_body(arrays):
 
 
 HOSTILE = {
-    "body count disagrees": lambda h, a: h["bodies"].__setitem__("count", h["bodies"]["count"]
-                                                                + 1),
+    "body count disagrees": lambda h, a: h["bodies"].__setitem__("count", h["bodies"]["count"] + 1),
     "array missing": lambda h, a: a.pop("body.torque"),
     "unexpected array": lambda h, a: a.__setitem__("body.extra", np.zeros(3)),
     "wrong dtype": _set("body.kind", lambda x: x.astype(np.int64)),
@@ -587,13 +637,13 @@ HOSTILE = {
     "shape body out of range": _poke("shape.body", 0, 10**9),
     "shape body negative": _poke("shape.body", 0, -5),
     "shape on removed body": lambda h, a: _poke(
-        "shape.body", 0, int(np.flatnonzero((a["body.flags"] & 1) == 0)[0]))(h, a),
+        "shape.body", 0, int(np.flatnonzero((a["body.flags"] & 1) == 0)[0])
+    )(h, a),
     "vertex range past pool": _poke("shape.vstart", 0, 10**6),
     "vertex count zero": _poke("shape.vcount", 0, 0),
     "negative vertex start": _poke("shape.vstart", 0, -3),
     "nan vertex": _poke("shape.vlocal", (0, 0), np.nan),
-    "vdead inconsistent": lambda h, a: h["shapes"].__setitem__("vdead", h["shapes"]["vdead"]
-                                                              + 1),
+    "vdead inconsistent": lambda h, a: h["shapes"].__setitem__("vdead", h["shapes"]["vdead"] + 1),
     "zero density": _poke("shape.density", 0, 0.0),
     "mask over 32 bits": _poke("shape.mask", 0, 2**40),
     "owner out of range": _poke("shape.owner", 0, 999),
@@ -601,14 +651,16 @@ HOSTILE = {
     "contact row out of range": _poke("event.contacts.1", 0, 10**6),
     "contact pair unordered": lambda h, a: (
         _poke("event.contacts.0", 0, int(a["event.contacts.1"][0]))(h, a),
-        _poke("event.contacts.1", 0, int(a["event.contacts.0"][0]))(h, a)),
+        _poke("event.contacts.1", 0, int(a["event.contacts.0"][0]))(h, a),
+    ),
     "contact rows unsorted": _set("event.contacts.0", lambda x: x[::-1]),
     "contact point count 3": _poke("event.contacts.3", 0, 3),
     "contact ragged": _set("event.contacts.4", lambda x: x[:-1]),
-    "began misaligned": _set("event.began", lambda x: np.append(x, True)),
+    "impulses misaligned": _set("event.impulses", lambda x: x[:-1]),
     "nan impulse": _poke("event.contacts.8", (0, 0), np.nan),
-    "ended row out of range": _set("event.ended_rows.0",
-                                   lambda x: np.append(x, 10**6).astype(np.int64)),
+    "ended row out of range": _set(
+        "event.ended_rows.0", lambda x: np.append(x, 10**6).astype(np.int64)
+    ),
     "handle kind unknown": _poke("handle.kind", 0, 9),
     "handle rows missing": _set("handle.rows", lambda x: x[:-1]),
     "handle owner wrong": _set("handle.owner", lambda x: x[::-1]),
@@ -620,7 +672,7 @@ HOSTILE = {
 @pytest.mark.parametrize("case", sorted(HOSTILE))
 def test_inconsistent_content_is_rejected(world_data, case):
     w, data = world_data
-    assert w.contacts().shape_a.size > 0   # the contact cases have rows to break
+    assert w.contacts().shape_a.size > 0  # the contact cases have rows to break
     bad = tamper(data, HOSTILE[case])
     assert bad != data
     with pytest.raises(ValueError, match="not a valid collide2d snapshot"):
@@ -644,12 +696,12 @@ def tile_world():
     w = c2d.World(gravity=(0.0, -10.0))
     grid = np.zeros((6, 40), dtype=np.int64)
     grid[0, :] = 1
-    grid[2, 10:14] = 2          # a one-way ledge
-    grid[1:4, 30] = 3           # water: crossed
+    grid[2, 10:14] = 2  # a one-way ledge
+    grid[1:4, 30] = 3  # water: crossed
     tiles = w.add_tilemap(grid, tile_size=0.5, origin=(-2.0, 0.0), friction=0.4)
     tiles.set_response(2, "oneway")
     tiles.set_response(3, "cross")
-    tiles.set_tile(0, 5, 0)     # a hole, rebuilds a chunk
+    tiles.set_tile(0, 5, 0)  # a hole, rebuilds a chunk
     hero = w.add_body(kind="kinematic", position=(0.0, 1.0))
     hero.add_box(0.4, 0.8)
     w.set_character(hero)
@@ -680,7 +732,7 @@ def test_tile_maps_and_movers_round_trip_and_continue_identically():
     twin = c2d.World.restore(data)
     assert twin.snapshot() == data
     (tm0,), (tm1,) = w.tilemaps, twin.tilemaps
-    assert set(vars(tm1)) == set(vars(tm0))   # every TileMap attribute restored
+    assert set(vars(tm1)) == set(vars(tm0))  # every TileMap attribute restored
     assert tm1.body is twin.bodies[tm0.body.index] and tm1._world is twin
     np.testing.assert_array_equal(tm1.grid, tm0.grid)
     assert tm1.response(2) == "oneway" and tm1.response(3) == "cross"
@@ -699,7 +751,7 @@ def test_character_state_is_fully_saved():
     from collide2d.character import _CharState
 
     handled = set(snap._CHAR_ARRAYS) | {"mode", "skin", "margin", "tilemaps", "pool"}
-    assert set(vars(_CharState())) == handled   # "pool" is a cache, rebuilt on demand
+    assert set(vars(_CharState())) == handled  # "pool" is a cache, rebuilt on demand
 
 
 def test_deepcopy_with_tile_maps():
@@ -717,6 +769,7 @@ def test_deepcopy_with_tile_maps():
 def _char_edit(fn):
     def edit(header, arrays):
         fn(header["characters"], arrays)
+
     return edit
 
 
@@ -726,26 +779,36 @@ CHAR_HOSTILE = {
     "floor out of range": _char_edit(lambda c, a: a["char.floor"].__setitem__(0, 10**6)),
     "floor pose nan": _char_edit(lambda c, a: a["char.floor_pose"].__setitem__((0, 0), np.nan)),
     "resp code": _char_edit(lambda c, a: a["char.resp"].__setitem__(0, 99)),
-    "ragged slot arrays": _char_edit(lambda c, a: a.__setitem__("char.floor",
-                                                                a["char.floor"][:-1])),
+    "ragged slot arrays": _char_edit(
+        lambda c, a: a.__setitem__("char.floor", a["char.floor"][:-1])
+    ),
     "grid and classes disagree": _char_edit(
-        lambda c, a: a["char.tilemap.0.grid"].__setitem__((0, 0), 0)),
+        lambda c, a: a["char.tilemap.0.grid"].__setitem__((0, 0), 0)
+    ),
     "chunk of another body": _char_edit(
-        lambda c, a: c["tilemaps"][0]["chunks"][0].__setitem__(2, int(np.flatnonzero(
-            (a["shape.body"] != c["tilemaps"][0]["body"][0]) & (a["shape.body"] >= 0))[0]))),
+        lambda c, a: c["tilemaps"][0]["chunks"][0].__setitem__(
+            2,
+            int(
+                np.flatnonzero(
+                    (a["shape.body"] != c["tilemaps"][0]["body"][0]) & (a["shape.body"] >= 0)
+                )[0]
+            ),
+        )
+    ),
     "chunk listed twice": _char_edit(
-        lambda c, a: c["tilemaps"][0]["chunks"][1].__setitem__(
-            2, c["tilemaps"][0]["chunks"][0][2])),
-    "chunk out of grid": _char_edit(
-        lambda c, a: c["tilemaps"][0]["chunks"][0].__setitem__(0, 99)),
+        lambda c, a: c["tilemaps"][0]["chunks"][1].__setitem__(2, c["tilemaps"][0]["chunks"][0][2])
+    ),
+    "chunk out of grid": _char_edit(lambda c, a: c["tilemaps"][0]["chunks"][0].__setitem__(0, 99)),
     "tile body out of range": _char_edit(
-        lambda c, a: c["tilemaps"][0].__setitem__("body", [10**6, 0])),
+        lambda c, a: c["tilemaps"][0].__setitem__("body", [10**6, 0])
+    ),
     "material unknown key": _char_edit(
-        lambda c, a: c["tilemaps"][0]["material"].__setitem__("stickiness", 1.0)),
+        lambda c, a: c["tilemaps"][0]["material"].__setitem__("stickiness", 1.0)
+    ),
     "material negative friction": _char_edit(
-        lambda c, a: c["tilemaps"][0]["material"].__setitem__("friction", -1.0)),
-    "response for tile 0": _char_edit(
-        lambda c, a: c["tilemaps"][0]["responses"].append([0, 1])),
+        lambda c, a: c["tilemaps"][0]["material"].__setitem__("friction", -1.0)
+    ),
+    "response for tile 0": _char_edit(lambda c, a: c["tilemaps"][0]["responses"].append([0, 1])),
     "tile size zero": _char_edit(lambda c, a: c["tilemaps"][0].__setitem__("tile_size", 0.0)),
 }
 

@@ -109,9 +109,8 @@ _EVENT_ATTRS = ("_contacts", "_began", "_impulses", "_ended_rows", "_sensors",
 _ROW_COLUMNS = (("_contacts", (0, 1), True), ("_ended_rows", (0, 1), False),
                 ("_sensors", (0, 1), True), ("_sensor_ended", (0, 1), False))
 # Same-length companions: (attribute, attribute whose first column it annotates). The began
-# flags are not listed: World._remove_shape filters the contact and sensor rows but not their
-# began flags, so a world legitimately holds them misaligned until its next step (they are
-# only ever used as masks in Python, never handed to a kernel).
+# flags are not listed: they are only ever masks in Python, never handed to a kernel, and
+# worlds saved by earlier builds could hold them misaligned after a removal.
 _ALIGNED = (("_impulses", "_contacts"),)
 _CONTACT_COUNT = 3      # column of _contacts / _ended_rows holding the point count
 _CONTACT_RESP = 2       # column holding the pair response (ignore, solid, sensor)
