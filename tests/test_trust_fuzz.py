@@ -2,14 +2,16 @@
 
 Every example builds a closed room (four static walls, 1 m thick) and runs a random sequence
 of operations on it: add bodies with random shapes, remove bodies and shapes, apply forces
-and impulses, set velocities, step, query, snapshot and restore, deepcopy, and deliberately
-bad calls. After every operation the invariants are checked against independent facts:
+and impulses, set velocities, add particles, step, query, snapshot and restore, deepcopy,
+and deliberately bad calls. After every operation the invariants are checked against
+independent facts:
 
 * nothing raises except the documented ``ValueError`` / ``TypeError`` of a bad call, and a
   bad call leaves the world exactly as it was (snapshot bytes equal);
 * no NaN or inf in any position, velocity or angle;
 * no body through a static wall: every dynamic body's centre of mass stays inside the room;
 * query answers are live shapes of this world, with fractions in [0, 1];
+* particles (stopping or bouncing) never leave the room, whatever their speed;
 * a snapshot restores to the same bytes.
 
 A second property: in a closed room with no gravity, no damping and no forces, restitution
@@ -127,6 +129,12 @@ OPS = st.one_of(
     st.tuples(st.just("snapshot")),
     st.tuples(st.just("deepcopy")),
     st.tuples(st.just("bad"), st.integers(0, 7), INDEX),
+    st.tuples(
+        st.just("particles"),
+        st.lists(st.tuples(vec(HALF - 0.1), vec(200.0)), min_size=1, max_size=20),
+        st.sampled_from(["stop", "bounce"]),
+        finite(0.0, 1.0),
+    ),
 )
 
 
@@ -153,6 +161,10 @@ def check_invariants(w):
     for b in movers(w):
         c = b.center_of_mass
         assert np.all(np.abs(c) <= HALF + THROUGH), f"body {b.index} left the room at {c}"
+    for system in w._systems:  # particles never tunnel: none gets past a wall's face
+        p = system.positions
+        assert np.isfinite(p).all() and np.isfinite(system.velocities).all()
+        assert np.all(np.abs(p) <= HALF + 1e-6), f"a particle left the room: {p}"
 
 
 BAD_CALLS = [
@@ -227,6 +239,11 @@ def run_op(w, op, gone):
         w = copy.deepcopy(w)
         assert w.snapshot() == before
         gone = []
+    elif kind == "particles":
+        if len(w._systems) < 3:
+            pos = [p for p, _ in op[1]]
+            vel = [v for _, v in op[1]]
+            w.add_particles(pos, vel, on_hit=op[2], elasticity=op[3])
     elif kind == "bad":
         target = dyn[op[2] % len(dyn)] if dyn else w.bodies[0]
         before = w.snapshot()

@@ -826,3 +826,47 @@ def test_inconsistent_character_state_is_rejected(tile_data, case):
     assert bad != tile_data
     with pytest.raises(ValueError, match="not a valid collide2d snapshot"):
         c2d.World.restore(bad)
+
+
+# ---------------------------------------------------------------------------- particles
+def particle_world():
+    w = c2d.World(gravity=(0.0, -10.0))
+    w.add_body(kind="static").add_box(20.0, 1.0, offset=(0.0, -0.5))
+    ship = w.add_body(position=(3.0, 2.0), angular_velocity=0.5)
+    ship.add_box(2.0, 0.5)
+    rng = np.random.default_rng(3)
+    w.add_particles(rng.uniform(-5, 5, (40, 2)) + (0, 6), rng.uniform(-30, 30, (40, 2)),
+                    on_hit="bounce", elasticity=0.6)
+    w.add_particles([(-4.0, 3.0)], [(50.0, 0.0)], on_hit="stop")
+    return w
+
+
+def test_particles_round_trip_and_continue_identically():
+    w = particle_world()
+    for _ in range(30):
+        w.step(DT)
+    data = w.snapshot()
+    twin = c2d.World.restore(data)
+    assert twin.snapshot() == data
+    assert [type(s) for s in twin._systems] == [type(s) for s in w._systems]
+    for _ in range(60):
+        w.step(DT)
+        twin.step(DT)
+    for a, b in zip(w._systems, twin._systems, strict=True):
+        assert a.positions.tobytes() == b.positions.tobytes()
+        assert a.velocities.tobytes() == b.velocities.tobytes()
+        np.testing.assert_array_equal(a.alive, b.alive)
+    assert twin.snapshot() == w.snapshot()
+
+
+@pytest.mark.parametrize("edit", [
+    _poke("system.0.positions", (0, 0), np.nan),
+    _poke("system.0.on_hit", (), 9),
+    _set("system.0.velocities", lambda x: x[:-1]),
+    lambda h, a: a.pop("system.1.alive"),
+], ids=["nan position", "unknown on_hit", "ragged velocities", "missing array"])
+def test_bad_particle_state_is_rejected(edit):
+    w = particle_world()
+    w.step(DT)
+    with pytest.raises(ValueError, match="not a valid collide2d snapshot"):
+        c2d.World.restore(tamper(w.snapshot(), edit))
