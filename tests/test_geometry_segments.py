@@ -689,3 +689,12 @@ def test_clip_segment_many_equals_one_pair(shape, segs):
     starts = np.array([s[0] for s in segs])
     ends = np.array([s[1] for s in segs])
     check_clip_many(starts, ends, O.to_shape(shape, g))
+
+
+@nojit
+def test_segment_batch_forms_empty():
+    z = np.zeros((0, 2))
+    res = g.segment_polygon_many(z, z, g.pack_shapes([SQUARE]))
+    assert np.shape(field(res, "hit")) == (0,) and np.shape(field(res, "point")) == (0, 2)
+    hit, t0, t1, n0, n1 = g.clip_segment_many(z, z, SQUARE)
+    assert np.shape(hit) == (0,) and np.shape(n0) == (0, 2)
