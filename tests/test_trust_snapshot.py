@@ -163,6 +163,7 @@ def test_settings_survive(world_data):
     np.testing.assert_array_equal(twin.gravity, w.gravity)
 
 
+@pytest.mark.nojit
 def test_other_settings_survive():
     w = c2d.World(gravity=(0.0, 0.0), integrator="euler", dynamic_response="sensor", sleeping=False)
     w.arcade_static_speed = 0.25
@@ -364,6 +365,7 @@ def test_system_protocol_round_trip(tracer_registered):
     assert twin.snapshot() == w.snapshot()
 
 
+@pytest.mark.nojit
 def test_register_system_checks_the_protocol():
     class NoKind:
         pass
@@ -459,12 +461,14 @@ def test_wrong_magic_and_version(world_data):
         c2d.World.restore(bytes(future))
 
 
+@pytest.mark.nojit
 @pytest.mark.parametrize("value", ["snapshot", None, 42, [1, 2], np.zeros(40, np.uint8)])
 def test_non_bytes_input_is_a_type_error(value):
     with pytest.raises(TypeError, match="data: expected bytes"):
         c2d.World.restore(value)
 
 
+@pytest.mark.nojit
 def test_pickle_and_npy_payloads_execute_nothing(tmp_path):
     marker = tmp_path / "pwned"
 
@@ -684,6 +688,7 @@ def test_tamper_without_edits_round_trips(world_data):
     assert tamper(data, lambda h, a: None) == data
 
 
+@pytest.mark.nojit
 def test_snapshot_refuses_non_finite_settings():
     w = c2d.World()
     w.contact_hertz = float("nan")

@@ -19,7 +19,8 @@ Format, version 1 (all integers little-endian)::
 
 The header holds the settings (gravity, damping, substeps, sleeping, integrator,
 dynamic_response, the contact parameters and the time), the store counts, the registered
-systems, and the array directory: ``[name, dtype, shape]`` per array, in payload order. Only
+systems, the character and tile-map settings, and the array directory: ``[name, dtype,
+shape]`` per array, in payload order. Only
 ``float64, int64, int32, int8, bool`` arrays exist in the format; there is no object dtype,
 no pickle, no code: loading reads numbers and checks them. ``restore`` verifies lengths first
 (a declared size must match the bytes actually given, so nothing large is allocated on a
@@ -31,10 +32,12 @@ creation order, handle registry), and only then builds the world. Any failure ra
 Saved: settings; every field of the body and shape stores (rows up to the high-water mark,
 dead slots included, so ids and generations continue); free lists; the vertex pool; the
 contact table (warm starting), the last step's event rows and sensor overlaps; the order of
-``world.bodies`` and each body's shapes; each Shape handle's kind and rows; and the state of
-systems that implement the snapshot protocol below. Not saved: callbacks (functions are not
-data; register them again after ``restore``; ``deepcopy`` keeps them) and world-space vertex
-caches (recomputed).
+``world.bodies`` and each body's shapes; each Shape handle's kind and rows; tile maps (grid,
+responses, material, their body and chunk shapes) and the character movers' state (marks,
+floors, shape responses, settings); and the state of systems that implement the snapshot
+protocol below (``Particles`` does). Not saved: callbacks (functions are not data; register
+them again after ``restore``; ``deepcopy`` keeps them) and caches rebuilt on demand
+(world-space vertices, the query tree, the tile pool).
 
 Systems protocol
 ----------------
