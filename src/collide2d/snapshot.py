@@ -407,6 +407,15 @@ def _take(arrays, name, dtype, shape):
     return arr
 
 
+def _flag_bits(prefix: str) -> int:
+    """Every flag bit _store defines for bodies ("B_") or shapes ("S_")."""
+    bits = 0
+    for name, value in vars(S).items():
+        if name.startswith(prefix) and type(value) is int:
+            bits |= value
+    return bits
+
+
 def _check(cond, msg):
     if not cond:
         raise _corrupt(msg)
@@ -428,9 +437,7 @@ def _validate(world_template, header, arrays) -> None:
     free_b = _take(arrays, "body.free", np.int64, (None,))
     expected.add("body.free")
     alive = (bf["flags"] & S.B_ALIVE) != 0
-    known = (S.B_ALIVE | S.B_BULLET | S.B_FIXED_ROTATION | S.B_ARCADE | S.B_AWAKE
-             | S.B_CUSTOM_MASS)
-    _check(not np.any(bf["flags"] & ~known), "body flags hold unknown bits")
+    _check(not np.any(bf["flags"] & ~_flag_bits("B_")), "body flags hold unknown bits")
     _check(np.all(bf["flags"][~alive] == 0), "removed body slots must have flags 0")
     _check(np.all(np.isin(bf["kind"], (S.STATIC, S.KINEMATIC, S.DYNAMIC))), "unknown body kind")
     _check(np.array_equal(free_b, np.flatnonzero(~alive)[::-1]),
@@ -460,7 +467,7 @@ def _validate(world_template, header, arrays) -> None:
     vlocal = _take(arrays, "shape.vlocal", np.float64, (nv, 2))
     expected.update(("shape.free", "shape.vlocal"))
     s_alive = (sf["flags"] & S.S_ALIVE) != 0
-    _check(not np.any(sf["flags"] & ~(S.S_ALIVE | S.S_SENSOR)), "shape flags hold unknown bits")
+    _check(not np.any(sf["flags"] & ~_flag_bits("S_")), "shape flags hold unknown bits")
     _check(np.all(sf["flags"][~s_alive] == 0) and np.all(sf["body"][~s_alive] == -1),
            "removed shape rows must have flags 0 and body -1")
     _check(np.array_equal(free_s, np.flatnonzero(~s_alive)[::-1]),
