@@ -14,9 +14,10 @@ independent facts:
 * particles (stopping or bouncing) never leave the room, whatever their speed;
 * a snapshot restores to the same bytes.
 
-A second property: in a closed room with no gravity, no damping and no forces, restitution
-<= 1 and no initial overlaps, the kinetic energy (linear + rotational) never exceeds its
-initial value, and no single step adds more than a small push-out allowance.
+A second property: in a closed room with no gravity, no damping and no forces, and no initial
+overlaps, the kinetic energy (linear + rotational) never exceeds its initial value. With
+restitution > 0 the engine breaks this today (strict xfails below, with reproducers), so the
+property draws restitution 0 until they are fixed (``MAX_ELASTICITY``).
 
 CI runs the bounded "ci" hypothesis profile (tests/conftest.py); a long soak:
 ``HYPOTHESIS_PROFILE=long pytest tests/test_trust_fuzz.py`` (see docs/testing.md).
@@ -326,20 +327,24 @@ def closed_scenes(draw):
     }
 
 
+# Restitution is left out of the property for now: with elasticity > 0 the engine gains
+# energy (up to +20% found by a targeted search), an engine bug pinned down by the two strict
+# xfails below. Once they pass, draw elasticity from [0, 1] here.
+MAX_ELASTICITY = 0.0
+
+
 @settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(scene=closed_scenes())
 def test_energy_never_grows_in_a_closed_room(scene):
-    """Frictionless: with friction, a head-on bounce gains energy (an engine bug, see
-    test_head_on_bounce_with_friction_gains_no_energy below). Within a step the energy may
-    rise again after an impact (the soft contact gives back what its overlap stored), but it
-    never rises above where it started."""
+    """Within a step the energy may rise again after an impact (a soft contact gives back
+    what its overlap stored), but it never rises above where it started."""
     w = make_room({"gravity": (0.0, 0.0), "substeps": scene["substeps"],
                    "sleeping": scene["sleeping"], "integrator": scene["integrator"]})
     for spec in scene["bodies"]:
         b = w.add_body(position=spec["position"], angle=spec["angle"],
                        velocity=spec["velocity"], angular_velocity=spec["angular_velocity"])
         geom, mat = spec["shape"]
-        add_shape(b, (geom, dict(mat, friction=0.0)))
+        add_shape(b, (geom, dict(mat, elasticity=min(mat["elasticity"], MAX_ELASTICITY))))
     e0 = kinetic_energy(w)
     for i in range(240):
         w.step(1 / 60)
