@@ -875,3 +875,13 @@ def test_bad_particle_state_is_rejected(edit):
     w.step(DT)
     with pytest.raises(ValueError, match="not a valid collide2d snapshot"):
         c2d.World.restore(tamper(w.snapshot(), edit))
+
+
+def test_reading_character_settings_does_not_change_the_snapshot():
+    w = rich_world(steps=5)
+    before = w.snapshot()
+    assert (w.character_response, w.tilemaps, w.is_character(w.bodies[1])) == ("cross", [],
+                                                                               False)
+    assert w.snapshot() == before
+    w.character_skin = 0.002   # a real change is saved
+    assert c2d.World.restore(w.snapshot()).character_skin == 0.002

@@ -611,9 +611,21 @@ _CHAR_ARRAYS = {  # name: (dtype, trailing shape, group: arrays of a group share
 _TILEMAP_KEYS = ("tile_size", "origin", "material", "responses", "body", "chunks")
 
 
+def _pristine(st) -> bool:
+    """True for character state no one has set yet (created by a read or a failed call):
+    saved as absent, so such a read does not change the snapshot."""
+    from .character import _CharState
+
+    fresh = _CharState()
+    fresh.fit(st.ch_gen.shape[0], st.resp.shape[0])
+    return (not st.tilemaps and (st.mode, st.skin, st.margin) == (fresh.mode, fresh.skin,
+                                                                  fresh.margin)
+            and all(np.array_equal(getattr(st, n), getattr(fresh, n)) for n in _CHAR_ARRAYS))
+
+
 def _collect_characters(world, arrays) -> dict | None:
     st = vars(world).get("_char_state")
-    if st is None:
+    if st is None or _pristine(st):
         return None
     for name in _CHAR_ARRAYS:
         arrays["char." + name] = getattr(st, name)
