@@ -25,16 +25,9 @@ def assert_finite(w):
 
 
 # ---------------------------------------------------------------------------- bullets
-_GLANCING_BOX = pytest.mark.xfail(
-    strict=True, reason="engine bug: a 0.1 m box shot at >= 100 m/s into a wall tilted "
-    "0.5 rad, hitting corner first at a glancing angle, gets a huge spin from the contact "
-    "(~800 rad/s) and the next step carries it through the wall (CCD sweeps translation at "
-    "the end orientation only)")
-BULLET_CASES = [
-    pytest.param(bullet, shape, shot, wall,
-                 marks=[_GLANCING_BOX] if (shape, shot, wall) == ("box", -40.0, 0.5) else [])
-    for bullet in (True, False) for shape in ("circle", "box") for shot in (0.0, 25.0, -40.0)
-    for wall in (0.0, 0.5)]
+BULLET_CASES = [(bullet, shape, shot, wall) for bullet in (True, False)
+                for shape in ("circle", "box") for shot in (0.0, 25.0, -40.0)
+                for wall in (0.0, 0.5)]
 
 
 @pytest.mark.parametrize("bullet,shape,shot_angle,wall_angle", BULLET_CASES)
@@ -57,6 +50,28 @@ def test_bullets_at_1e4_m_per_s_never_pass_a_5_cm_wall(bullet, shape, shot_angle
         assert_finite(w)
         side = float(np.dot(b.position - centre, normal))
         assert side < near_face, f"bullet centre at {side:+.3f} m from the wall's mid-plane"
+
+
+@pytest.mark.xfail(strict=True, reason="engine bug: a 0.1 m box at 50 m/s glancing off a "
+                   "static wall tilted 0.5 rad is frozen against it: it keeps a 37 m/s "
+                   "velocity along the wall but its position no longer changes (the CCD "
+                   "pass seems to put it back every step)")
+def test_fast_box_glancing_off_a_tilted_wall_keeps_moving():
+    w = c2d.World(gravity=(0.0, 0.0))
+    w.add_body(kind="static", position=(10.0, 0.0), angle=0.5).add_box(0.05, 60.0)
+    b = w.add_body(position=(0.0, 0.0), bullet=True)
+    b.add_box(0.1, 0.1)
+    a = math.radians(-40.0)
+    b.velocity = (50.0 * math.cos(a), 50.0 * math.sin(a))
+    for _ in range(90):       # the wall is met after about 30 steps
+        w.step(DT)
+    p0 = b.position
+    for _ in range(30):
+        w.step(DT)
+    moved = float(np.linalg.norm(b.position - p0))
+    speed = float(np.linalg.norm(b.velocity))
+    # Where it ends up is the solver's business; that its position follows its velocity is not.
+    assert speed < 0.01 or moved > 0.5 * speed * 30 * DT
 
 
 # ---------------------------------------------------------------------------- towers
@@ -97,8 +112,8 @@ def test_tower_of_30_boxes_with_8_substeps_stands_and_sleeps():
 
 
 @pytest.mark.xfail(strict=True, reason="engine bug: with the default 4 substeps a 30-box "
-                   "tower of 1 m boxes leans from the first second (0.14 m off-axis at 3 s) "
-                   "and falls at about 7 s; with substeps=8 it stands and sleeps")
+                   "tower of 1 m boxes keeps leaning (0.09 m off-axis at 5 s, 0.9 m at 7 s) "
+                   "and falls at about 8 s; with substeps=8 it stands and sleeps")
 def test_tower_of_30_boxes_stands_for_10_seconds_with_default_settings():
     w, boxes = tower()
     for _ in range(600):
