@@ -654,7 +654,7 @@ class QueryMixin:
                 if V.convex_ccw(v):
                     parts = [v]
                 else:
-                    _check_simple(v)
+                    _check_simple(v, "shape_or_polygon")
                     parts = decompose_ccw(v)
                 radius = 0.0
         c, sn = math.cos(ang), math.sin(ang)
