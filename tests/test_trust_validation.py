@@ -203,6 +203,12 @@ CASES = [
      "lower"),
     ("query_shape bad type", lambda c: c.world.query_shape("box"), TypeError,
      "shape_or_polygon"),
+    ("query_shape self-intersecting",
+     lambda c: c.world.query_shape([(0, 0), (2, 2), (2, 0), (0, 1)]), ValueError,
+     "shape_or_polygon"),
+    ("shape_cast self-intersecting",
+     lambda c: c.world.shape_cast([(0, 0), (2, 2), (2, 0), (0, 1)], (0, 0), (1, 1)),
+     ValueError, "shape_or_polygon"),
     ("query_shape position nan", lambda c: c.world.query_shape(SQUARE, position=(NAN, 0)),
      ValueError, "position"),
     ("shape_cast end nan", lambda c: c.world.shape_cast(SQUARE, (0, 0), (NAN, 1)), ValueError,
@@ -263,13 +269,6 @@ CASES = [
 # Entry points that do not validate, or half-apply, today (files this issue does not own):
 # strict xfails, so each flips to a failure (to be moved into CASES) once fixed.
 ENGINE_GAPS = [
-    ("query_shape self-intersecting",
-     lambda c: c.world.query_shape([(0, 0), (2, 2), (2, 0), (0, 1)]), ValueError,
-     "shape_or_polygon", "queries.py QueryMixin._query_parts calls geometry._check_simple "
-     "without the argument's name, so the message names 'polygon'"),
-    ("shape_cast self-intersecting",
-     lambda c: c.world.shape_cast([(0, 0), (2, 2), (2, 0), (0, 1)], (0, 0), (1, 1)),
-     ValueError, "shape_or_polygon", "queries.py QueryMixin._query_parts (as above)"),
     ("tilemap bad material half-applies",
      lambda c: c.world.add_tilemap(np.ones((2, 2), bool), bounciness=2.0), TypeError,
      "bounciness", "tilemap.py TileMap.__init__ adds its static body before the material is "
