@@ -263,17 +263,15 @@ CASES = [
      ValueError, "body"),
     ("move_many ragged", lambda c: c.world.move_and_slide_many([c.box, c.ball], [(1, 0)], DT),
      ValueError, "velocities"),
+    ("tilemap bad material", lambda c: c.world.add_tilemap(np.ones((2, 2), bool),
+                                                           bounciness=2.0), TypeError,
+     "bounciness"),
 ]
 
 
 # Entry points that do not validate, or half-apply, today (files this issue does not own):
 # strict xfails, so each flips to a failure (to be moved into CASES) once fixed.
 ENGINE_GAPS = [
-    ("tilemap bad material half-applies",
-     lambda c: c.world.add_tilemap(np.ones((2, 2), bool), bounciness=2.0), TypeError,
-     "bounciness", "tilemap.py TileMap.__init__ adds its static body before the material is "
-     "checked (in _build_chunk); the failure removes the body again, but the world keeps a "
-     "new free slot and a bumped generation"),
 ]
 
 PARAMS = [pytest.param(*c[1:], id=c[0]) for c in CASES] + [

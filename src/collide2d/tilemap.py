@@ -23,6 +23,7 @@ import numpy as np
 
 from . import _validate as V
 from ._kernels import tiles as _tk
+from .body import _material as _check_material
 
 #: Response names, in the order of their codes (shared with the character mover).
 RESPONSES = ("empty", "slide", "touch", "cross", "bounce", "oneway")
@@ -104,6 +105,7 @@ class TileMap:
         self.tile_size = V.finite_scalar("tile_size", tile_size, positive=True)
         self.origin = V.vector("origin", origin)
         self._material = dict(material)
+        _check_material(self._material)  # before the body exists: a failure changes nothing
         self._responses: dict[int, int] = {}
         self._cls = self._classes_of(self._grid).ravel()
         self._alive = True
