@@ -141,8 +141,12 @@ def sweep_time(a, va, b, vb, t_max, margin=1e-6):
             hi = m2
         else:
             lo = m1
-    t_in = 0.5 * (lo + hi)
-    if gap(t_in) > 0.0:
+    # the search ends at the first touching time from either side; step into the contact
+    for k in (0.0, 1e-12, 1e-9, 1e-6, 1e-4):
+        t_in = min(hi + k * t_max, t_max)
+        if gap(t_in) == 0.0:
+            break
+    else:
         return "ambiguous", None
     lo, hi = 0.0, t_in
     for _ in range(100):
