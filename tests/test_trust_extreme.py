@@ -111,9 +111,6 @@ def test_tower_of_30_boxes_with_8_substeps_stands_and_sleeps():
     assert not any(b.awake for b in boxes)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: with the default 4 substeps a 30-box "
-                   "tower of 1 m boxes keeps leaning (0.09 m off-axis at 5 s, 0.9 m at 7 s) "
-                   "and falls at about 8 s; with substeps=8 it stands and sleeps")
 def test_tower_of_30_boxes_stands_for_10_seconds_with_default_settings():
     w, boxes = tower()
     for _ in range(600):

@@ -30,6 +30,39 @@ except ImportError:  # pragma: no cover
 JIT_ENABLED = HAVE_NUMBA and os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0")
 
 
+def _invalidate_stale_cache() -> None:
+    """Drop cached kernels when any kernel source changed.
+
+    Numba keys a cached function on its own file only: ``step_world`` compiled against an
+    older ``sat.py`` keeps running the old code after ``sat.py`` changes. One hash over all
+    kernel sources, kept beside the cache, makes every kernel recompile together instead.
+    """
+    import hashlib
+    from pathlib import Path
+
+    if not JIT_ENABLED or os.environ.get("NUMBA_CACHE_DIR"):
+        return  # a custom cache folder is the caller's to manage
+    here = Path(__file__).parent / "_kernels"
+    try:
+        digest = hashlib.sha256()
+        for src in sorted(here.glob("*.py")):
+            digest.update(src.name.encode())
+            digest.update(src.read_bytes())
+        stamp = here / "__pycache__" / "collide2d-kernels.sha256"
+        current = digest.hexdigest()
+        if stamp.exists() and stamp.read_text() == current:
+            return
+        for cached in here.glob("__pycache__/*.nb[ic]"):
+            cached.unlink()
+        stamp.parent.mkdir(exist_ok=True)
+        stamp.write_text(current)
+    except OSError:
+        pass  # read-only install: Numba then compiles in memory or uses its own fallback
+
+
+_invalidate_stale_cache()
+
+
 def njit(fn=None, **options):
     """``numba.njit(cache=True, ...)`` or the identity decorator without Numba."""
 
