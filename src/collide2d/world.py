@@ -233,11 +233,13 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
             slot = item._s()
             for shape in list(item._shapes):
                 self._remove_shape(shape)
-            idx = int(self._bodies.order[slot])
-            self._bodies.release(slot)
+            st = self._bodies
+            idx = int(st.order[slot])
+            st.release(slot)
             del self.bodies[idx]
-            for i in range(idx, len(self.bodies)):
-                self._bodies.order[self.bodies[i]._slot] = i
+            n = st.count
+            later = ((st.flags[:n] & S.B_ALIVE) != 0) & (st.order[:n] > idx)
+            st.order[:n][later] -= 1
         elif isinstance(item, Shape):
             item._check()
             self._remove_shape(item)
@@ -295,7 +297,12 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
 
     # ------------------------------------------------------------------ arrays
     def _live_slots(self) -> np.ndarray:
-        return np.fromiter((b._slot for b in self.bodies), dtype=np.int64, count=len(self.bodies))
+        """Slots of the live bodies in ``world.bodies`` order, from the ``order`` column."""
+        st = self._bodies
+        live = np.flatnonzero(st.flags[: st.count] & S.B_ALIVE)
+        slots = np.empty(live.size, dtype=np.int64)
+        slots[st.order[live]] = live
+        return slots
 
     def positions(self) -> np.ndarray:
         """(n, 2) body origins in ``world.bodies`` order (a copy)."""
