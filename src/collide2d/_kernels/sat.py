@@ -373,20 +373,8 @@ def collide(va, offa, na, ra, vb, offb, nb, rb, margin, out_pts, out_sep, out_id
         if nx * fx + ny * fy < 0.999:
             use_clip = False
     if not use_clip:
-        d, nx, ny, pax, pay, pbx, pby = shape_distance(va, offa, na, ra, vb, offb, nb, rb,
-                                                       0.0, 0.0, True)
-        if d > margin:
-            return 0, 0.0, 0.0
-        # Surface points: A's core point pushed out by ra along n_ab, B's by rb against it.
-        sax = pax + ra * nx
-        say = pay + ra * ny
-        sbx = pbx - rb * nx
-        sby = pby - rb * ny
-        out_pts[0, 0] = 0.5 * (sax + sbx)
-        out_pts[0, 1] = 0.5 * (say + sby)
-        out_sep[0] = d
-        out_ids[0] = 0
-        return 1, nx, ny
+        return _closest_contact(va, offa, na, ra, vb, offb, nb, rb, margin, out_pts, out_sep,
+                                out_ids)
     # Reference shape R (face k, outward m) and incident shape I.
     if flip:
         vr = vb
@@ -412,16 +400,7 @@ def collide(va, offa, na, ra, vb, offb, nb, rb, margin, out_pts, out_sep, out_id
         offi = offb
         ni = nb
         ri = rb
-    # Reference edge endpoints in CCW order.
-    if nr >= 3:
-        r1 = kr
-        r2 = kr + 1 if kr + 1 < nr else 0
-    elif kr == 0:
-        r1 = 0
-        r2 = 1
-    else:
-        r1 = 1
-        r2 = 0
+    r1, r2 = _face_ends(nr, kr)
     v11x = vr[offr + r1, 0]
     v11y = vr[offr + r1, 1]
     v12x = vr[offr + r2, 0]
@@ -435,15 +414,7 @@ def collide(va, offa, na, ra, vb, offb, nb, rb, margin, out_pts, out_sep, out_id
         if dd < best:
             best = dd
             ki = k
-    if ni >= 3:
-        i1 = ki
-        i2 = ki + 1 if ki + 1 < ni else 0
-    elif ki == 0:
-        i1 = 0
-        i2 = 1
-    else:
-        i1 = 1
-        i2 = 0
+    i1, i2 = _face_ends(ni, ki)
     v21x = vi[offi + i1, 0]
     v21y = vi[offi + i1, 1]
     v22x = vi[offi + i2, 0]
@@ -461,15 +432,8 @@ def collide(va, offa, na, ra, vb, offb, nb, rb, margin, out_pts, out_sep, out_id
     span = upper2 - lower2
     if upper2 < lower1 or lower2 > upper1 or span <= 0.0:
         # No overlap along the face (or degenerate incident edge): fall back to one point.
-        d, nx, ny, pax, pay, pbx, pby = shape_distance(va, offa, na, ra, vb, offb, nb, rb,
-                                                       0.0, 0.0, True)
-        if d > margin:
-            return 0, 0.0, 0.0
-        out_pts[0, 0] = 0.5 * (pax + ra * nx + pbx - rb * nx)
-        out_pts[0, 1] = 0.5 * (pay + ra * ny + pby - rb * ny)
-        out_sep[0] = d
-        out_ids[0] = 0
-        return 1, nx, ny
+        return _closest_contact(va, offa, na, ra, vb, offb, nb, rb, margin, out_pts, out_sep,
+                                out_ids)
     if lower2 < lower1:
         f = (lower1 - lower2) / span
         vlx = v22x + f * (v21x - v22x)
@@ -506,3 +470,29 @@ def collide(va, offa, na, ra, vb, offb, nb, rb, margin, out_pts, out_sep, out_id
     if flip:
         return count, -mx, -my
     return count, mx, my
+
+
+@njit
+def _face_ends(n, k):
+    """Vertex indices (relative to the shape's offset) of face k, in its CCW direction; a
+    segment's face 1 runs back from vertex 1 to vertex 0."""
+    if n >= 3:
+        return k, k + 1 if k + 1 < n else 0
+    if k == 0:
+        return 0, 1
+    return 1, 0
+
+
+@njit
+def _closest_contact(va, offa, na, ra, vb, offb, nb, rb, margin, out_pts, out_sep, out_ids):
+    """One contact from the closest features (circles, vertex-vertex, no face overlap)."""
+    d, nx, ny, pax, pay, pbx, pby = shape_distance(va, offa, na, ra, vb, offb, nb, rb,
+                                                   0.0, 0.0, True)
+    if d > margin:
+        return 0, 0.0, 0.0
+    # Midway between A's surface (core point out by ra along n_ab) and B's (in by rb).
+    out_pts[0, 0] = 0.5 * (pax + ra * nx + pbx - rb * nx)
+    out_pts[0, 1] = 0.5 * (pay + ra * ny + pby - rb * ny)
+    out_sep[0] = d
+    out_ids[0] = 0
+    return 1, nx, ny

@@ -254,15 +254,7 @@ def _first_hit(b, px0, py0, dx, dy, excl, mrows, mrel, moff, mn, mr, mbox, n_mr,
                 bresp = c
                 bown = row
         # Obstacle shapes under the swept box.
-        lox = math.inf
-        loy = math.inf
-        hix = -math.inf
-        hiy = -math.inf
-        for k in range(an):
-            lox = min(lox, abuf[k, 0])
-            loy = min(loy, abuf[k, 1])
-            hix = max(hix, abuf[k, 0])
-            hiy = max(hiy, abuf[k, 1])
+        lox, loy, hix, hiy = _bounds(abuf, an)
         lox = min(lox, lox + dx) - ar
         loy = min(loy, loy + dy) - ar
         hix = max(hix, hix + dx) + ar
@@ -360,15 +352,7 @@ def _deepest(b, px0, py0, mdx, mdy, mrows, mrel, moff, mn, mr, mbox, n_mr,
                 best = depth
                 bnx = nx
                 bny = ny
-        lox = math.inf
-        loy = math.inf
-        hix = -math.inf
-        hiy = -math.inf
-        for k in range(an):
-            lox = min(lox, abuf[k, 0])
-            loy = min(loy, abuf[k, 1])
-            hix = max(hix, abuf[k, 0])
-            hiy = max(hiy, abuf[k, 1])
+        lox, loy, hix, hiy = _bounds(abuf, an)
         qid += 1
         nc = _gather(lox - ar, loy - ar, hix + ar, hiy + ar, gf, gi, head, nxt, item, big,
                      stamp, qid, cand)
@@ -803,3 +787,18 @@ def _is_obstacle(s, obs_rows):
         else:
             hi = mid
     return lo < obs_rows.shape[0] and obs_rows[lo] == s
+
+
+@njit(_nrt=False)
+def _bounds(buf, n):
+    """Bounding box (min x, min y, max x, max y) of the first n points of buf."""
+    lox = math.inf
+    loy = math.inf
+    hix = -math.inf
+    hiy = -math.inf
+    for k in range(n):
+        lox = min(lox, buf[k, 0])
+        loy = min(loy, buf[k, 1])
+        hix = max(hix, buf[k, 0])
+        hiy = max(hiy, buf[k, 1])
+    return lox, loy, hix, hiy

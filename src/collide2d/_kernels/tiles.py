@@ -115,6 +115,29 @@ def sweep_shapes(va, aoff, an, ar, vb, boff, bn, br, dx, dy, t_max):
 
 
 @njit(_nrt=False)
+def _axis_entry(c0, c1, b0, b1, d):
+    """One axis of a moving box [b0, b1] (velocity d) against a cell [c0, c1]: (ok, enter,
+    leave, sign). ok False: never overlapping on this axis. enter is -inf when the axis
+    already overlaps; sign is the entry face's push-normal sign (0 when already inside)."""
+    inf = math.inf
+    lo = c0 - b1  # > 0: box below the cell on this axis
+    hi = b0 - c1  # > 0: box above it
+    if lo >= 0.0:
+        if d <= 0.0:
+            return False, inf, inf, 0
+        return True, lo / d, (c1 - b0) / d, -1
+    if hi >= 0.0:
+        if d >= 0.0:
+            return False, inf, inf, 0
+        return True, hi / -d, (b1 - c0) / -d, 1
+    if d > 0.0:
+        return True, -inf, (c1 - b0) / d, 0
+    if d < 0.0:
+        return True, -inf, (b1 - c0) / -d, 0
+    return True, -inf, inf, 0
+
+
+@njit(_nrt=False)
 def box_cell(bx0, by0, bx1, by1, dx, dy, cx0, cy0, cx1, cy1):
     """Swept box [bx0, bx1] x [by0, by1] moving by (dx, dy) t, t >= 0, against a cell box.
 
@@ -124,54 +147,12 @@ def box_cell(bx0, by0, bx1, by1, dx, dy, cx0, cy0, cx1, cy1):
     Touching without interior overlap is not a hit: tangential motion along a face is free.
     """
     inf = math.inf
-    # x axis
-    lo = cx0 - bx1  # > 0: box left of the cell
-    hi = bx0 - cx1  # > 0: box right of the cell
-    sx = 0
-    if lo >= 0.0:
-        if dx <= 0.0:
-            return 0, inf, inf, 0, 0, -inf
-        ex = lo / dx
-        lx = (cx1 - bx0) / dx
-        sx = -1
-    elif hi >= 0.0:
-        if dx >= 0.0:
-            return 0, inf, inf, 0, 0, -inf
-        ex = hi / -dx
-        lx = (bx1 - cx0) / -dx
-        sx = 1
-    else:
-        ex = -inf
-        if dx > 0.0:
-            lx = (cx1 - bx0) / dx
-        elif dx < 0.0:
-            lx = (bx1 - cx0) / -dx
-        else:
-            lx = inf
-    # y axis
-    lo = cy0 - by1
-    hi = by0 - cy1
-    sy = 0
-    if lo >= 0.0:
-        if dy <= 0.0:
-            return 0, inf, inf, 0, 0, -inf
-        ey = lo / dy
-        ly = (cy1 - by0) / dy
-        sy = -1
-    elif hi >= 0.0:
-        if dy >= 0.0:
-            return 0, inf, inf, 0, 0, -inf
-        ey = hi / -dy
-        ly = (by1 - cy0) / -dy
-        sy = 1
-    else:
-        ey = -inf
-        if dy > 0.0:
-            ly = (cy1 - by0) / dy
-        elif dy < 0.0:
-            ly = (by1 - cy0) / -dy
-        else:
-            ly = inf
+    okx, ex, lx, sx = _axis_entry(cx0, cx1, bx0, bx1, dx)
+    if not okx:
+        return 0, inf, inf, 0, 0, -inf
+    oky, ey, ly, sy = _axis_entry(cy0, cy1, by0, by1, dy)
+    if not oky:
+        return 0, inf, inf, 0, 0, -inf
     t_leave = min(lx, ly)
     if ex == -inf and ey == -inf:
         return 2, ex, ey, 0, 0, t_leave
