@@ -657,7 +657,12 @@ HOSTILE = {
         _poke("event.contacts.0", 0, int(a["event.contacts.1"][0]))(h, a),
         _poke("event.contacts.1", 0, int(a["event.contacts.0"][0]))(h, a),
     ),
-    "contact rows unsorted": _set("event.contacts.0", lambda x: x[::-1]),
+    # Both key columns reversed: the rows (a, b) then run backwards whatever the scene's
+    # contacts are (column a alone may be constant, e.g. when every contact is with the ground).
+    "contact rows unsorted": lambda h, a: (
+        _set("event.contacts.0", lambda x: x[::-1])(h, a),
+        _set("event.contacts.1", lambda x: x[::-1])(h, a),
+    ),
     "contact point count 3": _poke("event.contacts.3", 0, 3),
     "contact ragged": _set("event.contacts.4", lambda x: x[:-1]),
     "impulses misaligned": _set("event.impulses", lambda x: x[:-1]),

@@ -20,6 +20,7 @@ from .._jit import njit
 # B's face becomes the reference only when it separates more than A's by this much (m):
 # with equal separations (boxes side by side) the choice must not flicker from step to step,
 # or feature ids change and warm starting is lost (Box2D uses 0.1 * linear slop).
+CLIP_ID = 1 << 40  # clipped points; a closest-feature point has id 0
 FLIP_TOL = 0.0005
 
 
@@ -452,20 +453,28 @@ def collide(va, offa, na, ra, vb, offb, nb, rb, margin, out_pts, out_sep, out_id
     sep_u = mx * (vux - v11x) + my * (vuy - v11y)
     rsum = rr + ri
     count = 0
-    fbit = 1 << 16 if flip else 0
+    # Feature ids name (A's vertex, B's vertex) nearest the point, whichever shape is the
+    # reference: a stack's parallel faces swap reference with tiny motions, and the ids must
+    # survive that or the contact loses its warm start (Box2D v3 does the same).
+    if flip:
+        id_l = CLIP_ID | (i2 << 20) | r1
+        id_u = CLIP_ID | (i1 << 20) | r2
+    else:
+        id_l = CLIP_ID | (r1 << 20) | i2
+        id_u = CLIP_ID | (r2 << 20) | i1
     if sep_l - rsum <= margin:
         h = 0.5 * (rr - ri - sep_l)
         out_pts[count, 0] = vlx + h * mx
         out_pts[count, 1] = vly + h * my
         out_sep[count] = sep_l - rsum
-        out_ids[count] = fbit | (r1 << 8) | i2
+        out_ids[count] = id_l
         count += 1
     if sep_u - rsum <= margin:
         h = 0.5 * (rr - ri - sep_u)
         out_pts[count, 0] = vux + h * mx
         out_pts[count, 1] = vuy + h * my
         out_sep[count] = sep_u - rsum
-        out_ids[count] = fbit | (r2 << 8) | i1 | (1 << 20)
+        out_ids[count] = id_u
         count += 1
     if flip:
         return count, -mx, -my

@@ -137,11 +137,13 @@ def warm_start(rows, ba, bb, ra, rb, c_count, c_normal, c_nimp, c_timp, vel, ang
 @njit
 def solve_contacts(rows, ba, bb, ra, rb, nmass, tmass, adj, fric, static_pair, max_imp,
                    c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m, inv_i, dp, dq,
-                   h, use_bias, soft, soft_static, max_push):
-    """One Gauss-Seidel pass over all contacts: normal impulses (soft, with the current
-    separation), then friction."""
+                   h, use_bias, soft, soft_static, max_push, reverse):
+    """One Gauss-Seidel pass over all contacts (last to first with ``reverse``): normal
+    impulses (soft, with the current separation), then friction."""
     inv_h = 1.0 / h
-    for q in range(rows.shape[0]):
+    nq = rows.shape[0]
+    for qq in range(nq):
+        q = nq - 1 - qq if reverse else qq
         i = rows[q]
         a = ba[q]
         b = bb[q]
