@@ -26,6 +26,7 @@ from . import _store as S
 from . import _validate as V
 from ._kernels import broadphase as _bp
 from ._kernels import integrate as _integrate
+from ._kernels import poses as _poses
 from ._kernels.step import step_world
 from .body import Body
 from .character import CharacterMixin
@@ -321,8 +322,8 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         if not self._shapes_dirty:
             return
         b, s = self._bodies, self._shapes
-        _bp.update_shapes(b.pos, b.angle, s.body, s.flags, s.vstart, s.vcount, s.radius,
-                          s.vlocal, s.vworld, s.aabb, s.count, 0.0)
+        _poses.update_shapes(b.pos, b.angle, s.body, s.flags, s.vstart, s.vcount, s.radius,
+                             s.vlocal, s.vworld, s.aabb, s.count, 0.0)
         self._shapes_dirty = False
 
     # ------------------------------------------------------------------ step

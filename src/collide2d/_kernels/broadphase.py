@@ -1,13 +1,11 @@
-"""Broadphase: world-space shapes and bounding boxes, then candidate pairs by sort and sweep.
+"""Broadphase: candidate pairs of shapes whose bounding boxes overlap (the boxes come from
+poses.py).
 
-Every step transforms each live shape's local vertices to the world frame (O(vertices)) and
-boxes them. Sort-and-sweep along the axis where box centres spread most finds every pair of
+Sort-and-sweep along the axis where box centres spread most finds every pair of
 overlapping boxes in O(n log n + k); it is rebuilt each step, so adding or removing shapes
 costs nothing here. Pairs are emitted as (low row, high row) and then sorted by that key, so
 the pair order (and everything downstream) is deterministic.
 """
-
-import math
 
 import numpy as np
 
@@ -23,39 +21,6 @@ KINEMATIC = 1
 IGNORE = 0
 SOLID = 1
 SENSOR = 2
-
-
-@njit
-def update_shapes(pos, angle, s_body, s_flags, s_vstart, s_vcount, s_radius, vlocal, vworld,
-                  aabb, n_shapes, margin):
-    """World vertices and margin-fattened bounding boxes of every live shape."""
-    for s in range(n_shapes):
-        if not s_flags[s] & S_ALIVE:
-            continue
-        b = s_body[s]
-        c = math.cos(angle[b])
-        sn = math.sin(angle[b])
-        px = pos[b, 0]
-        py = pos[b, 1]
-        a0 = s_vstart[s]
-        lox = math.inf
-        loy = math.inf
-        hix = -math.inf
-        hiy = -math.inf
-        for v in range(a0, a0 + s_vcount[s]):
-            x = px + c * vlocal[v, 0] - sn * vlocal[v, 1]
-            y = py + sn * vlocal[v, 0] + c * vlocal[v, 1]
-            vworld[v, 0] = x
-            vworld[v, 1] = y
-            lox = min(lox, x)
-            loy = min(loy, y)
-            hix = max(hix, x)
-            hiy = max(hiy, y)
-        r = s_radius[s] + margin
-        aabb[s, 0] = lox - r
-        aabb[s, 1] = loy - r
-        aabb[s, 2] = hix + r
-        aabb[s, 3] = hiy + r
 
 
 @njit

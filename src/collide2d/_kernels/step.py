@@ -1,6 +1,6 @@
 """The world step: every stage, in order, in one compiled call.
 
-1. shapes to world space and bounding boxes; candidate pairs (broadphase.py)
+1. shapes to world space and bounding boxes (poses.py); candidate pairs (broadphase.py)
 2. manifolds, warm-start matching, begin / end (narrowphase.py)
 3. effective masses for this step; arcade response (integrate.py, arcade.py)
 4. prepare contacts; per substep: integrate velocities, warm start, solve, integrate
@@ -20,11 +20,12 @@ import numpy as np
 
 from .._jit import njit
 from .arcade import arcade_response
-from .broadphase import SENSOR, SOLID, find_pairs, has_sensors, update_shapes
+from .broadphase import SENSOR, SOLID, find_pairs, has_sensors
 from .ccd import body_rows, sweep_fast_bodies
 from .integrate import begin_step, end_step, integrate_positions, integrate_velocities
 from .islands import update_sleep
 from .narrowphase import collide_pairs, sensor_pairs
+from .poses import update_shapes
 from .solver import (
     add_substep_impulses,
     apply_restitution,

@@ -1,0 +1,44 @@
+"""Shapes in world space: each live shape's local vertices moved to its body's pose, and its
+bounding box (fattened by a margin for the step's broadphase, exact for queries).
+
+Every step runs this over the whole vertex pool, O(vertices).
+"""
+
+import math
+
+from .._jit import njit
+
+S_ALIVE = 1
+
+
+@njit
+def update_shapes(pos, angle, s_body, s_flags, s_vstart, s_vcount, s_radius, vlocal, vworld,
+                  aabb, n_shapes, margin):
+    """World vertices and margin-fattened bounding boxes of every live shape."""
+    for s in range(n_shapes):
+        if not s_flags[s] & S_ALIVE:
+            continue
+        b = s_body[s]
+        c = math.cos(angle[b])
+        sn = math.sin(angle[b])
+        px = pos[b, 0]
+        py = pos[b, 1]
+        a0 = s_vstart[s]
+        lox = math.inf
+        loy = math.inf
+        hix = -math.inf
+        hiy = -math.inf
+        for v in range(a0, a0 + s_vcount[s]):
+            x = px + c * vlocal[v, 0] - sn * vlocal[v, 1]
+            y = py + sn * vlocal[v, 0] + c * vlocal[v, 1]
+            vworld[v, 0] = x
+            vworld[v, 1] = y
+            lox = min(lox, x)
+            loy = min(loy, y)
+            hix = max(hix, x)
+            hiy = max(hiy, y)
+        r = s_radius[s] + margin
+        aabb[s, 0] = lox - r
+        aabb[s, 1] = loy - r
+        aabb[s, 2] = hix + r
+        aabb[s, 3] = hiy + r
