@@ -225,9 +225,6 @@ def test_touching_bodies_without_gravity_stay_at_rest():
     assert vmax < 1e-9 and drift < 1e-9
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: an overlap smaller than LINEAR_SLOP "
-                   "(1 mm) is pushed out and the push leaves a separating velocity (0.019 m/s) "
-                   "that is never removed: with no gravity the bodies drift apart")
 def test_bodies_overlapping_within_slop_without_gravity_stay_at_rest():
     w, bodies = touching_cluster(overlap=0.001)
     vmax, drift = max_speed_and_drift(w, bodies, 300)
