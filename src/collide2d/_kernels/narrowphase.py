@@ -16,7 +16,7 @@ import numpy as np
 
 from .._jit import njit
 from .broadphase import B_AWAKE, DYNAMIC, KINEMATIC
-from .sat import collide, shape_distance
+from .sat import collide_general, collide_polygons, polygon_normals, shape_distance
 
 C_TOUCHING = 1
 
@@ -25,12 +25,14 @@ TOUCH_SLOP = 0.005
 
 
 @njit
-def _active(b, kind, b_flags, vel, angvel):
+def _active(kind, flags, vx, vy, w):
     """A body whose motion can change a contact: awake dynamic, or moving kinematic."""
-    if kind[b] == DYNAMIC:
-        return (b_flags[b] & B_AWAKE) != 0
-    if kind[b] == KINEMATIC:
-        return vel[b, 0] != 0.0 or vel[b, 1] != 0.0 or angvel[b] != 0.0
+    # Scalars, not the body arrays: Numba keeps an atomic reference count per array argument
+    # of a small branching function, a real cost twice per pair.
+    if kind == DYNAMIC:
+        return (flags & B_AWAKE) != 0
+    if kind == KINEMATIC:
+        return vx != 0.0 or vy != 0.0 or w != 0.0
     return False
 
 
@@ -59,6 +61,10 @@ def collide_pairs(pa, pb, pr, s_body, s_vstart, s_vcount, s_radius, vworld, kind
     j = 0  # cursor into the old table
     n_old = o_a.shape[0]
     old_matched = np.zeros(n_old, dtype=np.bool_)
+    # Polygon face normals, per vertex row of vworld: computed once per shape per step (on
+    # its first pair), not once per use in every pair the shape is part of.
+    nrm = np.empty((vworld.shape[0], 2))
+    nrm_ready = np.zeros(s_vcount.shape[0], dtype=np.bool_)
     for i in range(n):
         a = pa[i]
         b = pb[i]
@@ -68,8 +74,8 @@ def collide_pairs(pa, pb, pr, s_body, s_vstart, s_vcount, s_radius, vworld, kind
         has_old = j < n_old and o_a[j] == a and o_b[j] == b
         ba = s_body[a]
         bb = s_body[b]
-        active = _active(ba, kind, b_flags, vel, angvel) or _active(bb, kind, b_flags, vel,
-                                                                     angvel)
+        active = (_active(kind[ba], b_flags[ba], vel[ba, 0], vel[ba, 1], angvel[ba])
+                  or _active(kind[bb], b_flags[bb], vel[bb, 0], vel[bb, 1], angvel[bb]))
         if not active:
             if has_old:
                 # Asleep: keep the manifold exactly as it was.
@@ -87,9 +93,28 @@ def collide_pairs(pa, pb, pr, s_body, s_vstart, s_vcount, s_radius, vworld, kind
                 old_matched[j] = True
                 m += 1
             continue
-        count, nx, ny = collide(vworld, s_vstart[a], s_vcount[a], s_radius[a],
-                                vworld, s_vstart[b], s_vcount[b], s_radius[b], margin,
-                                pts, seps, ids)
+        na = s_vcount[a]
+        nb = s_vcount[b]
+        count = -1
+        nx = 0.0
+        ny = 0.0
+        if na >= 3 and nb >= 3:
+            offa = s_vstart[a]
+            offb = s_vstart[b]
+            if not nrm_ready[a]:
+                polygon_normals(vworld, offa, na, nrm, offa)
+                nrm_ready[a] = True
+            if not nrm_ready[b]:
+                polygon_normals(vworld, offb, nb, nrm, offb)
+                nrm_ready[b] = True
+            count, nx, ny = collide_polygons(vworld, offa, na, s_radius[a], nrm, offa,
+                                             vworld, offb, nb, s_radius[b], nrm, offb,
+                                             margin, pts, seps, ids)
+        if count < 0:
+            # Not two polygons, or a case the fast path leaves to the general one.
+            count, nx, ny = collide_general(vworld, s_vstart[a], na, s_radius[a],
+                                            vworld, s_vstart[b], nb, s_radius[b], margin,
+                                            pts, seps, ids)
         if count == 0:
             continue
         touching = False

@@ -15,6 +15,8 @@ of the normal that pushes A away from B, which is ``-n_ab``.
 
 import math
 
+import numpy as np
+
 from .._jit import njit
 
 # B's face becomes the reference only when it separates more than A's by this much (m):
@@ -33,19 +35,36 @@ def axis_count(n):
     return 0
 
 
+@njit(inline="always")
+def _polygon_normal(verts, off, n, k):
+    """Outward unit normal of polygon face k, (0, 0) for a zero-length edge. Every path
+    (shape_axis, polygon_normals) uses this formula, so cached normals are bit-identical."""
+    i = off + k
+    j = off + k + 1 if k + 1 < n else off
+    ex = verts[j, 0] - verts[i, 0]
+    ey = verts[j, 1] - verts[i, 1]
+    el = math.sqrt(ex * ex + ey * ey)
+    if el == 0.0:
+        return 0.0, 0.0
+    return ey / el, -ex / el
+
+
+@njit
+def polygon_normals(verts, off, n, out, out_off):
+    """Face normals of polygon (n >= 3) into ``out[out_off + k]``, as shape_axis gives them."""
+    for k in range(n):
+        mx, my = _polygon_normal(verts, off, n, k)
+        out[out_off + k, 0] = mx
+        out[out_off + k, 1] = my
+
+
 @njit
 def shape_axis(verts, off, n, k):
     """Axis k of a shape: (mx, my, px, py, is_face); m outward unit, p a vertex on the
     supporting line (p maximises m . x over the shape). A zero m means a degenerate edge."""
     if n >= 3:
-        i = off + k
-        j = off + k + 1 if k + 1 < n else off
-        ex = verts[j, 0] - verts[i, 0]
-        ey = verts[j, 1] - verts[i, 1]
-        el = math.sqrt(ex * ex + ey * ey)
-        if el == 0.0:
-            return 0.0, 0.0, verts[i, 0], verts[i, 1], True
-        return ey / el, -ex / el, verts[i, 0], verts[i, 1], True
+        mx, my = _polygon_normal(verts, off, n, k)
+        return mx, my, verts[off + k, 0], verts[off + k, 1], True
     ex = verts[off + 1, 0] - verts[off, 0]
     ey = verts[off + 1, 1] - verts[off, 1]
     el = math.sqrt(ex * ex + ey * ey)
@@ -74,19 +93,55 @@ def max_separation(va, offa, na, vb, offb, nb, dx, dy):
     bmx = 0.0
     bmy = 0.0
     bib = 0
+    polygon = na >= 3
     for k in range(axis_count(na)):
-        mx, my, px, py, face = shape_axis(va, offa, na, k)
+        # Polygons (the hot case) skip shape_axis: it returns a 5-tuple Numba won't inline.
+        if polygon:
+            mx, my = _polygon_normal(va, offa, na, k)
+            px = va[offa + k, 0]
+            py = va[offa + k, 1]
+        else:
+            mx, my, px, py, _ = shape_axis(va, offa, na, k)
         if mx == 0.0 and my == 0.0:
             continue
-        px += dx
-        py += dy
-        smin = math.inf
-        imin = 0
-        for i in range(nb):
-            s = mx * (vb[offb + i, 0] - px) + my * (vb[offb + i, 1] - py)
-            if s < smin:
-                smin = s
-                imin = i
+        smin, imin = _deepest_vertex(vb, offb, nb, mx, my, px + dx, py + dy)
+        if smin > best:
+            best = smin
+            bk = k
+            bmx = mx
+            bmy = my
+            bib = imin
+    return best, bk, bmx, bmy, bib
+
+
+@njit(inline="always")
+def _deepest_vertex(vb, offb, nb, mx, my, px, py):
+    """(smallest m . (v - p) over B's vertices v, its index relative to offb)."""
+    smin = math.inf
+    imin = 0
+    for i in range(nb):
+        s = mx * (vb[offb + i, 0] - px) + my * (vb[offb + i, 1] - py)
+        if s < smin:
+            smin = s
+            imin = i
+    return smin, imin
+
+
+@njit(inline="always")
+def _polygon_separation(va, offa, na, nrma, noffa, vb, offb, nb):
+    """max_separation(va, offa, na, vb, offb, nb, 0, 0) for a polygon A whose face normals
+    are given (``nrma[noffa + k]``, from polygon_normals)."""
+    best = -math.inf
+    bk = -1
+    bmx = 0.0
+    bmy = 0.0
+    bib = 0
+    for k in range(na):
+        mx = nrma[noffa + k, 0]
+        my = nrma[noffa + k, 1]
+        if mx == 0.0 and my == 0.0:
+            continue
+        smin, imin = _deepest_vertex(vb, offb, nb, mx, my, va[offa + k, 0], va[offa + k, 1])
         if smin > best:
             best = smin
             bk = k
@@ -348,6 +403,121 @@ def collide(va, offa, na, ra, vb, offb, nb, rb, margin, out_pts, out_sep, out_id
     incident edge against its side planes (after Box2D); circles and vertex-vertex cases use
     the closest points.
     """
+    if na >= 3 and nb >= 3:
+        nrm = np.empty((na + nb, 2))
+        polygon_normals(va, offa, na, nrm, 0)
+        polygon_normals(vb, offb, nb, nrm, na)
+        count, nx, ny = collide_polygons(va, offa, na, ra, nrm, 0, vb, offb, nb, rb, nrm, na,
+                                         margin, out_pts, out_sep, out_ids)
+        if count >= 0:
+            return count, nx, ny
+    return collide_general(va, offa, na, ra, vb, offb, nb, rb, margin, out_pts, out_sep,
+                            out_ids)
+
+
+@njit
+def collide_polygons(va, offa, na, ra, nrma, noffa, vb, offb, nb, rb, nrmb, noffb, margin,
+                     out_pts, out_sep, out_ids):
+    """The common case of :func:`collide`: two polygons (n >= 3) with their face normals
+    given (``nrma[noffa + k]`` is face k of A as polygon_normals writes it; likewise B).
+
+    Returns (count, n_ab_x, n_ab_y) as collide_general does, bit for bit, or count -1 when
+    the pair needs the general path (closest-feature contact, rounded shapes with separated
+    cores, a polygon whose edges all have zero length): the caller then calls
+    collide_general. Each normal is computed once per shape instead of once per use, and a
+    pair already separated along A's faces skips B's.
+
+    Written for Numba's reference counting (checked in the assembly: no NRT_incref left):
+    helpers inlined (``inline="always"``) or scalar-only, outputs written in line, and
+    _keep_alive at the one exit. Otherwise each call pays an atomic increment and decrement
+    per array argument, more than the whole SAT for two boxes.
+    """
+    count = -1
+    nx = 0.0
+    ny = 0.0
+    rsum = ra + rb
+    sa, ka, max_, may, _ = _polygon_separation(va, offa, na, nrma, noffa, vb, offb, nb)
+    if sa - rsum > margin:
+        count = 0
+    else:
+        sb, kb, mbx, mby, _ = _polygon_separation(vb, offb, nb, nrmb, noffb, va, offa, na)
+        if sb - rsum > margin:
+            count = 0
+        elif ka >= 0 and kb >= 0 and (rsum == 0.0 or max(sa, sb) <= 0.0):
+            # Reference face: A's unless B's separates more by FLIP_TOL. Feature ids name
+            # (A's vertex, B's vertex) nearest each point, whichever shape is the reference:
+            # a stack's parallel faces swap reference with tiny motions, and the ids must
+            # survive that or the contact loses its warm start (Box2D v3 does the same).
+            if sb > sa + FLIP_TOL:
+                ki = _incident_face(nrma, noffa, na, mbx, mby)
+                kb2 = kb + 1 if kb + 1 < nb else 0
+                ki2 = ki + 1 if ki + 1 < na else 0
+                c, p0x, p0y, s0, k0, p1x, p1y, s1, k1 = _clip_incident(
+                    vb[offb + kb, 0], vb[offb + kb, 1], vb[offb + kb2, 0], vb[offb + kb2, 1],
+                    rb, mbx, mby, va[offa + ki, 0], va[offa + ki, 1], va[offa + ki2, 0],
+                    va[offa + ki2, 1], ra, margin)
+                id0 = CLIP_ID | (ki2 << 20) | kb
+                id1 = CLIP_ID | (ki << 20) | kb2
+                nx = -mbx
+                ny = -mby
+            else:
+                ki = _incident_face(nrmb, noffb, nb, max_, may)
+                ka2 = ka + 1 if ka + 1 < na else 0
+                ki2 = ki + 1 if ki + 1 < nb else 0
+                c, p0x, p0y, s0, k0, p1x, p1y, s1, k1 = _clip_incident(
+                    va[offa + ka, 0], va[offa + ka, 1], va[offa + ka2, 0], va[offa + ka2, 1],
+                    ra, max_, may, vb[offb + ki, 0], vb[offb + ki, 1], vb[offb + ki2, 0],
+                    vb[offb + ki2, 1], rb, margin)
+                id0 = CLIP_ID | (ka << 20) | ki2
+                id1 = CLIP_ID | (ka2 << 20) | ki
+                nx = max_
+                ny = may
+            if c == 0:
+                # _write_clipped, in line (a call here would bring the reference counts back).
+                count = 0
+                if k0:
+                    out_pts[0, 0] = p0x
+                    out_pts[0, 1] = p0y
+                    out_sep[0] = s0
+                    out_ids[0] = id0
+                    count = 1
+                if k1:
+                    out_pts[count, 0] = p1x
+                    out_pts[count, 1] = p1y
+                    out_sep[count] = s1
+                    out_ids[count] = id1
+                    count += 1
+            else:
+                nx = 0.0
+                ny = 0.0
+    _keep_alive(va, nrma, vb, nrmb, out_pts, out_sep, out_ids)
+    return count, nx, ny
+
+
+@njit
+def _keep_alive(*arrays):
+    """No-op, called at a hot kernel's single exit. Numba gives each array argument an atomic
+    reference-count increment at entry and a decrement after its last use; when every last
+    use is in one block its pruning pass removes the pairs, otherwise they stay and cost
+    more than two boxes' whole SAT."""
+
+
+@njit(inline="always")
+def _incident_face(nrm, noff, n, mx, my):
+    """The face of a polygon most anti-parallel to m (first of equals)."""
+    best = math.inf
+    ki = 0
+    for k in range(n):
+        dd = nrm[noff + k, 0] * mx + nrm[noff + k, 1] * my
+        if dd < best:
+            best = dd
+            ki = k
+    return ki
+
+
+@njit
+def collide_general(va, offa, na, ra, vb, offb, nb, rb, margin, out_pts, out_sep, out_ids):
+    """:func:`collide` for any pair (segments, circles, degenerate polygons)."""
     sa, ka, max_, may, ib = max_separation(va, offa, na, vb, offb, nb, 0.0, 0.0)
     sb, kb, mbx, mby, ia = max_separation(vb, offb, nb, va, offa, na, 0.0, 0.0)
     rsum = ra + rb
@@ -402,10 +572,6 @@ def collide(va, offa, na, ra, vb, offb, nb, rb, margin, out_pts, out_sep, out_id
         ni = nb
         ri = rb
     r1, r2 = _face_ends(nr, kr)
-    v11x = vr[offr + r1, 0]
-    v11y = vr[offr + r1, 1]
-    v12x = vr[offr + r2, 0]
-    v12y = vr[offr + r2, 1]
     # Incident edge: the face of I most anti-parallel to m.
     best = math.inf
     ki = 0
@@ -416,69 +582,110 @@ def collide(va, offa, na, ra, vb, offb, nb, rb, margin, out_pts, out_sep, out_id
             best = dd
             ki = k
     i1, i2 = _face_ends(ni, ki)
-    v21x = vi[offi + i1, 0]
-    v21y = vi[offi + i1, 1]
-    v22x = vi[offi + i2, 0]
-    v22y = vi[offi + i2, 1]
-    tx = v12x - v11x
-    ty = v12y - v11y
-    tl = math.sqrt(tx * tx + ty * ty)
-    tx /= tl
-    ty /= tl
+    c, p0x, p0y, s0, k0, p1x, p1y, s1, k1 = _clip_incident(
+        vr[offr + r1, 0], vr[offr + r1, 1], vr[offr + r2, 0], vr[offr + r2, 1], rr, mx, my,
+        vi[offi + i1, 0], vi[offi + i1, 1], vi[offi + i2, 0], vi[offi + i2, 1], ri, margin)
+    # Ids (A's vertex, B's vertex) whichever shape is the reference: see collide_polygons.
+    if flip:
+        id0 = CLIP_ID | (i2 << 20) | r1
+        id1 = CLIP_ID | (i1 << 20) | r2
+    else:
+        id0 = CLIP_ID | (r1 << 20) | i2
+        id1 = CLIP_ID | (r2 << 20) | i1
+    count = _write_clipped(c, p0x, p0y, s0, k0, id0, p1x, p1y, s1, k1, id1, out_pts, out_sep,
+                           out_ids)
+    if count < 0:
+        return _closest_contact(va, offa, na, ra, vb, offb, nb, rb, margin, out_pts, out_sep,
+                                out_ids)
+    if flip:
+        return count, -mx, -my
+    return count, mx, my
+
+
+@njit(inline="always")
+def _clip_incident(v11x, v11y, v12x, v12y, rr, mx, my, v21x, v21y, v22x, v22y, ri, margin):
+    """Clip incident edge v21-v22 of I against the side planes of reference face v11-v12 of
+    R (outward unit normal m, the face's own: see the tangent below).
+
+    Returns (c, p0x, p0y, sep0, keep0, p1x, p1y, sep1, keep1): c -1 when the edges do not
+    overlap along the face (the caller falls back to the closest points), else 0; point 0
+    comes from v22's end, point 1 from v21's, each kept (keep 1) when within margin.
+    Scalars only, so that it costs collide_polygons no reference counting.
+    """
+    # The face's unit tangent (v12 - v11) / |v12 - v11| is m turned +90 degrees: the normal
+    # came from the same edge vector and length, so these are the same bits.
+    tx = -my
+    ty = mx
     lower1 = 0.0
     upper1 = tx * (v12x - v11x) + ty * (v12y - v11y)
     # The incident edge runs against the reference edge: v22 lies at the lower end.
     upper2 = tx * (v21x - v11x) + ty * (v21y - v11y)
     lower2 = tx * (v22x - v11x) + ty * (v22y - v11y)
     span = upper2 - lower2
+    c = 0
+    p0x = 0.0
+    p0y = 0.0
+    sep0 = 0.0
+    keep0 = 0
+    p1x = 0.0
+    p1y = 0.0
+    sep1 = 0.0
+    keep1 = 0
     if upper2 < lower1 or lower2 > upper1 or span <= 0.0:
-        # No overlap along the face (or degenerate incident edge): fall back to one point.
-        return _closest_contact(va, offa, na, ra, vb, offb, nb, rb, margin, out_pts, out_sep,
-                                out_ids)
-    if lower2 < lower1:
-        f = (lower1 - lower2) / span
-        vlx = v22x + f * (v21x - v22x)
-        vly = v22y + f * (v21y - v22y)
+        c = -1  # no overlap along the face (or degenerate incident edge)
     else:
-        vlx = v22x
-        vly = v22y
-    if upper2 > upper1:
-        f = (upper1 - lower2) / span
-        vux = v22x + f * (v21x - v22x)
-        vuy = v22y + f * (v21y - v22y)
-    else:
-        vux = v21x
-        vuy = v21y
-    sep_l = mx * (vlx - v11x) + my * (vly - v11y)
-    sep_u = mx * (vux - v11x) + my * (vuy - v11y)
-    rsum = rr + ri
-    count = 0
-    # Feature ids name (A's vertex, B's vertex) nearest the point, whichever shape is the
-    # reference: a stack's parallel faces swap reference with tiny motions, and the ids must
-    # survive that or the contact loses its warm start (Box2D v3 does the same).
-    if flip:
-        id_l = CLIP_ID | (i2 << 20) | r1
-        id_u = CLIP_ID | (i1 << 20) | r2
-    else:
-        id_l = CLIP_ID | (r1 << 20) | i2
-        id_u = CLIP_ID | (r2 << 20) | i1
-    if sep_l - rsum <= margin:
-        h = 0.5 * (rr - ri - sep_l)
-        out_pts[count, 0] = vlx + h * mx
-        out_pts[count, 1] = vly + h * my
-        out_sep[count] = sep_l - rsum
-        out_ids[count] = id_l
-        count += 1
-    if sep_u - rsum <= margin:
-        h = 0.5 * (rr - ri - sep_u)
-        out_pts[count, 0] = vux + h * mx
-        out_pts[count, 1] = vuy + h * my
-        out_sep[count] = sep_u - rsum
-        out_ids[count] = id_u
-        count += 1
-    if flip:
-        return count, -mx, -my
-    return count, mx, my
+        if lower2 < lower1:
+            f = (lower1 - lower2) / span
+            vlx = v22x + f * (v21x - v22x)
+            vly = v22y + f * (v21y - v22y)
+        else:
+            vlx = v22x
+            vly = v22y
+        if upper2 > upper1:
+            f = (upper1 - lower2) / span
+            vux = v22x + f * (v21x - v22x)
+            vuy = v22y + f * (v21y - v22y)
+        else:
+            vux = v21x
+            vuy = v21y
+        sep_l = mx * (vlx - v11x) + my * (vly - v11y)
+        sep_u = mx * (vux - v11x) + my * (vuy - v11y)
+        rsum = rr + ri
+        if sep_l - rsum <= margin:
+            h = 0.5 * (rr - ri - sep_l)
+            p0x = vlx + h * mx
+            p0y = vly + h * my
+            sep0 = sep_l - rsum
+            keep0 = 1
+        if sep_u - rsum <= margin:
+            h = 0.5 * (rr - ri - sep_u)
+            p1x = vux + h * mx
+            p1y = vuy + h * my
+            sep1 = sep_u - rsum
+            keep1 = 1
+    return c, p0x, p0y, sep0, keep0, p1x, p1y, sep1, keep1
+
+
+@njit
+def _write_clipped(c, p0x, p0y, s0, keep0, id0, p1x, p1y, s1, keep1, id1, out_pts, out_sep,
+                   out_ids):
+    """Write the points _clip_incident kept, in its order; returns the count (c = -1, no
+    overlap along the face, passes through)."""
+    count = c
+    if c == 0:
+        if keep0:
+            out_pts[0, 0] = p0x
+            out_pts[0, 1] = p0y
+            out_sep[0] = s0
+            out_ids[0] = id0
+            count = 1
+        if keep1:
+            out_pts[count, 0] = p1x
+            out_pts[count, 1] = p1y
+            out_sep[count] = s1
+            out_ids[count] = id1
+            count += 1
+    return count
 
 
 @njit
