@@ -52,10 +52,6 @@ def test_bullets_at_1e4_m_per_s_never_pass_a_5_cm_wall(bullet, shape, shot_angle
         assert side < near_face, f"bullet centre at {side:+.3f} m from the wall's mid-plane"
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a 0.1 m box at 50 m/s glancing off a "
-                   "static wall tilted 0.5 rad is frozen against it: it keeps a 37 m/s "
-                   "velocity along the wall but its position no longer changes (the CCD "
-                   "pass seems to put it back every step)")
 def test_fast_box_glancing_off_a_tilted_wall_keeps_moving():
     w = c2d.World(gravity=(0.0, 0.0))
     w.add_body(kind="static", position=(10.0, 0.0), angle=0.5).add_box(0.05, 60.0)

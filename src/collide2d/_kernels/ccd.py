@@ -4,9 +4,11 @@ After the solver has moved every body, a dynamic body flagged ``bullet``, or one
 more than half its own smallest extent this step, is swept (translation from its start-of-step
 centre to its end, at its start-of-step orientation, a pose the previous step left valid)
 against static shapes whose boxes meet the swept box, with the swept SAT time of impact. On a
-hit it is put back at the first impact, a contact slop short of touching, with its start
-orientation; its velocity is kept, so the next step's speculative contact stops it exactly at
-the surface. A shape already overlapping at the start is left to the contacts.
+hit that would take it more than a contact slop past the impact it is put back at the first
+impact, a contact slop short of touching, with its start orientation; its velocity is kept, so
+the next step's speculative contact stops it at the surface. A body that started the step at
+the surface and still moves into it slides along it instead, less its velocity into it. A
+shape already overlapping at the start is left to the contacts.
 """
 
 import math
@@ -44,8 +46,66 @@ def body_rows(s_body, s_flags, n_shapes, n_bodies):
 
 
 @njit
-def sweep_fast_bodies(n_bodies, kind, flags, com, com0, dp, angle, angle0, dq, local_com, start,
-                      rows,
+def _first_hit(b, cx, cy, c, sn, wx, wy, local_com, start, rows, s_flags, s_vstart, s_vcount,
+               s_radius, s_category, s_mask, s_group, vlocal, vworld, aabb, statics, ns, buf,
+               slop):
+    """Earliest impact of body b's shapes (centre (cx, cy), orientation (c, sn)) translated by
+    (wx, wy) against the static rows ``statics[:ns]``: (t, push_x, push_y); t = 1 for none.
+
+    Only a motion that would go deeper than the slop past the impact counts: the contacts
+    handle the rest. (A body sliding fast along a wall it touches drifts into it by a hair
+    each step; putting it back at that hair's time of impact froze it in place.)"""
+    ox = cx - (c * local_com[b, 0] - sn * local_com[b, 1])
+    oy = cy - (sn * local_com[b, 0] + c * local_com[b, 1])
+    t_best = 1.0
+    bx = 0.0
+    by = 0.0
+    for q in range(start[b], start[b + 1]):
+        s = rows[q]
+        if s_flags[s] & S_SENSOR:
+            continue
+        n = s_vcount[s]
+        lox = math.inf
+        loy = math.inf
+        hix = -math.inf
+        hiy = -math.inf
+        for v in range(n):
+            lx = vlocal[s_vstart[s] + v, 0]
+            ly = vlocal[s_vstart[s] + v, 1]
+            x = ox + c * lx - sn * ly
+            y = oy + sn * lx + c * ly
+            buf[v, 0] = x
+            buf[v, 1] = y
+            lox = min(lox, x, x + wx)
+            loy = min(loy, y, y + wy)
+            hix = max(hix, x, x + wx)
+            hiy = max(hiy, y, y + wy)
+        r = s_radius[s]
+        for k in range(ns):
+            t = statics[k]
+            if (aabb[t, 0] > hix + r or aabb[t, 2] < lox - r or aabb[t, 1] > hiy + r
+                    or aabb[t, 3] < loy - r):
+                continue
+            g = s_group[s]
+            if g != 0 and g == s_group[t]:
+                if g < 0:
+                    continue
+            elif (s_category[s] & s_mask[t]) == 0 or (s_category[t] & s_mask[s]) == 0:
+                continue
+            hit, toi, px, py, depth = sweep_pair(buf, 0, n, r, vworld, s_vstart[t],
+                                                 s_vcount[t], s_radius[t], wx, wy, 1.0)
+            if not hit or toi >= t_best or (toi == 0.0 and depth > 0.0):
+                continue
+            if (1.0 - toi) * -(wx * px + wy * py) > slop:
+                t_best = toi
+                bx = px
+                by = py
+    return t_best, bx, by
+
+
+@njit
+def sweep_fast_bodies(n_bodies, kind, flags, com, com0, dp, vel, angle, angle0, dq, local_com,
+                      start, rows,
                       s_body, s_flags, s_vstart, s_vcount, s_radius, s_category, s_mask,
                       s_group, vlocal, vworld, aabb, n_shapes, slop):
     """Returns the number of bodies moved back to their time of impact."""
@@ -80,56 +140,53 @@ def sweep_fast_bodies(n_bodies, kind, flags, com, com0, dp, angle, angle0, dq, l
             continue
         c = math.cos(angle0[b])
         sn = math.sin(angle0[b])
-        # The body's origin at the start of the step.
-        ox = com0[b, 0] - (c * local_com[b, 0] - sn * local_com[b, 1])
-        oy = com0[b, 1] - (sn * local_com[b, 0] + c * local_com[b, 1])
-        t_best = 1.0
-        for q in range(start[b], start[b + 1]):
-            s = rows[q]
-            if s_flags[s] & S_SENSOR:
-                continue
-            n = s_vcount[s]
-            lox = math.inf
-            loy = math.inf
-            hix = -math.inf
-            hiy = -math.inf
-            for v in range(n):
-                lx = vlocal[s_vstart[s] + v, 0]
-                ly = vlocal[s_vstart[s] + v, 1]
-                x = ox + c * lx - sn * ly
-                y = oy + sn * lx + c * ly
-                buf[v, 0] = x
-                buf[v, 1] = y
-                lox = min(lox, x, x + wx)
-                loy = min(loy, y, y + wy)
-                hix = max(hix, x, x + wx)
-                hiy = max(hiy, y, y + wy)
-            r = s_radius[s]
-            for k in range(ns):
-                t = statics[k]
-                if (aabb[t, 0] > hix + r or aabb[t, 2] < lox - r or aabb[t, 1] > hiy + r
-                        or aabb[t, 3] < loy - r):
-                    continue
-                g = s_group[s]
-                if g != 0 and g == s_group[t]:
-                    if g < 0:
-                        continue
-                elif (s_category[s] & s_mask[t]) == 0 or (s_category[t] & s_mask[s]) == 0:
-                    continue
-                hit, toi, _, _, depth = sweep_pair(buf, 0, n, r, vworld, s_vstart[t],
-                                                   s_vcount[t], s_radius[t], wx, wy, 1.0)
-                if hit and toi < t_best and not (toi == 0.0 and depth > 0.0):
-                    t_best = toi
-        if t_best < 1.0:
-            back = max(0.0, t_best - slop / dist)
-            nx = com0[b, 0] + back * wx
-            ny = com0[b, 1] + back * wy
-            dp[b, 0] += nx - com[b, 0]
-            dp[b, 1] += ny - com[b, 1]
-            com[b, 0] = nx
-            com[b, 1] = ny
-            angle[b] = angle0[b]
-            dq[b, 0] = 1.0
-            dq[b, 1] = 0.0
-            moved += 1
+        t_best, px, py = _first_hit(b, com0[b, 0], com0[b, 1], c, sn, wx, wy, local_com, start,
+                                    rows, s_flags, s_vstart, s_vcount, s_radius, s_category,
+                                    s_mask, s_group, vlocal, vworld, aabb, statics, ns, buf,
+                                    slop)
+        if t_best >= 1.0:
+            continue
+        # Back off the impact by the slop measured along the surface normal (along the path,
+        # a grazing body would be left touching).
+        pl = math.sqrt(px * px + py * py)
+        into = -(wx * px + wy * py) / pl if pl > 0.0 else dist
+        back = max(0.0, t_best - slop / into)
+        nx = com0[b, 0] + back * wx
+        ny = com0[b, 1] + back * wy
+        # A body that starts the step at the surface and still moves into it got past its
+        # contacts (a fast spin turns the contact away within a substep). Put back where it
+        # started with the same velocity, it would do the same again every step, frozen: its
+        # velocity into the surface goes, and it slides on by its motion less the part into
+        # the surface, swept once more. (A body hitting from afar stops at the impact with
+        # its velocity kept; the next step's contact stops it, or bounces it.)
+        if back == 0.0 and pl > 0.0:
+            ux = px / pl
+            uy = py / pl
+            vn = vel[b, 0] * ux + vel[b, 1] * uy
+            if vn < 0.0:
+                vel[b, 0] -= vn * ux
+                vel[b, 1] -= vn * uy
+            rx = (1.0 - back) * wx
+            ry = (1.0 - back) * wy
+            into = rx * ux + ry * uy
+            if into < 0.0:
+                rx -= into * ux
+                ry -= into * uy
+            rl = math.sqrt(rx * rx + ry * ry)
+            if rl > slop:
+                t2, _, _ = _first_hit(b, nx, ny, c, sn, rx, ry, local_com, start, rows,
+                                      s_flags, s_vstart, s_vcount, s_radius, s_category,
+                                      s_mask, s_group, vlocal, vworld, aabb, statics, ns, buf,
+                                      slop)
+                f = 1.0 if t2 >= 1.0 else max(0.0, t2 - slop / rl)
+                nx += f * rx
+                ny += f * ry
+        dp[b, 0] += nx - com[b, 0]
+        dp[b, 1] += ny - com[b, 1]
+        com[b, 0] = nx
+        com[b, 1] = ny
+        angle[b] = angle0[b]
+        dq[b, 0] = 1.0
+        dq[b, 1] = 0.0
+        moved += 1
     return moved

@@ -121,7 +121,7 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
 
     # 5. continuous collision
     start, rows_of = body_rows(s_body, s_flags, n_shapes, n_bodies)
-    sweep_fast_bodies(n_bodies, kind, b_flags, com, com0, dp, angle, angle0, dq, local_com,
+    sweep_fast_bodies(n_bodies, kind, b_flags, com, com0, dp, vel, angle, angle0, dq, local_com,
                       start, rows_of,
                       s_body, s_flags, s_vstart, s_vcount, s_radius, s_category, s_mask,
                       s_group, vlocal, vworld, aabb, n_shapes, slop)
