@@ -188,13 +188,6 @@ def test_fast_box_never_passes_thin_wall_any_substeps():
 
 
 @pytest.mark.nojit
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: after a symmetric face-on impact at "
-    "1000 m/s (2-point manifold, restitution 0) the box leaves the wall at about "
-    "36 m/s spinning at about 50 rad/s; the per-point normal solve (not a block "
-    "solve, unlike restitution since 7c0c8a1) does not converge at this impulse",
-)
 def test_fast_box_face_on_stops_at_wall_without_bounce():
     # Restitution 0 and a symmetric face-on impact: the box stops at the wall, without spin.
     # Away from the wall it may only move at the push-out speed (world.contact_push_speed).
