@@ -173,9 +173,9 @@ def test_light_box_on_a_1000_times_heavier_box_holds():
     _assert_stack_holds(low, high)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a 1000 kg box on a 1 kg box presses the "
-                   "light box through the static ground (its centre at y = -0.38 after 1 s; "
-                   "also with substeps 8 and 16)")
+@pytest.mark.xfail(strict=True, reason="engine limit: a 1000 kg box on a 1 kg box sinks "
+                   "0.05-0.2 m into it and the pair jitters (the soft contact's stiffness "
+                   "scales with the light box's mass, so the sag is load / (m_eff omega^2))")
 def test_heavy_box_on_a_1000_times_lighter_box_holds():
     w, low, high = two_box_stack(1.0, 1000.0)
     for _ in range(180):

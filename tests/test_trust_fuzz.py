@@ -353,9 +353,6 @@ def test_energy_never_grows_in_a_closed_room(scene):
         assert e <= e0 * (1.0 + 1e-9) + 1e-12, f"step {i}: energy {e} above initial {e0}"
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a box hitting a wall head-on with "
-                   "elasticity 1 and friction > 0 bounces back with a spurious tangential "
-                   "velocity (0.048 m/s from a 1 m/s impact): kinetic energy grows by 0.23%")
 def test_head_on_bounce_with_friction_gains_no_energy():
     w = c2d.World(gravity=(0.0, 0.0))
     w.add_body(kind="static").add_box(1.0, 12.0, offset=(5.5, 0.0))

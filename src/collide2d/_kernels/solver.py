@@ -28,7 +28,7 @@ B_ARCADE = 8
 # deeper per contact instead.
 PUSH_SLOP = 0.001
 # Approach speed (m/s) of both points above which a two-point manifold is solved as a block.
-BLOCK_SPEED = 1.0
+BLOCK_SPEED = 0.5
 
 
 @njit
