@@ -58,7 +58,7 @@ def polygon_normals(verts, off, n, out, out_off):
         out[out_off + k, 1] = my
 
 
-@njit
+@njit(inline="always")
 def shape_axis(verts, off, n, k):
     """Axis k of a shape: (mx, my, px, py, is_face); m outward unit, p a vertex on the
     supporting line (p maximises m . x over the shape). A zero m means a degenerate edge."""
@@ -81,7 +81,7 @@ def shape_axis(verts, off, n, k):
     return -ex, -ey, verts[off, 0], verts[off, 1], False
 
 
-@njit
+@njit(inline="always")
 def max_separation(va, offa, na, vb, offb, nb, dx, dy):
     """Largest separation of B from A over A's axes, with A translated by (dx, dy).
 
@@ -93,18 +93,19 @@ def max_separation(va, offa, na, vb, offb, nb, dx, dy):
     bmx = 0.0
     bmy = 0.0
     bib = 0
-    polygon = na >= 3
     for k in range(axis_count(na)):
-        # Polygons (the hot case) skip shape_axis: it returns a 5-tuple Numba won't inline.
-        if polygon:
-            mx, my = _polygon_normal(va, offa, na, k)
-            px = va[offa + k, 0]
-            py = va[offa + k, 1]
-        else:
-            mx, my, px, py, _ = shape_axis(va, offa, na, k)
+        mx, my, px, py, face = shape_axis(va, offa, na, k)
         if mx == 0.0 and my == 0.0:
             continue
-        smin, imin = _deepest_vertex(vb, offb, nb, mx, my, px + dx, py + dy)
+        px += dx
+        py += dy
+        smin = math.inf
+        imin = 0
+        for i in range(nb):
+            s = mx * (vb[offb + i, 0] - px) + my * (vb[offb + i, 1] - py)
+            if s < smin:
+                smin = s
+                imin = i
         if smin > best:
             best = smin
             bk = k
@@ -115,40 +116,31 @@ def max_separation(va, offa, na, vb, offb, nb, dx, dy):
 
 
 @njit(inline="always")
-def _deepest_vertex(vb, offb, nb, mx, my, px, py):
-    """(smallest m . (v - p) over B's vertices v, its index relative to offb)."""
-    smin = math.inf
-    imin = 0
-    for i in range(nb):
-        s = mx * (vb[offb + i, 0] - px) + my * (vb[offb + i, 1] - py)
-        if s < smin:
-            smin = s
-            imin = i
-    return smin, imin
-
-
-@njit(inline="always")
 def _polygon_separation(va, offa, na, nrma, noffa, vb, offb, nb):
-    """max_separation(va, offa, na, vb, offb, nb, 0, 0) for a polygon A whose face normals
-    are given (``nrma[noffa + k]``, from polygon_normals)."""
+    """max_separation(va, offa, na, vb, offb, nb, 0, 0)[:4] for a polygon A whose face
+    normals are given (``nrma[noffa + k]``, from polygon_normals)."""
     best = -math.inf
     bk = -1
     bmx = 0.0
     bmy = 0.0
-    bib = 0
     for k in range(na):
         mx = nrma[noffa + k, 0]
         my = nrma[noffa + k, 1]
         if mx == 0.0 and my == 0.0:
             continue
-        smin, imin = _deepest_vertex(vb, offb, nb, mx, my, va[offa + k, 0], va[offa + k, 1])
+        px = va[offa + k, 0]
+        py = va[offa + k, 1]
+        smin = math.inf
+        for i in range(nb):
+            s = mx * (vb[offb + i, 0] - px) + my * (vb[offb + i, 1] - py)
+            if s < smin:
+                smin = s
         if smin > best:
             best = smin
             bk = k
             bmx = mx
             bmy = my
-            bib = imin
-    return best, bk, bmx, bmy, bib
+    return best, bk, bmx, bmy
 
 
 @njit
@@ -436,11 +428,11 @@ def collide_polygons(va, offa, na, ra, nrma, noffa, vb, offb, nb, rb, nrmb, noff
     nx = 0.0
     ny = 0.0
     rsum = ra + rb
-    sa, ka, max_, may, _ = _polygon_separation(va, offa, na, nrma, noffa, vb, offb, nb)
+    sa, ka, max_, may = _polygon_separation(va, offa, na, nrma, noffa, vb, offb, nb)
     if sa - rsum > margin:
         count = 0
     else:
-        sb, kb, mbx, mby, _ = _polygon_separation(vb, offb, nb, nrmb, noffb, va, offa, na)
+        sb, kb, mbx, mby = _polygon_separation(vb, offb, nb, nrmb, noffb, va, offa, na)
         if sb - rsum > margin:
             count = 0
         elif ka >= 0 and kb >= 0 and (rsum == 0.0 or max(sa, sb) <= 0.0):
@@ -499,7 +491,8 @@ def _keep_alive(*arrays):
     """No-op, called at a hot kernel's single exit. Numba gives each array argument an atomic
     reference-count increment at entry and a decrement after its last use; when every last
     use is in one block its pruning pass removes the pairs, otherwise they stay and cost
-    more than two boxes' whole SAT."""
+    more than two boxes' whole SAT. A call in between to a kernel that may raise (any float
+    division can) also keeps them: hence the ``inline="always"`` helpers here."""
 
 
 @njit(inline="always")

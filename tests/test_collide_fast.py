@@ -1,0 +1,428 @@
+"""The contact kernel's polygon fast path, ``sat.collide_polygons``, against its general path
+``sat.collide_general`` and against brute force.
+
+The fast path must give the general path's results bit for bit (count, normal, points,
+separations, feature ids) whenever it answers, and answer -1 ("use the general path") only
+for closest-feature contacts, rounded shapes with separated cores and polygons without a
+usable edge. Cases: random convex polygons of 3 to 8 vertices (overlapping, nested, within
+the speculative margin, apart), boxes with parallel faces (stacked, side by side, exactly
+touching), slivers, duplicate vertices, rounded polygons, and pairs tuned to the last float
+either side of the reference-face tie (``FLIP_TOL``).
+
+Independent checks: face normals from the edge geometry; every contact point midway between
+the two boundaries (shapely); the deepest point's separation against a brute-force SAT
+depth; feature ids that survive a change of reference face; and ``collide_pairs`` over a
+stepped world, row by row, against the general path on the same pairs.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from shapely.geometry import LinearRing, Point
+
+import collide2d as c2d
+from collide2d._kernels import broadphase, narrowphase, sat
+from collide2d.world import SPECULATIVE_DISTANCE
+
+nojit = pytest.mark.nojit
+
+MARGIN = SPECULATIVE_DISTANCE  # the world's margin (0.02 m)
+
+
+def rot(theta):
+    c, s = math.cos(theta), math.sin(theta)
+    return np.array([[c, s], [-s, c]])  # row vectors: p @ rot(t) turns p by t
+
+
+def box(cx, cy, hw, hh, theta=0.0):
+    loc = np.array([[-hw, -hh], [hw, -hh], [hw, hh], [-hw, hh]])
+    return loc @ rot(theta) + [cx, cy]
+
+
+def ellipse_polygon(rng, n, a, b, centre, theta):
+    """Convex CCW polygon: n points in angular order on an ellipse (b << a gives slivers)."""
+    ang = np.sort(rng.uniform(0.0, 2.0 * math.pi, n))
+    pts = np.column_stack((a * np.cos(ang), b * np.sin(ang)))
+    return pts @ rot(theta) + centre
+
+
+def regular(n, r, centre, theta):
+    ang = np.arange(n) * 2.0 * math.pi / n
+    return np.column_stack((r * np.cos(ang), r * np.sin(ang))) @ rot(theta) + centre
+
+
+def both_paths(pa, pb, ra=0.0, rb=0.0, margin=MARGIN):
+    """(fast, general) results for A = pa, B = pb, each (count, normal, pts, seps, ids).
+
+    The shapes sit at different offsets of one vertex array and their normals at other
+    offsets of a normals array, so that the offset bookkeeping is exercised too.
+    """
+    na, nb = len(pa), len(pb)
+    verts = np.full((3 + na + 4 + nb, 2), np.nan)
+    offa, offb = 3, 3 + na + 4
+    verts[offa:offa + na] = pa
+    verts[offb:offb + nb] = pb
+    nrm = np.full((1 + nb + 2 + na, 2), np.nan)
+    noffb, noffa = 1, 1 + nb + 2
+    sat.polygon_normals(verts, offa, na, nrm, noffa)
+    sat.polygon_normals(verts, offb, nb, nrm, noffb)
+    out = []
+    for fast in (True, False):
+        pts = np.full((2, 2), np.nan)
+        seps = np.full(2, np.nan)
+        ids = np.full(2, -7, dtype=np.int64)
+        if fast:
+            c, nx, ny = sat.collide_polygons(verts, offa, na, ra, nrm, noffa, verts, offb, nb,
+                                             rb, nrm, noffb, margin, pts, seps, ids)
+        else:
+            c, nx, ny = sat.collide_general(verts, offa, na, ra, verts, offb, nb, rb, margin,
+                                            pts, seps, ids)
+        k = max(c, 0)
+        out.append((c, (nx, ny), pts[:k].copy(), seps[:k].copy(), ids[:k].copy()))
+    return out[0], out[1]
+
+
+def assert_same(fast, general):
+    c, n, pts, seps, ids = fast
+    cg, ng, ptsg, sepsg, idsg = general
+    assert c == cg
+    assert n == ng
+    assert np.array_equal(pts, ptsg)
+    assert np.array_equal(seps, sepsg)
+    assert np.array_equal(ids, idsg)
+
+
+def check_pair(pa, pb, ra=0.0, rb=0.0, margin=MARGIN):
+    """Fast against general, both ways round; returns the fast counts (A-B, B-A)."""
+    counts = []
+    for s1, s2, r1, r2 in ((pa, pb, ra, rb), (pb, pa, rb, ra)):
+        fast, general = both_paths(s1, s2, r1, r2, margin)
+        if fast[0] >= 0:
+            assert_same(fast, general)
+        else:
+            # deferred only for what the fast path leaves to the general one: rounded shapes
+            # whose cores are apart, or a closest-feature contact (one point, id 0, or none)
+            cores_apart = max(brute_face_separations(s1, s2),
+                              brute_face_separations(s2, s1)) > 0.0
+            closest = general[0] == 0 or (general[0] == 1 and general[4][0] == 0)
+            assert (r1 + r2 > 0.0 and cores_apart) or closest
+        counts.append(fast[0])
+    return counts
+
+
+def brute_face_separations(pa, pb):
+    """Largest over A's faces of the smallest B-vertex distance beyond the face."""
+    best = -math.inf
+    for k in range(len(pa)):
+        e = pa[(k + 1) % len(pa)] - pa[k]
+        length = math.hypot(e[0], e[1])
+        if length == 0.0:
+            continue
+        n = np.array([e[1], -e[0]]) / length
+        best = max(best, float(np.min((pb - pa[k]) @ n)))
+    return best
+
+
+def boundary_distance(poly, p):
+    return LinearRing(poly).distance(Point(p))
+
+
+# ---------------------------------------------------------------- normals
+
+
+@nojit
+def test_polygon_normals_are_outward_unit_edge_normals():
+    rng = np.random.default_rng(1)
+    for _ in range(50):
+        n = int(rng.integers(3, 9))
+        poly = ellipse_polygon(rng, n, rng.uniform(0.2, 3), rng.uniform(1e-3, 3),
+                               rng.uniform(-5, 5, 2), rng.uniform(0, 2 * math.pi))
+        nrm = np.empty((n, 2))
+        sat.polygon_normals(poly, 0, n, nrm, 0)
+        for k in range(n):
+            e = poly[(k + 1) % n] - poly[k]
+            assert math.hypot(*nrm[k]) == pytest.approx(1.0, abs=1e-15)
+            assert abs(nrm[k] @ e) <= 1e-14 * math.hypot(*e)
+            # outward: every vertex on the inner side of face k's line
+            assert np.all((poly - poly[k]) @ nrm[k] <= 1e-12)
+            # the same bits as the general path's axis
+            mx, my, _, _, face = sat.shape_axis(poly, 0, n, k)
+            assert (mx, my) == (nrm[k, 0], nrm[k, 1]) and face
+
+
+@nojit
+def test_polygon_normals_of_a_zero_length_edge_are_zero():
+    poly = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    nrm = np.empty((4, 2))
+    sat.polygon_normals(poly, 0, 4, nrm, 0)
+    assert nrm[1].tolist() == [0.0, 0.0]
+    assert nrm[0].tolist() == [0.0, -1.0]
+
+
+# ---------------------------------------------------------------- fast == general
+
+
+def _bisector(poly, k):
+    """Unit outward direction halfway between the normals of the two faces at vertex k."""
+    n = len(poly)
+    e0 = poly[k] - poly[k - 1]
+    e1 = poly[(k + 1) % n] - poly[k]
+    m = (np.array([e0[1], -e0[0]]) / np.linalg.norm(e0)
+         + np.array([e1[1], -e1[0]]) / np.linalg.norm(e1))
+    return m / np.linalg.norm(m)
+
+
+def random_pairs(rng, count):
+    """Random convex pairs in every relation: overlapping, nested, near, apart, slivers."""
+    for i in range(count):
+        na, nb = (int(x) for x in rng.integers(3, 9, 2))
+        kind = i % 7
+        a = ellipse_polygon(rng, na, rng.uniform(0.3, 2), rng.uniform(0.3, 2), (0.0, 0.0),
+                            rng.uniform(0, 2 * math.pi))
+        if kind == 6:  # corner to corner, along A's corner bisector: closest features
+            b = ellipse_polygon(rng, nb, rng.uniform(0.3, 2), rng.uniform(0.3, 2), (0.0, 0.0),
+                                0.0)
+            k = int(rng.integers(na))
+            j = int(rng.integers(nb))
+            u = _bisector(a, k)
+            w = _bisector(b, j)
+            turn = math.atan2(-u[1], -u[0]) - math.atan2(w[1], w[0])
+            b = b @ rot(turn)
+            b = b - b[j] + a[k] + u * rng.uniform(-0.2, 1.0) * MARGIN
+        elif kind == 5:  # sliver against a polygon
+            b = ellipse_polygon(rng, nb, rng.uniform(0.5, 2), 10.0 ** rng.uniform(-6, -3),
+                                rng.uniform(-1.5, 1.5, 2), rng.uniform(0, 2 * math.pi))
+        else:
+            scale = 0.2 if kind == 1 else rng.uniform(0.3, 2)
+            b = ellipse_polygon(rng, nb, scale, scale * rng.uniform(0.3, 1), (0.0, 0.0),
+                                rng.uniform(0, 2 * math.pi))
+            if kind == 0:  # overlapping
+                b = b + rng.uniform(-1.5, 1.5, 2)
+            elif kind == 1:  # nested: b inside a's inscribed region near the centre
+                b = b + rng.uniform(-0.05, 0.05, 2)
+            else:  # b moved along a random direction to a target face separation
+                d = rng.normal(size=2)
+                d /= np.linalg.norm(d)
+                target = {2: -0.01, 3: 0.5 * MARGIN, 4: 3 * MARGIN}[kind]
+                b = b + d * 20.0
+                lo, hi = 0.0, 20.0
+                for _ in range(60):  # bisect the offset for that separation
+                    mid = 0.5 * (lo + hi)
+                    bb = b - d * mid
+                    sep = max(brute_face_separations(a, bb), brute_face_separations(bb, a))
+                    lo, hi = (mid, hi) if sep > target else (lo, mid)
+                b = b - d * lo
+        yield a, b
+
+
+def test_fast_path_matches_general_path_on_random_pairs():
+    rng = np.random.default_rng(20261121)
+    seen = {-1: 0, 0: 0, 1: 0, 2: 0}
+    for a, b in random_pairs(rng, 3000):
+        for c in check_pair(a, b):
+            seen[c] += 1
+    # every outcome exercised: deferred, separated, one point, two points
+    assert min(seen.values()) >= 20, seen
+
+
+@nojit
+def test_fast_path_matches_general_path_on_random_pairs_small():
+    rng = np.random.default_rng(7)
+    for a, b in random_pairs(rng, 120):
+        check_pair(a, b)
+
+
+@nojit
+@pytest.mark.parametrize("gap", [-0.3, -1e-3, -1e-9, 0.0, 1e-9, 0.5 * MARGIN, MARGIN,
+                                 2 * MARGIN])
+@pytest.mark.parametrize("dx", [0.0, 0.3, 1.0, 1.7, 2.0, 2.0 + 1e-9])
+def test_stacked_boxes_with_parallel_faces(gap, dx):
+    # equal separations along both boxes' faces (sa == sb): A's face is the reference; at
+    # dx = 2 the boxes only share a corner column, beyond it they miss along the face
+    a = box(0.0, -0.5, 1.0, 0.5)
+    b = box(dx, 0.5 + gap, 1.0, 0.5)
+    check_pair(a, b)
+    check_pair(a, box(dx, 0.5 + gap, 0.25, 0.5))  # narrower on top
+    check_pair(box(gap + 1.0, dx, 0.5, 1.0), box(0.0, 0.0, 0.5, 1.0))  # side by side
+
+
+@nojit
+def test_touching_exactly():
+    a = box(0.0, 0.0, 1.0, 1.0)
+    for b in (box(2.0, 0.0, 1.0, 1.0), box(2.0, 2.0, 1.0, 1.0), box(0.5, 2.0, 0.5, 1.0),
+              regular(4, math.sqrt(2.0), (0.0, 1.0 + math.sqrt(2.0)), math.pi / 4)):
+        fast, general = both_paths(a, b)
+        check_pair(a, b)
+        if fast[0] > 0:
+            assert np.all(fast[3] == 0.0)
+
+
+@nojit
+def test_regular_polygons_rotated_by_whole_edges():
+    # rain's shapes: every face of one parallel to a face of the other
+    for n in range(3, 9):
+        for m in range(3, 9):
+            a = regular(n, 1.0, (0.0, 0.0), 0.0)
+            for k in range(m):
+                b = regular(m, 0.6, (0.0, 1.4), math.pi + 2.0 * math.pi * k / m)
+                check_pair(a, b)
+
+
+@nojit
+def test_duplicate_vertices_and_degenerate_polygons():
+    rng = np.random.default_rng(3)
+    for _ in range(40):
+        a = ellipse_polygon(rng, 5, 1.0, 0.7, (0.0, 0.0), rng.uniform(0, 6))
+        a = np.insert(a, 2, a[2], axis=0)  # a zero-length edge
+        b = box(*rng.uniform(-1.5, 1.5, 2), 0.5, 0.3, rng.uniform(0, 6))
+        check_pair(a, b)
+    # every edge of zero length: no axis at all, the fast path defers
+    point3 = np.array([[0.2, 0.1]] * 3)
+    fast, general = both_paths(point3, box(0.0, 0.0, 1.0, 1.0))
+    assert fast[0] == -1
+    assert general[0] == 1
+
+
+@nojit
+def test_rounded_polygons():
+    rng = np.random.default_rng(11)
+    for _ in range(200):
+        a = ellipse_polygon(rng, int(rng.integers(3, 9)), 1.0, 0.6, (0.0, 0.0),
+                            rng.uniform(0, 6))
+        b = ellipse_polygon(rng, int(rng.integers(3, 9)), 0.8, 0.5,
+                            rng.uniform(-2.2, 2.2, 2), rng.uniform(0, 6))
+        check_pair(a, b, ra=float(rng.uniform(0, 0.2)), rb=float(rng.uniform(0, 0.2)))
+
+
+def _tie_case(theta, dx=0.2, depth=0.01):
+    # narrow A under a wide, slightly turned B: sb - sa grows with |theta| through FLIP_TOL
+    return box(0.0, -0.5, 0.5, 0.5), box(dx, 0.5 - depth, 1.0, 0.5, theta)
+
+
+def _flips(theta):
+    a, b = _tie_case(theta)
+    sa = sat.max_separation(a, 0, 4, b, 0, 4, 0.0, 0.0)[0]
+    sb = sat.max_separation(b, 0, 4, a, 0, 4, 0.0, 0.0)[0]
+    return sb > sa + sat.FLIP_TOL
+
+
+@nojit
+@pytest.mark.parametrize("bracket", [(-2e-3, -2e-4), (5e-4, 3e-3)])
+def test_reference_face_tie_to_the_last_float(bracket):
+    lo, hi = bracket
+    if _flips(lo):
+        lo, hi = hi, lo
+    assert not _flips(lo) and _flips(hi)
+    for _ in range(200):  # bisect to adjacent floats
+        mid = 0.5 * (lo + hi)
+        if mid in (lo, hi):
+            break
+        lo, hi = (mid, hi) if not _flips(mid) else (lo, mid)
+    assert np.nextafter(lo, hi) == hi
+    thetas = [lo, hi]
+    for _ in range(3):
+        thetas += [np.nextafter(thetas[-2], -hi), np.nextafter(thetas[-1], 2 * hi - lo)]
+    for theta in thetas:
+        check_pair(*_tie_case(theta))
+    # either side of the tie the reference face differs, the feature ids do not, and each
+    # id's point moves continuously (ids name A's vertex and B's vertex, not R's and I's)
+    sides = [both_paths(*_tie_case(t))[0] for t in (lo, hi)]
+    assert sides[0][1] != sides[1][1]  # other normal: the reference changed
+    maps = [dict(zip(s[4].tolist(), s[2].tolist(), strict=True)) for s in sides]
+    assert set(maps[0]) == set(maps[1]) and len(maps[0]) == 2
+    for key, p in maps[0].items():
+        assert np.allclose(p, maps[1][key], atol=1e-3)
+
+
+# ---------------------------------------------------------------- brute force
+
+
+@nojit
+def test_contact_points_lie_midway_between_the_boundaries():
+    rng = np.random.default_rng(5)
+    checked = 0
+    for a, b in random_pairs(rng, 300):
+        for s1, s2 in ((a, b), (b, a)):
+            (c, n, pts, seps, _), _ = both_paths(s1, s2)
+            if c <= 0:
+                continue
+            n = np.asarray(n)
+            assert np.linalg.norm(n) == pytest.approx(1.0, abs=1e-14)
+            assert np.all(seps <= MARGIN)
+            scale = 1.0 + np.abs(s1).max() + np.abs(s2).max()
+            for p, s in zip(pts, seps, strict=True):
+                assert boundary_distance(s1, p - 0.5 * s * n) <= 1e-12 * scale
+                assert boundary_distance(s2, p + 0.5 * s * n) <= 1e-12 * scale
+            depth_sep = max(brute_face_separations(s1, s2), brute_face_separations(s2, s1))
+            # the reference face is the best one or within FLIP_TOL of it
+            assert -sat.FLIP_TOL - 1e-12 <= seps.min() - depth_sep <= sat.FLIP_TOL + 1e-12
+            checked += 1
+    assert checked > 100
+
+
+# ---------------------------------------------------------------- collide_pairs
+
+
+def _mixed_world():
+    w = c2d.World(gravity=(0.0, -10.0))
+    w.sleeping = False
+    ground = w.add_body(kind="static")
+    ground.add_box(40.0, 1.0, offset=(0.0, -0.5))
+    ground.add_segment((-20.0, 0.0), (-20.0, 10.0), radius=0.1)
+    rng = np.random.default_rng(2)
+    for row in range(6):  # a small pyramid: stacked boxes, parallel faces everywhere
+        for k in range(6 - row):
+            w.add_body(position=(-8.0 + k + 0.5 * row, 0.5 + row)).add_box(1.0, 1.0)
+    for k in range(40):  # polygons, rounded polygons, circles, capsules falling in a heap
+        body = w.add_body(position=(3.0 + (k % 8) * 0.9, 1.0 + (k // 8) * 0.9),
+                          angle=float(rng.uniform(0, 6)))
+        kind = k % 4
+        if kind == 0:
+            body.add_polygon(regular(int(rng.integers(3, 9)), 0.4, (0.0, 0.0), 0.0))
+        elif kind == 1:
+            body.add_polygon(regular(4, 0.3, (0.0, 0.0), 0.3), radius=0.05)
+        elif kind == 2:
+            body.add_circle(0.3)
+        else:
+            body.add_segment((-0.3, 0.0), (0.3, 0.0), radius=0.1)
+    return w
+
+
+def test_collide_pairs_rows_match_the_general_path():
+    w = _mixed_world()
+    for _ in range(90):
+        w.step(1.0 / 60.0)
+    b, s = w._bodies, w._shapes
+    pa, pb, pr = broadphase.find_pairs(s.aabb, s.body, s.flags, s.category, s.mask, s.group,
+                                       b.kind, b.flags, s.count, broadphase.SOLID,
+                                       broadphase.SOLID)
+    old = w._contacts
+    out = narrowphase.collide_pairs(pa, pb, pr, s.body, s.vstart, s.vcount, s.radius,
+                                    s.vworld, b.kind, b.flags.copy(), b.vel, b.angvel, s.count,
+                                    MARGIN, old[0], old[1], *old[3:])
+    c_a, c_b, _, c_count, c_normal, c_point, c_sep, c_id = out[:8]
+    rows = {}
+    for i in range(len(pa)):
+        x, y = int(pa[i]), int(pb[i])
+        pts = np.zeros((2, 2))
+        seps = np.zeros(2)
+        ids = np.zeros(2, dtype=np.int64)
+        count, nx, ny = sat.collide_general(s.vworld, s.vstart[x], s.vcount[x], s.radius[x],
+                                            s.vworld, s.vstart[y], s.vcount[y], s.radius[y],
+                                            MARGIN, pts, seps, ids)
+        if count > 0:
+            rows[(x, y)] = (count, (nx, ny), pts[:count], seps[:count], ids[:count])
+    polygons = 0
+    assert len(c_a) == len(rows) > 50
+    for i in range(len(c_a)):
+        count, normal, pts, seps, ids = rows[(int(c_a[i]), int(c_b[i]))]
+        assert c_count[i] == count
+        assert (c_normal[i, 0], c_normal[i, 1]) == normal
+        assert np.array_equal(c_point[i, :count], pts)
+        assert np.array_equal(c_sep[i, :count], seps)
+        assert np.array_equal(c_id[i, :count], ids)
+        polygons += s.vcount[c_a[i]] >= 3 and s.vcount[c_b[i]] >= 3
+    assert polygons > 30
