@@ -46,8 +46,9 @@ def make_soft(hertz, zeta, h):
 @njit
 def prepare_contacts(c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, s_body, s_friction,
                      s_elasticity, com, vel, angvel, inv_m, inv_i, b_flags):
-    """Per-point solver data. Returns (rows, ba, bb, ra, rb, nmass, tmass, adj_sep,
-    rel_vel, friction, restitution, static_pair, max_imp, kinv) for solid contacts with points."""
+    """Per-point solver data. Returns (rows, ba, bb, ra, rb, jac, nmass, tmass, adj_sep,
+    rel_vel, friction, restitution, static_pair, max_imp, kinv) for solid contacts with
+    points."""
     n = c_a.shape[0]
     rows = np.empty(n, dtype=np.int64)
     k = 0
@@ -73,6 +74,9 @@ def prepare_contacts(c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, s_body
     static_pair = np.zeros(k, dtype=np.bool_)
     max_imp = np.zeros((k, 2))
     kinv = np.zeros((k, 3))  # inverse 2x2 normal mass (i11, i12, i22); zeros: no block
+    # Per point: r_a x n, r_b x n, r_a . n, r_b . n. The velocity Jacobians use the anchors of
+    # the step's start (as Box2D v3); with t = perp(n), r x t = -(r . n).
+    jac = np.zeros((k, 2, 4))
     for q in range(k):
         i = rows[q]
         a = c_a[i]
@@ -103,6 +107,10 @@ def prepare_contacts(c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, s_body
             rb[q, p, 1] = rby
             rna = rax * ny - ray * nx
             rnb = rbx * ny - rby * nx
+            jac[q, p, 0] = rna
+            jac[q, p, 1] = rnb
+            jac[q, p, 2] = rax * nx + ray * ny
+            jac[q, p, 3] = rbx * nx + rby * ny
             kn = ma + mb + ia * rna * rna + ib * rnb * rnb
             nmass[q, p] = 1.0 / kn if kn > 0.0 else 0.0
             rta = rax * ty - ray * tx
@@ -130,8 +138,8 @@ def prepare_contacts(c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, s_body
                 kinv[q, 0] = k22 / det
                 kinv[q, 1] = -k12 / det
                 kinv[q, 2] = k11 / det
-    return (rows, ba_arr, bb_arr, ra, rb, nmass, tmass, adj, relv, fric, rest, static_pair,
-            max_imp, kinv)
+    return (rows, ba_arr, bb_arr, ra, rb, jac, nmass, tmass, adj, relv, fric, rest,
+            static_pair, max_imp, kinv)
 
 
 @njit
@@ -146,21 +154,31 @@ def _apply(ba, bb, px, py, rax, ray, rbx, rby, vel, angvel, inv_m, inv_i):
 
 
 @njit
-def warm_start(rows, ba, bb, ra, rb, c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m,
+def warm_start(rows, ba, bb, jac, c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m,
                inv_i):
     for q in range(rows.shape[0]):
         i = rows[q]
+        a = ba[q]
+        b = bb[q]
         nx = c_normal[i, 0]
         ny = c_normal[i, 1]
+        ma = inv_m[a]
+        mb = inv_m[b]
         for p in range(c_count[i]):
-            px = c_nimp[i, p] * nx + c_timp[i, p] * ny
-            py = c_nimp[i, p] * ny - c_timp[i, p] * nx
-            _apply(ba[q], bb[q], px, py, ra[q, p, 0], ra[q, p, 1], rb[q, p, 0], rb[q, p, 1],
-                   vel, angvel, inv_m, inv_i)
+            ln = c_nimp[i, p]
+            lt = c_timp[i, p]
+            px = ln * nx + lt * ny
+            py = ln * ny - lt * nx
+            vel[a, 0] -= ma * px
+            vel[a, 1] -= ma * py
+            angvel[a] -= inv_i[a] * (ln * jac[q, p, 0] - lt * jac[q, p, 2])
+            vel[b, 0] += mb * px
+            vel[b, 1] += mb * py
+            angvel[b] += inv_i[b] * (ln * jac[q, p, 1] - lt * jac[q, p, 3])
 
 
 @njit
-def solve_contacts(rows, ba, bb, ra, rb, nmass, tmass, adj, fric, static_pair, max_imp, kinv,
+def solve_contacts(rows, ba, bb, jac, nmass, tmass, adj, fric, static_pair, max_imp, kinv,
                    c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m, inv_i, dp, dq,
                    h, use_bias, soft, soft_static, max_push, reverse):
     """One Gauss-Seidel pass over all contacts (last to first with ``reverse``): normal
@@ -187,13 +205,13 @@ def solve_contacts(rows, ba, bb, ra, rb, nmass, tmass, adj, fric, static_pair, m
         vbx = vel[b, 0]
         vby = vel[b, 1]
         wb = angvel[b]
-        # Anchor rotation since the step began (per body, kept by integrate_positions).
+        # Anchor rotation since the step began (per body, kept by integrate_positions), and
+        # the centres' relative displacement along the normal.
         ca = dq[a, 0]
         sa = dq[a, 1]
         cb = dq[b, 0]
         sb = dq[b, 1]
-        dpx = dp[b, 0] - dp[a, 0]
-        dpy = dp[b, 1] - dp[a, 1]
+        dpn = (dp[b, 0] - dp[a, 0]) * nx + (dp[b, 1] - dp[a, 1]) * ny
         if static_pair[q]:
             bias_rate = soft_static[0]
             mass_scale = soft_static[1]
@@ -207,62 +225,49 @@ def solve_contacts(rows, ba, bb, ra, rb, nmass, tmass, adj, fric, static_pair, m
             # Two points: both normal impulses at once (Box2D v2's block solve). One after the
             # other, a hard face-on hit stops the first point alone and sets the body spinning.
             done, vax, vay, wa, vbx, vby, wb = _block_normal(
-                q, i, nx, ny, ra, rb, adj, kinv, max_imp, c_nimp, dpx, dpy, ca, sa, cb, sb,
+                q, i, nx, ny, jac, adj, kinv, max_imp, c_nimp, dpn, ca, sa, cb, sb,
                 vax, vay, wa, vbx, vby, wb, ma, mb, ia, ib, inv_h, use_bias, bias_rate,
                 mass_scale, imp_scale, max_push)
             if done:
                 npts = 0
         for p in range(npts):
-            rax = ra[q, p, 0]
-            ray = ra[q, p, 1]
-            rbx = rb[q, p, 0]
-            rby = rb[q, p, 1]
-            # Current separation from position deltas and rotated anchors.
-            dx = dpx + (cb * rbx - sb * rby) - (ca * rax - sa * ray)
-            dy = dpy + (sb * rbx + cb * rby) - (sa * rax + ca * ray)
-            s = dx * nx + dy * ny + adj[q, p]
+            rna = jac[q, p, 0]
+            rnb = jac[q, p, 1]
+            # Current separation from the displacement and the rotated anchors: a rotation
+            # (c, s) turns r . n into c (r . n) + s (r x n).
+            s = (dpn + cb * jac[q, p, 3] + sb * rnb - ca * jac[q, p, 2] - sa * rna
+                 + adj[q, p])
             bias, ms, isc = _soft_terms(s, inv_h, use_bias, bias_rate, mass_scale, imp_scale,
                                         max_push)
-            dvx = vbx - wb * rby - vax + wa * ray
-            dvy = vby + wb * rbx - vay - wa * rax
-            vn = dvx * nx + dvy * ny
+            vn = (vbx - vax) * nx + (vby - vay) * ny + wb * rnb - wa * rna
             old = c_nimp[i, p]
             new = max(old - nmass[q, p] * ms * (vn + bias) - isc * old, 0.0)
             imp = new - old
             c_nimp[i, p] = new
             max_imp[q, p] = max(max_imp[q, p], imp)
-            px = imp * nx
-            py = imp * ny
-            vax -= ma * px
-            vay -= ma * py
-            wa -= ia * (rax * py - ray * px)
-            vbx += mb * px
-            vby += mb * py
-            wb += ib * (rbx * py - rby * px)
-        tx = ny
-        ty = -nx
+            vax -= ma * imp * nx
+            vay -= ma * imp * ny
+            wa -= ia * imp * rna
+            vbx += mb * imp * nx
+            vby += mb * imp * ny
+            wb += ib * imp * rnb
         mu = fric[q]
         for p in range(c_count[i]):
-            rax = ra[q, p, 0]
-            ray = ra[q, p, 1]
-            rbx = rb[q, p, 0]
-            rby = rb[q, p, 1]
-            dvx = vbx - wb * rby - vax + wa * ray
-            dvy = vby + wb * rbx - vay - wa * rax
-            vt = dvx * tx + dvy * ty
+            # Tangent t = (ny, -nx); r x t = -(r . n).
+            rta = -jac[q, p, 2]
+            rtb = -jac[q, p, 3]
+            vt = (vbx - vax) * ny - (vby - vay) * nx + wb * rtb - wa * rta
             old = c_timp[i, p]
             limit = mu * c_nimp[i, p]
             new = min(max(old - tmass[q, p] * vt, -limit), limit)
             imp = new - old
             c_timp[i, p] = new
-            px = imp * tx
-            py = imp * ty
-            vax -= ma * px
-            vay -= ma * py
-            wa -= ia * (rax * py - ray * px)
-            vbx += mb * px
-            vby += mb * py
-            wb += ib * (rbx * py - rby * px)
+            vax -= ma * imp * ny
+            vay += ma * imp * nx
+            wa -= ia * imp * rta
+            vbx += mb * imp * ny
+            vby -= mb * imp * nx
+            wb += ib * imp * rtb
         vel[a, 0] = vax
         vel[a, 1] = vay
         angvel[a] = wa
@@ -282,34 +287,27 @@ def _soft_terms(s, inv_h, use_bias, bias_rate, mass_scale, imp_scale, max_push):
 
 
 @njit
-def _block_normal(q, i, nx, ny, ra, rb, adj, kinv, max_imp, c_nimp, dpx, dpy, ca, sa, cb, sb,
+def _block_normal(q, i, nx, ny, jac, adj, kinv, max_imp, c_nimp, dpn, ca, sa, cb, sb,
                   vax, vay, wa, vbx, vby, wb, ma, mb, ia, ib, inv_h, use_bias, bias_rate,
                   mass_scale, imp_scale, max_push):
     """Both normal impulses of a two-point manifold from one 2x2 solve. Returns (done, the
     six velocities); not done (velocities untouched) when the two points are in different
     regimes (speculative / pushing) or either impulse would pull."""
-    r1ax = ra[q, 0, 0]
-    r1ay = ra[q, 0, 1]
-    r1bx = rb[q, 0, 0]
-    r1by = rb[q, 0, 1]
-    r2ax = ra[q, 1, 0]
-    r2ay = ra[q, 1, 1]
-    r2bx = rb[q, 1, 0]
-    r2by = rb[q, 1, 1]
-    s1 = ((dpx + (cb * r1bx - sb * r1by) - (ca * r1ax - sa * r1ay)) * nx
-          + (dpy + (sb * r1bx + cb * r1by) - (sa * r1ax + ca * r1ay)) * ny + adj[q, 0])
-    s2 = ((dpx + (cb * r2bx - sb * r2by) - (ca * r2ax - sa * r2ay)) * nx
-          + (dpy + (sb * r2bx + cb * r2by) - (sa * r2ax + ca * r2ay)) * ny + adj[q, 1])
+    rn1a = jac[q, 0, 0]
+    rn1b = jac[q, 0, 1]
+    rn2a = jac[q, 1, 0]
+    rn2b = jac[q, 1, 1]
+    s1 = dpn + cb * jac[q, 0, 3] + sb * rn1b - ca * jac[q, 0, 2] - sa * rn1a + adj[q, 0]
+    s2 = dpn + cb * jac[q, 1, 3] + sb * rn2b - ca * jac[q, 1, 2] - sa * rn2a + adj[q, 1]
     bias1, ms1, isc1 = _soft_terms(s1, inv_h, use_bias, bias_rate, mass_scale, imp_scale,
                                    max_push)
     bias2, ms2, isc2 = _soft_terms(s2, inv_h, use_bias, bias_rate, mass_scale, imp_scale,
                                    max_push)
     if ms1 != ms2:
         return False, vax, vay, wa, vbx, vby, wb
-    vn1 = ((vbx - wb * r1by - vax + wa * r1ay) * nx + (vby + wb * r1bx - vay - wa * r1ax) * ny)
-    vn2 = ((vbx - wb * r2by - vax + wa * r2ay) * nx + (vby + wb * r2bx - vay - wa * r2ax) * ny)
-    e1 = vn1 + bias1
-    e2 = vn2 + bias2
+    dvn = (vbx - vax) * nx + (vby - vay) * ny
+    e1 = dvn + wb * rn1b - wa * rn1a + bias1
+    e2 = dvn + wb * rn2b - wa * rn2a + bias2
     old1 = c_nimp[i, 0]
     old2 = c_nimp[i, 1]
     new1 = old1 - ms1 * (kinv[q, 0] * e1 + kinv[q, 1] * e2) - isc1 * old1
@@ -322,14 +320,13 @@ def _block_normal(q, i, nx, ny, ra, rb, adj, kinv, max_imp, c_nimp, dpx, dpy, ca
     c_nimp[i, 1] = new2
     max_imp[q, 0] = max(max_imp[q, 0], d1)
     max_imp[q, 1] = max(max_imp[q, 1], d2)
-    px = (d1 + d2) * nx
-    py = (d1 + d2) * ny
-    vax -= ma * px
-    vay -= ma * py
-    wa -= ia * ((r1ax * ny - r1ay * nx) * d1 + (r2ax * ny - r2ay * nx) * d2)
-    vbx += mb * px
-    vby += mb * py
-    wb += ib * ((r1bx * ny - r1by * nx) * d1 + (r2bx * ny - r2by * nx) * d2)
+    d = d1 + d2
+    vax -= ma * d * nx
+    vay -= ma * d * ny
+    wa -= ia * (rn1a * d1 + rn2a * d2)
+    vbx += mb * d * nx
+    vby += mb * d * ny
+    wb += ib * (rn1b * d1 + rn2b * d2)
     return True, vax, vay, wa, vbx, vby, wb
 
 
