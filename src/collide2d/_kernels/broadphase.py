@@ -1,10 +1,19 @@
 """Broadphase: candidate pairs of shapes whose bounding boxes overlap (the boxes come from
 poses.py).
 
-Sort-and-sweep along the axis where box centres spread most finds every pair of
-overlapping boxes in O(n log n + k); it is rebuilt each step, so adding or removing shapes
-costs nothing here. Pairs are emitted as (low row, high row) and then sorted by that key, so
-the pair order (and everything downstream) is deterministic.
+The boxes are binned afresh each call (no state between steps, so adding or removing shapes
+costs nothing here) on a uniform grid: columns as wide as a typical box (the median of a
+small sample), rows as tall as one, or up to four where boxes are sparse. Each box is
+entered in every row its y-range touches, and each row's entries are ordered by the column
+of their left edge (a counting sort, no comparisons). Sweeping a row then meets only the
+entries whose columns the box reaches; a pair sharing several rows is reported only in the
+row of the higher of its two bottom edges, so exactly once. A very large box (ground, wall)
+costs one entry per row it crosses. Cells are clamped to the grid, which keeps the binning
+monotone: a far-away or infinite box lands in edge cells and is still paired correctly, and
+the cell sizes only ever change the speed, never the pairs.
+
+Pairs are emitted as (low row, high row) and sorted by that key, so the pair order (and
+everything downstream) is deterministic.
 """
 
 import numpy as np
@@ -22,34 +31,281 @@ IGNORE = 0
 SOLID = 1
 SENSOR = 2
 
+# Boxes sampled for the typical box size (the grid's cell size).
+SIZE_SAMPLE = 64
+
+
+@njit
+def shape_response(body_a, kind_a, flags_a, category_a, mask_a, group_a,
+                   body_b, kind_b, flags_b, category_b, mask_b, group_b, dynamic_response):
+    """What a pair of shapes does, IGNORE, SOLID or SENSOR, from their rows' values (kind
+    is their body's kind). Scalars only: a call with array arguments costs reference counts
+    that outweigh the test itself in the sweep."""
+    if body_a == body_b:
+        return IGNORE
+    sensor = (flags_a | flags_b) & S_SENSOR
+    if kind_a != DYNAMIC and kind_b != DYNAMIC:
+        # Static and kinematic geometry never collide; a sensor among them still reports a
+        # kinematic mover.
+        if not sensor or (kind_a != KINEMATIC and kind_b != KINEMATIC):
+            return IGNORE
+    if group_a != 0 and group_a == group_b:
+        if group_a < 0:
+            return IGNORE
+    elif (category_a & mask_b) == 0 or (category_b & mask_a) == 0:
+        return IGNORE
+    if sensor:
+        return SENSOR
+    if kind_a == DYNAMIC and kind_b == DYNAMIC:
+        return dynamic_response
+    return SOLID
+
 
 @njit
 def pair_response(a, b, s_body, s_flags, s_category, s_mask, s_group, kind, b_flags,
                   dynamic_response):
     """What a pair of shape rows does: IGNORE, SOLID or SENSOR."""
-    ba = s_body[a]
-    bb = s_body[b]
-    if ba == bb:
-        return IGNORE
-    ka = kind[ba]
-    kb = kind[bb]
-    sensor = (s_flags[a] | s_flags[b]) & S_SENSOR
-    if ka != DYNAMIC and kb != DYNAMIC:
-        # Static and kinematic geometry never collide; a sensor among them still reports a
-        # kinematic mover.
-        if not sensor or (ka != KINEMATIC and kb != KINEMATIC):
-            return IGNORE
-    ga = s_group[a]
-    if ga != 0 and ga == s_group[b]:
-        if ga < 0:
-            return IGNORE
-    elif (s_category[a] & s_mask[b]) == 0 or (s_category[b] & s_mask[a]) == 0:
-        return IGNORE
-    if sensor:
-        return SENSOR
-    if ka == DYNAMIC and kb == DYNAMIC:
-        return dynamic_response
-    return SOLID
+    return shape_response(s_body[a], kind[s_body[a]], s_flags[a], s_category[a], s_mask[a],
+                          s_group[a], s_body[b], kind[s_body[b]], s_flags[b], s_category[b],
+                          s_mask[b], s_group[b], dynamic_response)
+
+
+@njit
+def _typical_extent(aabb, live, axis):
+    """Median extent along an axis of an evenly strided sample of the live boxes."""
+    m = live.shape[0]
+    stride = max(1, m // SIZE_SAMPLE)
+    k = (m + stride - 1) // stride
+    ext = np.empty(k)
+    for i in range(k):
+        s = live[i * stride]
+        ext[i] = aabb[s, axis + 2] - aabb[s, axis]
+    ext = np.sort(ext)
+    return ext[k // 2]
+
+
+@njit
+def _axis_cells(lo, hi, size, total, m):
+    """(1 / cell size, cell count) for an axis spanning [lo, hi] and boxes of typical extent
+    ``size``. At most m + 1 cells; when ``total`` (the summed finite extents) is positive,
+    cells are made large enough that the boxes make at most about 5 m entries in all."""
+    span = hi - lo
+    if not (span > 0.0 and span < np.inf):
+        return 1.0, 1
+    if not (size > 0.0 and size < np.inf):
+        size = span / np.sqrt(m)  # points or degenerate boxes: about sqrt(m) cells
+    if total > 3.0 * m * size:
+        size = total / (3.0 * m)
+    cells = span / size
+    if cells >= m + 1:
+        return (m + 1) / span, m + 1
+    return 1.0 / size, int(cells) + 1
+
+
+@njit(inline="always")
+def _cell(v, lo, inv, n):
+    """Cell of coordinate v, clamped to [0, n): monotone in v, NaN in cell 0."""
+    t = (v - lo) * inv
+    t = t if t > 0.0 else 0.0
+    t = t if t < n - 1 else n - 1.0
+    return int(t)
+
+
+@njit
+def _grid(aabb, live):
+    """The grid over the live boxes: (x0, 1 / column width, columns, y0, 1 / row height,
+    rows)."""
+    m = live.shape[0]
+    x0 = np.inf
+    y0 = np.inf
+    x1 = -np.inf
+    y1 = -np.inf
+    total_h = 0.0
+    for i in range(m):
+        s = live[i]
+        if aabb[s, 2] - aabb[s, 0] < np.inf:
+            x0 = min(x0, aabb[s, 0])
+            x1 = max(x1, aabb[s, 2])
+        h = aabb[s, 3] - aabb[s, 1]
+        if h < np.inf:
+            total_h += h
+            y0 = min(y0, aabb[s, 1])
+            y1 = max(y1, aabb[s, 3])
+    # Columns never duplicate a box, so only rows bound the entries by total height.
+    inv_x, ncol = _axis_cells(x0, x1, _typical_extent(aabb, live, 0), 0.0, m)
+    # Where boxes are sparse, rows up to four boxes tall (about one box per cell): fewer
+    # entries per box, still few per row and column.
+    size_y = _typical_extent(aabb, live, 1)
+    sparse = np.sqrt(max(x1 - x0, 0.0) * max(y1 - y0, 0.0) / m)
+    inv_y, nrow = _axis_cells(y0, y1, min(max(size_y, sparse), 4.0 * size_y), total_h, m)
+    return x0, inv_x, ncol, y0, inv_y, nrow
+
+
+@njit
+def _fill_rows(aabb, live, x0, inv_x, ncol, y0, inv_y, nrow):
+    """The grid rows' entries and the number of rows: row r is ``ent[start[r]:start[r + 1]]``,
+    one entry per box touching it, (shape row, first column, last column), in order of first
+    column; the shape row is negated (``~row``) in every row but the box's first. int32
+    keeps the arrays small: in a step, fresh pages for them cost more than the work."""
+    m = live.shape[0]
+    cells = np.empty((m, 4), dtype=np.int32)  # first, last column; first, last row
+    cover = np.zeros(nrow + 1, dtype=np.int64)  # boxes starting minus ending at each row
+    n_entries = 0
+    for i in range(m):
+        s = live[i]
+        cells[i, 0] = _cell(aabb[s, 0], x0, inv_x, ncol)
+        cells[i, 1] = _cell(aabb[s, 2], x0, inv_x, ncol)
+        cells[i, 2] = _cell(aabb[s, 1], y0, inv_y, nrow)
+        cells[i, 3] = _cell(aabb[s, 3], y0, inv_y, nrow)
+        cover[cells[i, 2]] += 1
+        cover[cells[i, 3] + 1] -= 1
+        n_entries += cells[i, 3] - cells[i, 2] + 1
+    if n_entries > 8 * m + 64:
+        # Only boxes of infinite height get here (finite ones make at most about 5 m
+        # entries, see _axis_cells): one row rather than an entry in every row for them.
+        nrow = 1
+        n_entries = m
+        cover = np.zeros(2, dtype=np.int64)
+        cover[0] = m
+        cells[:, 2] = 0
+        cells[:, 3] = 0
+    start = np.zeros(nrow + 1, dtype=np.int64)
+    covering = 0
+    for r in range(nrow):
+        covering += cover[r]
+        start[r + 1] = start[r] + covering
+    # A stable counting sort of the boxes by first column...
+    by_col = np.zeros(ncol + 1, dtype=np.int64)
+    for i in range(m):
+        by_col[cells[i, 0] + 1] += 1
+    for c in range(ncol):
+        by_col[c + 1] += by_col[c]
+    order = np.empty(m, dtype=np.int32)
+    for i in range(m):
+        c0 = cells[i, 0]
+        order[by_col[c0]] = i
+        by_col[c0] += 1
+    # ...dealt into the rows in that order, which keeps each row sorted by column.
+    ent = np.empty((n_entries, 3), dtype=np.int32)
+    fill = start[:nrow].copy()
+    for u in range(m):
+        i = order[u]
+        for r in range(cells[i, 2], cells[i, 3] + 1):
+            f = fill[r]
+            fill[r] = f + 1
+            ent[f, 0] = live[i] if r == cells[i, 2] else ~live[i]
+            ent[f, 1] = cells[i, 0]
+            ent[f, 2] = cells[i, 1]
+    return start, ent, nrow
+
+
+@njit
+def _sweep_rows(start, ent, nrow, aabb, s_body, s_flags, s_category, s_mask, s_group, kind,
+                dynamic_response, want, pa, pb, pr, k, row, entry):
+    """Sweep the rows from entry ``entry`` of row ``row`` on, writing the pairs (a < b,
+    shape rows) whose boxes overlap and whose response is ``want`` at ``pa[k:]``,
+    ``pb[k:]``, ``pr[k:]``.
+
+    Returns (k, row, entry): row == nrow when done, else where to resume once the buffers
+    have room for that entry's pairs (the rest of its row). Growing the buffers in here
+    instead would make Numba reference-count them on every pair (several times slower)."""
+    cap = pa.shape[0]
+    for r in range(row, nrow):
+        end = start[r + 1]
+        for p in range(max(entry, start[r]), end):
+            if k + (end - p - 1) > cap:
+                return k, r, p
+            last = ent[p, 2]
+            # Sorted by first column: the first later entry that starts right of this
+            # box's last column ends its candidates (at once, mostly, in sparse scenes).
+            if p + 1 == end or ent[p + 1, 1] > last:
+                continue
+            i = ent[p, 0]
+            starts_here = i >= 0
+            if not starts_here:
+                i = ~i
+            x_lo = aabb[i, 0]
+            y_lo = aabb[i, 1]
+            x_hi = aabb[i, 2]
+            y_hi = aabb[i, 3]
+            for q in range(p + 1, end):
+                if ent[q, 1] > last:
+                    break
+                j = ent[q, 0]
+                if j < 0:
+                    if not starts_here:
+                        continue  # both start in a lower row: reported there
+                    j = ~j
+                if (aabb[j, 0] > x_hi or aabb[j, 2] < x_lo or aabb[j, 1] > y_hi
+                        or aabb[j, 3] < y_lo):
+                    continue
+                a = min(i, j)
+                b = max(i, j)
+                ba = s_body[a]
+                bb = s_body[b]
+                resp = shape_response(ba, kind[ba], s_flags[a], s_category[a], s_mask[a],
+                                      s_group[a], bb, kind[bb], s_flags[b], s_category[b],
+                                      s_mask[b], s_group[b], dynamic_response)
+                if resp != want:
+                    continue
+                pa[k] = a
+                pb[k] = b
+                pr[k] = resp
+                k += 1
+    return k, nrow, 0
+
+
+@njit
+def _grown(buf, k, cap):
+    """A buffer of ``cap`` entries starting with buf[:k]."""
+    out = np.empty(cap, dtype=buf.dtype)
+    out[:k] = buf[:k]
+    return out
+
+
+@njit
+def _sort_pairs(pa, pb, pr, k, n_shapes):
+    """The first k pairs sorted by (a, b); keys are unique. Many pairs take two counting
+    sorts (by b, then stably by a), few a comparison sort."""
+    oa = np.empty(k, dtype=np.int64)
+    ob = np.empty(k, dtype=np.int64)
+    orr = np.empty(k, dtype=np.int8)
+    if 8 * k < n_shapes:
+        key = np.empty(k, dtype=np.int64)
+        for t in range(k):
+            key[t] = pa[t] * n_shapes + pb[t]
+        idx = np.argsort(key)
+        for t in range(k):
+            oa[t] = pa[idx[t]]
+            ob[t] = pb[idx[t]]
+            orr[t] = pr[idx[t]]
+        return oa, ob, orr
+    count = np.zeros(n_shapes + 1, dtype=np.int64)
+    for t in range(k):
+        count[pb[t] + 1] += 1
+    for s in range(n_shapes):
+        count[s + 1] += count[s]
+    ta = np.empty(k, dtype=np.int64)
+    tb = np.empty(k, dtype=np.int64)
+    tr = np.empty(k, dtype=np.int8)
+    for t in range(k):
+        u = count[pb[t]]
+        count[pb[t]] += 1
+        ta[u] = pa[t]
+        tb[u] = pb[t]
+        tr[u] = pr[t]
+    count[:] = 0
+    for t in range(k):
+        count[ta[t] + 1] += 1
+    for s in range(n_shapes):
+        count[s + 1] += count[s]
+    for t in range(k):
+        u = count[ta[t]]
+        count[ta[t]] += 1
+        oa[u] = ta[t]
+        ob[u] = tb[t]
+        orr[u] = tr[t]
+    return oa, ob, orr
 
 
 @njit
@@ -60,73 +316,35 @@ def find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, kind, b_flags
     kept too (their old manifolds persist)."""
     live = np.empty(n_shapes, dtype=np.int64)
     m = 0
-    sx = 0.0
-    sy = 0.0
-    sxx = 0.0
-    syy = 0.0
     for s in range(n_shapes):
         # A sensor never makes a solid pair: leave it out of the solid sweep.
         if (s_flags[s] & S_ALIVE) and not (want == SOLID and s_flags[s] & S_SENSOR):
             live[m] = s
             m += 1
-            cx = 0.5 * (aabb[s, 0] + aabb[s, 2])
-            cy = 0.5 * (aabb[s, 1] + aabb[s, 3])
-            sx += cx
-            sy += cy
-            sxx += cx * cx
-            syy += cy * cy
+    if m < 2:
+        return (np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64),
+                np.empty(0, dtype=np.int8))
     live = live[:m]
-    # Sweep along the axis of larger spread: fewer false overlaps on it.
-    axis = 0
-    if m > 0 and (syy - sy * sy / m) > (sxx - sx * sx / m):
-        axis = 1
-    keys = np.empty(m)
-    for i in range(m):
-        keys[i] = aabb[live[i], axis]
-    # Numba's quicksort is deterministic (same input, same order) and much faster than its
-    # mergesort; ties only permute pairs, which are sorted by key below.
-    order = live[np.argsort(keys)]
-    other = 1 - axis
-    cap = max(16, 4 * m)
+    x0, inv_x, ncol, y0, inv_y, nrow = _grid(aabb, live)
+    start, ent, nrow = _fill_rows(aabb, live, x0, inv_x, ncol, y0, inv_y, nrow)
+    cap = max(16, 2 * m)
     pa = np.empty(cap, dtype=np.int64)
     pb = np.empty(cap, dtype=np.int64)
     pr = np.empty(cap, dtype=np.int8)
     k = 0
-    for i in range(m):
-        a = order[i]
-        hi = aabb[a, axis + 2]
-        lo_o = aabb[a, other]
-        hi_o = aabb[a, other + 2]
-        for j in range(i + 1, m):
-            b = order[j]
-            if aabb[b, axis] > hi:
-                break
-            if aabb[b, other] > hi_o or aabb[b, other + 2] < lo_o:
-                continue
-            r = pair_response(a, b, s_body, s_flags, s_category, s_mask, s_group, kind,
-                              b_flags, dynamic_response)
-            if r != want:
-                continue
-            if k == cap:
-                cap *= 2
-                pa2 = np.empty(cap, dtype=np.int64)
-                pb2 = np.empty(cap, dtype=np.int64)
-                pr2 = np.empty(cap, dtype=np.int8)
-                pa2[:k] = pa[:k]
-                pb2[:k] = pb[:k]
-                pr2[:k] = pr[:k]
-                pa = pa2
-                pb = pb2
-                pr = pr2
-            pa[k] = min(a, b)
-            pb[k] = max(a, b)
-            pr[k] = r
-            k += 1
-    key = np.empty(k, dtype=np.int64)
-    for i in range(k):
-        key[i] = pa[i] * n_shapes + pb[i]
-    idx = np.argsort(key)  # keys are unique
-    return pa[:k][idx], pb[:k][idx], pr[:k][idx]
+    row = 0
+    entry = 0
+    while True:
+        k, row, entry = _sweep_rows(start, ent, nrow, aabb, s_body, s_flags, s_category,
+                                    s_mask, s_group, kind, dynamic_response, want, pa, pb, pr,
+                                    k, row, entry)
+        if row == nrow:
+            break
+        cap = max(2 * cap, k + start[row + 1] - entry)
+        pa = _grown(pa, k, cap)
+        pb = _grown(pb, k, cap)
+        pr = _grown(pr, k, cap)
+    return _sort_pairs(pa, pb, pr, k, n_shapes)
 
 
 @njit

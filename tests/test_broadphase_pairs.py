@@ -1,0 +1,429 @@
+"""``broadphase.find_pairs`` against an O(n^2) brute force written here in NumPy.
+
+The oracle restates the contract independently of the kernel: every pair of rows a < b below
+``n_shapes`` that are alive (and not sensors, in the solid sweep), whose boxes overlap as
+closed intervals on both axes, and whose response (same body, static/kinematic, group,
+category/mask and sensor rules, as documented on ``Shape.group`` and ``World``) equals
+``want``; sorted by (a, b), responses as int8.
+
+Scenes: boxes of widely mixed sizes (tiny, unit, 200 m ground, 150 m walls), points and
+zero-width boxes, coordinates snapped to a coarse lattice so that exact touches (min == max)
+and boxes on cell boundaries are common, dense clusters (more pairs than the first buffer),
+one long row, one tall column, far outliers; dead rows, sensors, same-body shapes, static
+and kinematic bodies, filters; rows past ``n_shapes`` holding junk; n = 0, 1, 2.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import collide2d as c2d
+from collide2d._kernels import broadphase as bp
+from collide2d._store import DYNAMIC, KINEMATIC, S_ALIVE, S_SENSOR, STATIC
+
+nojit = pytest.mark.nojit
+
+IGNORE, SOLID, SENSOR = 0, 1, 2  # the responses World documents ("ignore", "solid", ...)
+ALL_BITS = 0xFFFFFFFF
+
+
+# ----------------------------------------------------------------------------- oracle
+def brute_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, kind, n_shapes,
+                dynamic_response, want):
+    """(pa, pb, pr) by testing every pair of rows."""
+    rows = np.arange(n_shapes)
+    flags = s_flags[:n_shapes]
+    use = (flags & S_ALIVE) != 0
+    if want == SOLID:
+        use &= (flags & S_SENSOR) == 0
+    rows = rows[use]
+    ia, ib = np.triu_indices(len(rows), 1)  # lexicographic, so already sorted by (a, b)
+    a = rows[ia]
+    b = rows[ib]
+    box_a = aabb[a]
+    box_b = aabb[b]
+    overlap = ~((box_a[:, 0] > box_b[:, 2]) | (box_b[:, 0] > box_a[:, 2])
+                | (box_a[:, 1] > box_b[:, 3]) | (box_b[:, 1] > box_a[:, 3]))
+
+    body_a = s_body[a]
+    body_b = s_body[b]
+    kind_a = kind[body_a]
+    kind_b = kind[body_b]
+    sensor = ((s_flags[a] | s_flags[b]) & S_SENSOR) != 0
+    dyn_a = kind_a == DYNAMIC
+    dyn_b = kind_b == DYNAMIC
+    kin = (kind_a == KINEMATIC) | (kind_b == KINEMATIC)
+    # Without a dynamic body only a sensor meeting a kinematic body reports.
+    moving = dyn_a | dyn_b | (sensor & kin)
+    ga = s_group[a]
+    gb = s_group[b]
+    same_group = (ga != 0) & (ga == gb)
+    filtered = np.where(same_group, ga > 0,
+                        ((s_category[a] & s_mask[b]) != 0) & ((s_category[b] & s_mask[a]) != 0))
+    response = np.where(sensor, SENSOR, np.where(dyn_a & dyn_b, dynamic_response, SOLID))
+    response = np.where((body_a != body_b) & moving & filtered, response, IGNORE)
+
+    keep = overlap & (response == want)
+    return (a[keep].astype(np.int64), b[keep].astype(np.int64),
+            response[keep].astype(np.int8))
+
+
+# ----------------------------------------------------------------------------- scenes
+class Scene:
+    """The kernel's inputs, with ``extra`` junk rows past n_shapes (as a store's capacity)."""
+
+    def __init__(self, aabb, s_body, s_flags, s_category, s_mask, s_group, kind, extra=3,
+                 seed=0):
+        n = len(aabb)
+        rng = np.random.default_rng(seed)
+        self.n_shapes = n
+        cap = n + extra
+        self.aabb = np.empty((cap, 4))
+        self.aabb[:n] = aabb
+        # Junk past n_shapes: alive-looking rows overlapping everything.
+        self.aabb[n:] = (-1e9, -1e9, 1e9, 1e9)
+        self.s_body = np.concatenate([np.asarray(s_body, np.int64), np.zeros(extra, np.int64)])
+        self.s_flags = np.concatenate([np.asarray(s_flags, np.int32),
+                                       np.full(extra, S_ALIVE | (S_SENSOR * (seed % 2)),
+                                               np.int32)])
+        self.s_category = np.concatenate([np.asarray(s_category, np.int64),
+                                          np.full(extra, ALL_BITS, np.int64)])
+        self.s_mask = np.concatenate([np.asarray(s_mask, np.int64),
+                                      np.full(extra, ALL_BITS, np.int64)])
+        self.s_group = np.concatenate([np.asarray(s_group, np.int64),
+                                       np.zeros(extra, np.int64)])
+        self.kind = np.asarray(kind, np.int8)
+        self.b_flags = rng.integers(0, 64, len(self.kind)).astype(np.int32)
+
+    def args(self, dynamic_response, want):
+        return (self.aabb, self.s_body, self.s_flags, self.s_category, self.s_mask,
+                self.s_group, self.kind, self.b_flags, self.n_shapes, dynamic_response, want)
+
+    def oracle_args(self, dynamic_response, want):
+        return (self.aabb, self.s_body, self.s_flags, self.s_category, self.s_mask,
+                self.s_group, self.kind, self.n_shapes, dynamic_response, want)
+
+
+def check(scene, dynamic_response=SOLID, want=SOLID):
+    got = bp.find_pairs(*scene.args(dynamic_response, want))
+    expect = brute_pairs(*scene.oracle_args(dynamic_response, want))
+    assert len(got) == 3
+    for g, e, name in zip(got, expect, ("pa", "pb", "pr"), strict=True):
+        assert g.dtype == e.dtype, name
+        assert g.shape == e.shape, (name, g.shape, e.shape)
+        np.testing.assert_array_equal(g, e, err_msg=name)
+    return len(expect[0])
+
+
+def check_all_modes(scene):
+    """Solid and sensor sweeps under every dynamic response; the number of pairs seen."""
+    seen = 0
+    for dynamic_response in (IGNORE, SOLID, SENSOR):
+        for want in (SOLID, SENSOR):
+            seen += check(scene, dynamic_response, want)
+    return seen
+
+
+def boxes_from(centres, sizes):
+    c = np.asarray(centres, float)
+    h = 0.5 * np.asarray(sizes, float)
+    return np.hstack([c - h, c + h])
+
+
+LAYOUTS = ["mixed", "dense", "row", "column", "sparse", "stack", "points"]
+
+
+def random_scene(rng, n, layout="mixed", lattice=None, seed=0):
+    """n boxes of mixed sizes in one of several layouts, with random flags and filters."""
+    if layout == "mixed":
+        centres = rng.uniform(-30, 30, (n, 2))
+        sizes = rng.choice([1e-3, 0.5, 1.0, 1.0, 1.0, 2.0, 5.0], (n, 2))
+    elif layout == "dense":  # everything overlaps nearly everything
+        centres = rng.uniform(-1, 1, (n, 2))
+        sizes = rng.uniform(2.0, 4.0, (n, 2))
+    elif layout == "row":  # one long row: a single grid row holds every box
+        centres = np.column_stack([rng.uniform(-100, 100, n), rng.uniform(-0.2, 0.2, n)])
+        sizes = rng.uniform(0.5, 1.5, (n, 2))
+    elif layout == "column":  # one tall tower
+        centres = np.column_stack([rng.uniform(-0.2, 0.2, n), rng.uniform(-100, 100, n)])
+        sizes = rng.uniform(0.5, 1.5, (n, 2))
+    elif layout == "sparse":  # crowd-like: small boxes far apart (10,000 in 2 km square)
+        half = 10.0 * np.sqrt(n)
+        centres = rng.uniform(-half, half, (n, 2))
+        sizes = rng.uniform(2.0, 4.0, (n, 2))
+    elif layout == "stack":  # pyramid-like rows of unit boxes, touching
+        width = max(1, int(np.sqrt(n)))
+        k = np.arange(n)
+        centres = np.column_stack([k % width + 0.5 * ((k // width) % 2), k // width + 0.5])
+        sizes = np.ones((n, 2))
+    elif layout == "points":  # zero-size boxes, many on shared coordinates
+        centres = rng.integers(-3, 4, (n, 2)).astype(float)
+        sizes = np.zeros((n, 2))
+        sizes[: n // 3, 0] = rng.integers(0, 3, n // 3)  # some zero-height segments
+    else:
+        raise ValueError(layout)
+    aabb = boxes_from(centres, sizes)
+    if lattice is not None:  # exact touches: coordinates on a coarse lattice
+        aabb = np.round(aabb / lattice) * lattice
+        aabb[:, 2] = np.maximum(aabb[:, 2], aabb[:, 0])
+        aabb[:, 3] = np.maximum(aabb[:, 3], aabb[:, 1])
+    # Very large static shapes: a ground and two walls (as the pyramid and rain scenes).
+    if n >= 8:
+        aabb[0] = (-100.0, -1.0, 100.0, 0.0)
+        aabb[1] = (-31.0, -1.0, -30.0, 150.0)
+        aabb[2] = (30.0, -1.0, 31.0, 150.0)
+    if n >= 12 and layout == "mixed":
+        aabb[3] = (1e6, 1e6, 1e6 + 1.0, 1e6 + 1.0)  # a far outlier
+        aabb[4] = aabb[5] = aabb[6]  # coincident boxes
+
+    n_bodies = max(1, n // 2)
+    s_body = rng.integers(0, n_bodies, n)  # shared bodies: same-body pairs
+    if n >= 8:
+        s_body[:3] = 0
+    kind = rng.choice([STATIC, KINEMATIC, DYNAMIC, DYNAMIC, DYNAMIC], n_bodies)
+    if n >= 8:
+        kind[0] = STATIC
+    s_flags = np.where(rng.random(n) < 0.9, S_ALIVE, 0)
+    s_flags |= np.where(rng.random(n) < 0.2, S_SENSOR, 0)
+    s_category = rng.choice([1, 2, 4, 0xFFFF], n)
+    s_mask = rng.choice([ALL_BITS, ALL_BITS, ALL_BITS, 1, 6, 0], n)
+    s_group = rng.choice([0, 0, 0, 0, 1, -1, 2, -2], n)
+    return Scene(aabb, s_body, s_flags, s_category, s_mask, s_group, kind, seed=seed)
+
+
+# ----------------------------------------------------------------------------- tests
+@nojit
+@pytest.mark.parametrize("n", [0, 1, 2])
+def test_tiny_counts(n):
+    rng = np.random.default_rng(n)
+    for seed in range(20):
+        scene = random_scene(rng, n, "dense", seed=seed)
+        check_all_modes(scene)
+
+
+@nojit
+def test_two_boxes_touching_exactly():
+    # Closed intervals: sharing an edge or a corner overlaps, one ulp apart does not.
+    a = (0.0, 0.0, 1.0, 1.0)
+    after = np.nextafter(1.0, 2.0)
+    cases = {
+        (1.0, 0.0, 2.0, 1.0): True,           # edge on x
+        (0.0, 1.0, 1.0, 2.0): True,           # edge on y
+        (1.0, 1.0, 2.0, 2.0): True,           # corner
+        (after, 0.0, 2.0, 1.0): False,
+        (0.0, after, 1.0, 2.0): False,
+        (-1.0, -1.0, -np.nextafter(0.0, 1.0), 0.0): False,
+        (0.5, 0.5, 0.5, 0.5): True,           # a point inside
+        (1.0, 0.5, 1.0, 0.5): True,           # a point on the edge
+        (-5.0, 0.25, 5.0, 0.25): True,        # a zero-height segment across
+    }
+    for b, touching in cases.items():
+        for order in ((a, b), (b, a)):
+            scene = Scene(np.array(order), [0, 1], [S_ALIVE, S_ALIVE], [1, 1],
+                          [ALL_BITS, ALL_BITS], [0, 0], [DYNAMIC, DYNAMIC])
+            got = bp.find_pairs(*scene.args(SOLID, SOLID))
+            assert len(got[0]) == (1 if touching else 0), (order, got)
+            check_all_modes(scene)
+
+
+@nojit
+def test_responses_of_one_overlapping_pair():
+    # Worked out by hand from the documented rules.
+    box = [(0.0, 0.0, 1.0, 1.0), (0.5, 0.5, 1.5, 1.5)]
+    d, k, s = DYNAMIC, KINEMATIC, STATIC
+    cases = [
+        # kinds, flags b, category/mask/group of (a, b), dynamic_response, expected
+        ((d, d), 0, (1, ALL_BITS, 0, 1, ALL_BITS, 0), SOLID, SOLID),
+        ((d, d), 0, (1, ALL_BITS, 0, 1, ALL_BITS, 0), SENSOR, SENSOR),
+        ((d, d), 0, (1, ALL_BITS, 0, 1, ALL_BITS, 0), IGNORE, IGNORE),
+        ((d, s), 0, (1, ALL_BITS, 0, 1, ALL_BITS, 0), SENSOR, SOLID),
+        ((k, s), 0, (1, ALL_BITS, 0, 1, ALL_BITS, 0), SOLID, IGNORE),
+        ((k, s), S_SENSOR, (1, ALL_BITS, 0, 1, ALL_BITS, 0), SOLID, SENSOR),
+        ((s, s), S_SENSOR, (1, ALL_BITS, 0, 1, ALL_BITS, 0), SOLID, IGNORE),
+        ((k, k), S_SENSOR, (1, ALL_BITS, 0, 1, ALL_BITS, 0), SOLID, SENSOR),
+        ((d, d), S_SENSOR, (1, ALL_BITS, 0, 1, ALL_BITS, 0), SOLID, SENSOR),
+        ((d, d), 0, (1, 2, 0, 1, ALL_BITS, 0), SOLID, IGNORE),       # a's mask misses b
+        ((d, d), 0, (2, 2, 0, 1, 2, 0), SOLID, IGNORE),              # b's mask misses a
+        ((d, d), 0, (1, 2, 3, 1, 2, 3), SOLID, SOLID),               # same positive group
+        ((d, d), 0, (1, ALL_BITS, -3, 1, ALL_BITS, -3), SOLID, IGNORE),  # same negative
+        ((d, d), 0, (1, 0, -3, 1, 0, 4), SOLID, IGNORE),             # groups differ: masks
+        ((s, s), S_SENSOR, (1, 2, 3, 1, 2, 3), SOLID, IGNORE),       # group can't move them
+    ]
+    for kinds, flag_b, (ca, ma, ga, cb, mb, gb), dyn, expected in cases:
+        scene = Scene(np.array(box), [0, 1], [S_ALIVE, S_ALIVE | flag_b], [ca, cb], [ma, mb],
+                      [ga, gb], list(kinds))
+        for want in (SOLID, SENSOR):
+            got = bp.find_pairs(*scene.args(dyn, want))
+            if want == SOLID and flag_b:
+                expect = []  # sensors are left out of the solid sweep
+            else:
+                expect = [expected] if expected == want else []
+            assert got[2].tolist() == expect, (kinds, flag_b, ca, ma, ga, dyn, want)
+            if expect:
+                assert (got[0].tolist(), got[1].tolist()) == ([0], [1])
+        check_all_modes(scene)
+    # One body: never a pair.
+    scene = Scene(np.array(box), [0, 0], [S_ALIVE, S_ALIVE], [1, 1], [ALL_BITS, ALL_BITS],
+                  [0, 0], [DYNAMIC])
+    assert check_all_modes(scene) == 0
+
+
+@nojit
+def test_dead_rows_and_rows_past_count_are_ignored():
+    # Row 1 is dead, row 3 lies past n_shapes; both overlap everything.
+    aabb = np.array([(0.0, 0.0, 1.0, 1.0), (-9.0, -9.0, 9.0, 9.0), (0.5, 0.5, 2.0, 2.0)])
+    scene = Scene(aabb, [0, 1, 2], [S_ALIVE, 0, S_ALIVE], [1, 1, 1], [ALL_BITS] * 3, [0, 0, 0],
+                  [DYNAMIC] * 3, extra=2)
+    pa, pb, pr = bp.find_pairs(*scene.args(SOLID, SOLID))
+    assert (pa.tolist(), pb.tolist(), pr.tolist()) == ([0], [2], [SOLID])
+    check_all_modes(scene)
+
+
+@nojit
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_small_random_scenes(layout):
+    rng = np.random.default_rng(LAYOUTS.index(layout))
+    seen = 0
+    for seed in range(12):
+        n = int(rng.integers(3, 40))
+        lattice = 0.5 if seed % 2 else None
+        seen += check_all_modes(random_scene(rng, n, layout, lattice, seed=seed))
+    assert seen > 0
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_random_scenes(layout):
+    rng = np.random.default_rng(1000 + LAYOUTS.index(layout))
+    seen = 0
+    for seed in range(40):
+        n = int(rng.integers(3, 400))
+        lattice = (None, 0.5, 0.25, 1.0)[seed % 4]
+        seen += check_all_modes(random_scene(rng, n, layout, lattice, seed=seed))
+    assert seen > 0
+
+
+@nojit
+@pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning")  # inf - inf, pure Python
+def test_infinite_boxes():
+    # A world never makes them (its inputs are checked finite), but they are well defined:
+    # a box reaching infinity overlaps whatever its span covers. Many infinitely tall boxes
+    # among boxes spread over many rows also take the grid's one-row fallback.
+    rng = np.random.default_rng(5)
+    n = 80
+    aabb = boxes_from(np.column_stack([rng.uniform(-20, 20, n), rng.uniform(-400, 400, n)]),
+                      rng.uniform(0.5, 2.0, (n, 2)))
+    inf = np.inf
+    aabb[:30, 1] = -inf  # infinitely tall downwards
+    aabb[30:33, 3] = inf
+    aabb[33] = (-inf, -inf, inf, inf)
+    aabb[34] = (-inf, 0.0, inf, 0.0)
+    aabb[35] = (5.0, -inf, 5.0, inf)
+    aabb[36] = (inf, inf, inf, inf)
+    aabb[37] = (-inf, -inf, -inf, -inf)
+    s_body = np.arange(n)
+    kind = np.full(n, DYNAMIC)
+    ones = np.ones(n, np.int64)
+    scene = Scene(aabb, s_body, np.full(n, S_ALIVE), ones, np.full(n, ALL_BITS), 0 * ones, kind)
+    assert check(scene) > n
+    scene = Scene(aabb[30:], s_body[30:] - 30, np.full(n - 30, S_ALIVE), ones[30:],
+                  np.full(n - 30, ALL_BITS), 0 * ones[30:], kind[30:])
+    assert check(scene) > 0
+
+
+def test_many_pairs_grow_the_buffers():
+    # 300 boxes all overlapping: 44,850 pairs, far more than the first buffer holds.
+    rng = np.random.default_rng(7)
+    n = 300
+    aabb = boxes_from(rng.uniform(-0.5, 0.5, (n, 2)), np.full((n, 2), 3.0))
+    scene = Scene(aabb, np.arange(n), np.full(n, S_ALIVE), np.ones(n, np.int64),
+                  np.full(n, ALL_BITS), np.zeros(n, np.int64), np.full(n, DYNAMIC))
+    assert check(scene) == n * (n - 1) // 2
+    # And with a long row of entries behind a box spanning it (ground under a crowd).
+    aabb[0] = (-1000.0, -10.0, 1000.0, 10.0)
+    aabb[1:, 0] = np.linspace(-999.0, 998.0, n - 1)
+    aabb[1:, 2] = aabb[1:, 0] + 1.0
+    check_all_modes(scene)
+
+
+def test_scene_sizes_like_the_benchmarks():
+    # A B = 30 pyramid of unit boxes on a 200 m ground, and a crowd of sensor circles.
+    rows = []
+    for level in range(30):
+        for i in range(30 - level):
+            rows.append((i - (30 - level) / 2 + 0.5, level + 0.5))
+    n = len(rows) + 1
+    aabb = np.vstack([[(-100.0, -1.0, 100.0, 0.0)], boxes_from(rows, np.full((n - 1, 2), 1.04))])
+    kind = np.array([STATIC] + [DYNAMIC] * (n - 1))
+    scene = Scene(aabb, np.arange(n), np.full(n, S_ALIVE), np.ones(n, np.int64),
+                  np.full(n, ALL_BITS), np.zeros(n, np.int64), kind)
+    assert check(scene) > 2 * n
+
+    rng = np.random.default_rng(4)
+    n = 1500
+    r = rng.uniform(1.0, 2.0, n)
+    aabb = boxes_from(rng.uniform(-500, 500, (n, 2)), np.column_stack([2 * r, 2 * r]))
+    scene = Scene(aabb, np.arange(n), np.full(n, S_ALIVE | S_SENSOR), np.ones(n, np.int64),
+                  np.full(n, ALL_BITS), np.zeros(n, np.int64), np.full(n, DYNAMIC))
+    assert check(scene, SOLID, SENSOR) > 0
+    assert check(scene, SOLID, SOLID) == 0
+
+
+lattice_coord = st.integers(-12, 12).map(lambda v: v * 0.5)
+
+
+@st.composite
+def lattice_scenes(draw):
+    n = draw(st.integers(0, 24))
+    aabb = np.zeros((n, 4))
+    for i in range(n):
+        x0, y0 = draw(lattice_coord), draw(lattice_coord)
+        w, h = draw(st.sampled_from([0.0, 0.5, 1.0, 1.5, 4.0, 40.0])), draw(
+            st.sampled_from([0.0, 0.5, 1.0, 2.0, 30.0]))
+        aabb[i] = (x0, y0, x0 + w, y0 + h)
+    n_bodies = max(1, n)
+    s_body = draw(st.lists(st.integers(0, n_bodies - 1), min_size=n, max_size=n))
+    kind = draw(st.lists(st.sampled_from([STATIC, KINEMATIC, DYNAMIC]), min_size=n_bodies,
+                         max_size=n_bodies))
+    s_flags = draw(st.lists(st.sampled_from([0, S_ALIVE, S_ALIVE, S_ALIVE | S_SENSOR]),
+                            min_size=n, max_size=n))
+    cat = draw(st.lists(st.sampled_from([1, 2, 3]), min_size=n, max_size=n))
+    mask = draw(st.lists(st.sampled_from([ALL_BITS, 1, 2, 0]), min_size=n, max_size=n))
+    group = draw(st.lists(st.sampled_from([0, 0, 1, -1]), min_size=n, max_size=n))
+    return Scene(aabb, s_body, s_flags, cat, mask, group, kind)
+
+
+@nojit
+@given(lattice_scenes())
+def test_lattice_scenes_property(scene):
+    check_all_modes(scene)
+
+
+def test_world_stores_after_steps():
+    # Inputs exactly as World passes them: a pile of mixed shapes, some sensors and filters.
+    w = c2d.World(gravity=(0.0, -10.0))
+    w.sleeping = False
+    ground = w.add_body(kind="static")
+    ground.add_box(60.0, 1.0, offset=(0.0, -0.5))
+    ground.add_box(1.0, 40.0, offset=(-30.0, 20.0))
+    mover = w.add_body(kind="kinematic", position=(0.0, 3.0), velocity=(1.0, 0.0))
+    mover.add_box(4.0, 0.5)
+    rng = np.random.default_rng(11)
+    for i in range(150):
+        b = w.add_body(position=(rng.uniform(-10, 10), rng.uniform(0.5, 12.0)))
+        if i % 3:
+            shape = b.add_box(rng.uniform(0.3, 1.5), rng.uniform(0.3, 1.5), density=1.0)
+        else:
+            shape = b.add_circle(rng.uniform(0.2, 0.8), density=1.0, sensor=i % 9 == 0)
+        if i % 7 == 0:
+            shape.group = -1
+    for _ in range(30):
+        w.step(1 / 60)
+    s, b = w._shapes, w._bodies
+    scene = Scene.__new__(Scene)
+    scene.aabb, scene.s_body, scene.s_flags = s.aabb, s.body, s.flags
+    scene.s_category, scene.s_mask, scene.s_group = s.category, s.mask, s.group
+    scene.kind, scene.b_flags, scene.n_shapes = b.kind, b.flags, s.count
+    assert check_all_modes(scene) > 0
