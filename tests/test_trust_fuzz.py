@@ -15,9 +15,8 @@ independent facts:
 * a snapshot restores to the same bytes.
 
 A second property: in a closed room with no gravity, no damping and no forces, and no initial
-overlaps, the kinetic energy (linear + rotational) never exceeds its initial value. With
-restitution > 0 the engine breaks this today (strict xfails below, with reproducers), so the
-property draws restitution 0 until they are fixed (``MAX_ELASTICITY``).
+overlaps, the kinetic energy (linear + rotational) never exceeds its initial value, for any
+restitution in [0, 1] (``MAX_ELASTICITY``).
 
 CI runs the bounded "ci" hypothesis profile (tests/conftest.py); a long soak:
 ``HYPOTHESIS_PROFILE=long pytest tests/test_trust_fuzz.py`` (see docs/testing.md).
@@ -327,10 +326,9 @@ def closed_scenes(draw):
     }
 
 
-# Restitution is left out of the property for now: with elasticity > 0 the engine gains
-# energy (up to +20% found by a targeted search), an engine bug pinned down by the two strict
-# xfails below. Once they pass, draw elasticity from [0, 1] here.
-MAX_ELASTICITY = 0.0
+# Restitution in [0, 1]. (It used to gain energy, up to +20% in a targeted search: a
+# head-on bounce with friction and a corner impact, both pinned down by the tests below.)
+MAX_ELASTICITY = 1.0
 
 
 @settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
@@ -365,9 +363,6 @@ def test_head_on_bounce_with_friction_gains_no_energy():
     assert 0.5 * b.mass * float(b.velocity @ b.velocity) <= 0.5 * b.mass * (1.0 + 1e-9)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a turning frictionless box (elasticity 1) "
-                   "hitting another box corner first gains kinetic energy: +0.8% with the "
-                   "default 4 substeps, +1.2% with 1 (no initial overlap, no gravity)")
 def test_elastic_corner_impact_gains_no_energy():
     w = c2d.World(gravity=(0.0, 0.0))
     a = w.add_body(position=(0.0, 1.1), angle=-1.044, velocity=(0.0, -1.19),

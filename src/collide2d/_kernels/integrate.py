@@ -8,6 +8,8 @@ of velocity kept after one second, so a substep of length h multiplies by dampin
 
 import math
 
+import numpy as np
+
 from .._jit import njit
 
 DYNAMIC = 2
@@ -62,6 +64,28 @@ def integrate_velocities(vel, angvel, force, torque, inv_m, inv_i, gravity_scale
             angvel[b] = 0.0
         else:
             angvel[b] = ang * (angvel[b] + h * inv_i[b] * torque[b])
+
+
+@njit
+def free_velocities(vel, angvel, force, torque, inv_m, inv_i, gravity_scale, gx, gy, dt, kind,
+                    flags, n_bodies):
+    """Each body's velocity at the end of the step had it touched nothing (damping aside),
+    and which bodies are kinematic and moving: restitution's energy bound."""
+    vfree = np.empty((n_bodies, 2))
+    wfree = np.empty(n_bodies)
+    moving = np.zeros(n_bodies, dtype=np.bool_)
+    for b in range(n_bodies):
+        vfree[b, 0] = vel[b, 0]
+        vfree[b, 1] = vel[b, 1]
+        wfree[b] = angvel[b]
+        if inv_m[b] != 0.0:
+            vfree[b, 0] += dt * (gravity_scale[b] * gx + inv_m[b] * force[b, 0])
+            vfree[b, 1] += dt * (gravity_scale[b] * gy + inv_m[b] * force[b, 1])
+            if not flags[b] & B_FIXED_ROTATION:
+                wfree[b] += dt * inv_i[b] * torque[b]
+        elif kind[b] == KINEMATIC:
+            moving[b] = vel[b, 0] != 0.0 or vel[b, 1] != 0.0 or angvel[b] != 0.0
+    return vfree, wfree, moving
 
 
 @njit

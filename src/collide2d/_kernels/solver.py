@@ -332,13 +332,21 @@ def _block_normal(q, i, nx, ny, jac, adj, kinv, max_imp, c_nimp, dpn, ca, sa, cb
 
 @njit
 def apply_restitution(rows, ba, bb, ra, rb, nmass, relv, rest, max_imp, c_count, c_normal,
-                      c_nimp, vel, angvel, inv_m, inv_i, threshold, total_imp):
+                      c_nimp, vel, angvel, inv_m, inv_i, threshold, total_imp, vfree, wfree,
+                      kinematic_moving):
     """Bounce: drive the normal velocity to -e * (approach speed) where the approach was
     faster than ``threshold`` and the contact pushed this step.
 
     Two bouncing points of one manifold are solved together (a 2x2 block, as Box2D v2's
     block solver): one point after the other would set the body spinning when it lands flat.
+    Per-point targets can still add energy when the two points of a turning body were not
+    both stopped (a corner hitting first gained 0.8 %), so the bounce is scaled back until
+    the pair's kinetic energy is no more than it would have been with no contact at all
+    (``vfree`` / ``wfree``: the step's start velocities plus the forces' change). A moving
+    kinematic body is exempt: it may give energy.
     """
+    before = np.empty(6)
+    d = np.empty(2)
     for q in range(rows.shape[0]):
         e = rest[q]
         if e == 0.0:
@@ -351,24 +359,90 @@ def apply_restitution(rows, ba, bb, ra, rb, nmass, relv, rest, max_imp, c_count,
         n = c_count[i]
         active0 = relv[q, 0] <= -threshold and max_imp[q, 0] != 0.0
         active1 = n == 2 and relv[q, 1] <= -threshold and max_imp[q, 1] != 0.0
-        if active0 and active1 and _restitution_block(q, i, a, b, nx, ny, e, ra, rb, relv,
-                                                      c_nimp, vel, angvel, inv_m, inv_i,
-                                                      total_imp):
+        if not (active0 or active1):
             continue
+        before[0] = vel[a, 0]
+        before[1] = vel[a, 1]
+        before[2] = angvel[a]
+        before[3] = vel[b, 0]
+        before[4] = vel[b, 1]
+        before[5] = angvel[b]
+        d[0] = 0.0
+        d[1] = 0.0
+        if not (active0 and active1 and _restitution_block(q, i, a, b, nx, ny, e, ra, rb, relv,
+                                                           c_nimp, vel, angvel, inv_m, inv_i,
+                                                           d)):
+            for p in range(n):
+                if relv[q, p] > -threshold or max_imp[q, p] == 0.0:
+                    continue
+                rax = ra[q, p, 0]
+                ray = ra[q, p, 1]
+                rbx = rb[q, p, 0]
+                rby = rb[q, p, 1]
+                vn = _normal_velocity(a, b, nx, ny, rax, ray, rbx, rby, vel, angvel)
+                imp = -nmass[q, p] * (vn + e * relv[q, p])
+                new = max(c_nimp[i, p] + imp, 0.0)
+                imp = new - c_nimp[i, p]
+                c_nimp[i, p] = new
+                d[p] += imp
+                _apply(a, b, imp * nx, imp * ny, rax, ray, rbx, rby, vel, angvel, inv_m, inv_i)
+        f = 1.0
+        if not (kinematic_moving[a] or kinematic_moving[b]):
+            f = _energy_scale(a, b, before, vel, angvel, inv_m, inv_i, vfree, wfree)
+        if f < 1.0:
+            vel[a, 0] = before[0] + f * (vel[a, 0] - before[0])
+            vel[a, 1] = before[1] + f * (vel[a, 1] - before[1])
+            angvel[a] = before[2] + f * (angvel[a] - before[2])
+            vel[b, 0] = before[3] + f * (vel[b, 0] - before[3])
+            vel[b, 1] = before[4] + f * (vel[b, 1] - before[4])
+            angvel[b] = before[5] + f * (angvel[b] - before[5])
+            for p in range(n):
+                c_nimp[i, p] -= (1.0 - f) * d[p]
+                d[p] *= f
         for p in range(n):
-            if relv[q, p] > -threshold or max_imp[q, p] == 0.0:
-                continue
-            rax = ra[q, p, 0]
-            ray = ra[q, p, 1]
-            rbx = rb[q, p, 0]
-            rby = rb[q, p, 1]
-            vn = _normal_velocity(a, b, nx, ny, rax, ray, rbx, rby, vel, angvel)
-            imp = -nmass[q, p] * (vn + e * relv[q, p])
-            new = max(c_nimp[i, p] + imp, 0.0)
-            imp = new - c_nimp[i, p]
-            c_nimp[i, p] = new
-            total_imp[i, p] += imp
-            _apply(a, b, imp * nx, imp * ny, rax, ray, rbx, rby, vel, angvel, inv_m, inv_i)
+            total_imp[i, p] += d[p]
+
+
+@njit
+def _pair_energy(a, b, vax, vay, wa, vbx, vby, wb, inv_m, inv_i):
+    """Kinetic energy of the movable bodies of a pair (immovable ones count nothing)."""
+    e = 0.0
+    if inv_m[a] > 0.0:
+        e += 0.5 * (vax * vax + vay * vay) / inv_m[a]
+    if inv_i[a] > 0.0:
+        e += 0.5 * wa * wa / inv_i[a]
+    if inv_m[b] > 0.0:
+        e += 0.5 * (vbx * vbx + vby * vby) / inv_m[b]
+    if inv_i[b] > 0.0:
+        e += 0.5 * wb * wb / inv_i[b]
+    return e
+
+
+@njit
+def _energy_scale(a, b, before, vel, angvel, inv_m, inv_i, vfree, wfree):
+    """Largest f in [0, 1] such that the pair's energy with the bounce scaled by f does not
+    exceed its contact-free energy. The energy is quadratic in f: k0 + k1 f + k2 f^2."""
+    limit = _pair_energy(a, b, vfree[a, 0], vfree[a, 1], wfree[a], vfree[b, 0], vfree[b, 1],
+                         wfree[b], inv_m, inv_i)
+    after = _pair_energy(a, b, vel[a, 0], vel[a, 1], angvel[a], vel[b, 0], vel[b, 1],
+                         angvel[b], inv_m, inv_i)
+    if after <= limit:
+        return 1.0
+    k0 = _pair_energy(a, b, before[0], before[1], before[2], before[3], before[4], before[5],
+                      inv_m, inv_i)
+    if k0 >= limit:
+        return 0.0
+    dax = vel[a, 0] - before[0]
+    day = vel[a, 1] - before[1]
+    dwa = angvel[a] - before[2]
+    dbx = vel[b, 0] - before[3]
+    dby = vel[b, 1] - before[4]
+    dwb = angvel[b] - before[5]
+    k2 = _pair_energy(a, b, dax, day, dwa, dbx, dby, dwb, inv_m, inv_i)
+    k1 = after - k0 - k2
+    # k2 f^2 + k1 f + (k0 - limit) = 0 has one root in (0, 1): k0 < limit < after.
+    disc = max(k1 * k1 - 4.0 * k2 * (k0 - limit), 0.0)
+    return min(max((-k1 + math.sqrt(disc)) / (2.0 * k2), 0.0), 1.0)
 
 
 @njit
@@ -380,7 +454,7 @@ def _normal_velocity(a, b, nx, ny, rax, ray, rbx, rby, vel, angvel):
 
 @njit
 def _restitution_block(q, i, a, b, nx, ny, e, ra, rb, relv, c_nimp, vel, angvel, inv_m,
-                       inv_i, total_imp):
+                       inv_i, d):
     """Solve both points' target velocities at once; False if an impulse would pull."""
     ma = inv_m[a]
     mb = inv_m[b]
@@ -410,8 +484,8 @@ def _restitution_block(q, i, a, b, nx, ny, e, ra, rb, relv, c_nimp, vel, angvel,
         return False
     c_nimp[i, 0] = n1
     c_nimp[i, 1] = n2
-    total_imp[i, 0] += d1
-    total_imp[i, 1] += d2
+    d[0] += d1
+    d[1] += d2
     _apply(a, b, d1 * nx, d1 * ny, ra[q, 0, 0], ra[q, 0, 1], rb[q, 0, 0], rb[q, 0, 1], vel,
            angvel, inv_m, inv_i)
     _apply(a, b, d2 * nx, d2 * ny, ra[q, 1, 0], ra[q, 1, 1], rb[q, 1, 0], rb[q, 1, 1], vel,

@@ -22,7 +22,13 @@ from .._jit import njit
 from .arcade import arcade_response
 from .broadphase import SENSOR, SOLID, find_pairs, has_sensors
 from .ccd import body_rows, sweep_fast_bodies
-from .integrate import begin_step, end_step, integrate_positions, integrate_velocities
+from .integrate import (
+    begin_step,
+    end_step,
+    free_velocities,
+    integrate_positions,
+    integrate_velocities,
+)
 from .islands import update_sleep
 from .narrowphase import collide_pairs, sensor_pairs
 from .poses import update_shapes
@@ -79,6 +85,9 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
     inv_i = np.empty(n_bodies)
     begin_step(pos, angle, local_com, kind, b_flags, inv_mass, inv_inertia, mass, inertia,
                n_bodies, com, com0, angle0, dp, dq, inv_m, inv_i)
+    vfree, wfree, kin_moving = free_velocities(vel, angvel, force, torque, inv_m, inv_i,
+                                               gravity_scale, gx, gy, dt, kind, b_flags,
+                                               n_bodies)
     arcade_response(c_a, c_b, c_resp, c_count, c_normal, c_sep, s_body, s_friction,
                     s_elasticity, b_flags, com, dp, vel, angvel, inv_m, fparams[12])
 
@@ -117,7 +126,8 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
                        h, False, soft, soft_static, max_push, True)
         add_substep_impulses(rows, c_count, c_nimp, total_imp)
     apply_restitution(rows, ba, bb, ra, rb, nmass, relv, rest, max_imp, c_count, c_normal,
-                      c_nimp, vel, angvel, inv_m, inv_i, rest_threshold, total_imp)
+                      c_nimp, vel, angvel, inv_m, inv_i, rest_threshold, total_imp, vfree,
+                      wfree, kin_moving)
 
     # 5. continuous collision
     start, rows_of = body_rows(s_body, s_flags, n_shapes, n_bodies)
