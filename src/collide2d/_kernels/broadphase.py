@@ -146,20 +146,25 @@ def _fill_rows(aabb, live, x0, inv_x, ncol, y0, inv_y, nrow):
     """The grid rows' entries and the number of rows: row r is ``ent[start[r]:start[r + 1]]``,
     one entry per box touching it, (shape row, first column, last column), in order of first
     column; the shape row is negated (``~row``) in every row but the box's first. int32
-    keeps the arrays small: in a step, fresh pages for them cost more than the work."""
+    halves the memory the grid touches."""
     m = live.shape[0]
     cells = np.empty((m, 4), dtype=np.int32)  # first, last column; first, last row
     cover = np.zeros(nrow + 1, dtype=np.int64)  # boxes starting minus ending at each row
+    by_col = np.zeros(ncol + 1, dtype=np.int64)
     n_entries = 0
     for i in range(m):
         s = live[i]
-        cells[i, 0] = _cell(aabb[s, 0], x0, inv_x, ncol)
+        c0 = _cell(aabb[s, 0], x0, inv_x, ncol)
+        r0 = _cell(aabb[s, 1], y0, inv_y, nrow)
+        r1 = _cell(aabb[s, 3], y0, inv_y, nrow)
+        cells[i, 0] = c0
         cells[i, 1] = _cell(aabb[s, 2], x0, inv_x, ncol)
-        cells[i, 2] = _cell(aabb[s, 1], y0, inv_y, nrow)
-        cells[i, 3] = _cell(aabb[s, 3], y0, inv_y, nrow)
-        cover[cells[i, 2]] += 1
-        cover[cells[i, 3] + 1] -= 1
-        n_entries += cells[i, 3] - cells[i, 2] + 1
+        cells[i, 2] = r0
+        cells[i, 3] = r1
+        by_col[c0 + 1] += 1
+        cover[r0] += 1
+        cover[r1 + 1] -= 1
+        n_entries += r1 - r0 + 1
     if n_entries > 8 * m + 64:
         # Only boxes of infinite height get here (finite ones make at most about 5 m
         # entries, see _axis_cells): one row rather than an entry in every row for them.
@@ -174,28 +179,28 @@ def _fill_rows(aabb, live, x0, inv_x, ncol, y0, inv_y, nrow):
     for r in range(nrow):
         covering += cover[r]
         start[r + 1] = start[r] + covering
-    # A stable counting sort of the boxes by first column...
-    by_col = np.zeros(ncol + 1, dtype=np.int64)
-    for i in range(m):
-        by_col[cells[i, 0] + 1] += 1
+    # A stable counting sort of the boxes by first column (records packed so that the next
+    # loop reads them in order)...
     for c in range(ncol):
         by_col[c + 1] += by_col[c]
-    order = np.empty(m, dtype=np.int32)
+    rec = np.empty((m, 5), dtype=np.int32)
     for i in range(m):
-        c0 = cells[i, 0]
-        order[by_col[c0]] = i
-        by_col[c0] += 1
+        u = by_col[cells[i, 0]]
+        by_col[cells[i, 0]] += 1
+        rec[u, 0] = live[i]
+        for c in range(4):
+            rec[u, c + 1] = cells[i, c]
     # ...dealt into the rows in that order, which keeps each row sorted by column.
     ent = np.empty((n_entries, 3), dtype=np.int32)
     fill = start[:nrow].copy()
     for u in range(m):
-        i = order[u]
-        for r in range(cells[i, 2], cells[i, 3] + 1):
+        s = rec[u, 0]
+        for r in range(rec[u, 3], rec[u, 4] + 1):
             f = fill[r]
             fill[r] = f + 1
-            ent[f, 0] = live[i] if r == cells[i, 2] else ~live[i]
-            ent[f, 1] = cells[i, 0]
-            ent[f, 2] = cells[i, 1]
+            ent[f, 0] = s if r == rec[u, 3] else ~s
+            ent[f, 1] = rec[u, 1]
+            ent[f, 2] = rec[u, 2]
     return start, ent, nrow
 
 
