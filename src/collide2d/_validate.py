@@ -30,6 +30,16 @@ def finite_scalar(name: str, value, *, positive: bool = False, nonnegative: bool
     return v
 
 
+def flag(name: str, value) -> bool:
+    """A yes / no option: a bool (numpy's too) or the ints 0 and 1. A string such as "no" or
+    None would be silently truthy or falsy, so it is refused."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)) and value in (0, 1):
+        return bool(value)
+    raise TypeError(f"{name}: expected True or False, got {value!r}")
+
+
 def vector(name: str, value) -> np.ndarray:
     """A finite length-2 vector as a float64 array of shape (2,)."""
     try:

@@ -209,7 +209,7 @@ class Body:
 
     @bullet.setter
     def bullet(self, on):
-        self._set_flag(S.B_BULLET, bool(on))
+        self._set_flag(S.B_BULLET, V.flag("bullet", on))
 
     @property
     def fixed_rotation(self) -> bool:
@@ -218,7 +218,8 @@ class Body:
 
     @fixed_rotation.setter
     def fixed_rotation(self, on):
-        self._set_flag(S.B_FIXED_ROTATION, bool(on))
+        on = V.flag("fixed_rotation", on)
+        self._set_flag(S.B_FIXED_ROTATION, on)
         s = self._s()
         self._world._bodies.angvel[s] = 0.0 if on else self._world._bodies.angvel[s]
         self._apply_inertia(s, float(self._world._bodies.inertia[s]))
@@ -231,7 +232,7 @@ class Body:
 
     @arcade.setter
     def arcade(self, on):
-        self._set_flag(S.B_ARCADE, bool(on))
+        self._set_flag(S.B_ARCADE, V.flag("arcade", on))
 
     @property
     def awake(self) -> bool:
@@ -240,6 +241,7 @@ class Body:
 
     @awake.setter
     def awake(self, on):
+        on = V.flag("awake", on)
         s = self._s()
         if on:
             self._wake(s)
@@ -248,12 +250,12 @@ class Body:
             self._world._bodies.vel[s] = 0.0
             self._world._bodies.angvel[s] = 0.0
 
-    def _scalar_prop(field, doc, positive=False, unit_interval=False):  # noqa: N805
+    def _scalar_prop(field, doc, positive=False, unit_interval=False, signed=False):  # noqa: N805
         def get(self):
             return float(getattr(self._world._bodies, field)[self._s()])
 
         def set_(self, value):
-            v = V.finite_scalar(field, value, nonnegative=True, positive=positive)
+            v = V.finite_scalar(field, value, nonnegative=not signed, positive=positive)
             if unit_interval and v > 1.0:
                 raise ValueError(f"{field}: must be in [0, 1] (fraction kept per second), got {v}")
             getattr(self._world._bodies, field)[self._s()] = v
@@ -266,7 +268,9 @@ class Body:
     angular_damping = _scalar_prop(
         "angular_damping", "Fraction of angular velocity kept after one second.",
         unit_interval=True)
-    gravity_scale = _scalar_prop("gravity_scale", "Multiplies the world's gravity.")
+    gravity_scale = _scalar_prop(
+        "gravity_scale", "Multiplies the world's gravity (negative: it falls up, a balloon).",
+        signed=True)
     del _scalar_prop
 
     # -- forces
@@ -480,7 +484,7 @@ def _material(kw) -> dict:
         "friction": V.finite_scalar("friction", kw.get("friction", 0.6), nonnegative=True),
         "elasticity": V.finite_scalar("elasticity", kw.get("elasticity", 0.0),
                                       nonnegative=True),
-        "sensor": bool(kw.get("sensor", False)),
+        "sensor": V.flag("sensor", kw.get("sensor", False)),
     }
     from .shapes import _bits
 

@@ -109,7 +109,7 @@ class QueryFilter:
             if not isinstance(b, Body):
                 raise TypeError(f"exclude: expected Body handles, got {type(b).__name__}")
         self.exclude = exclude
-        self.sensors = bool(sensors)
+        self.sensors = V.flag("sensors", sensors)
 
     def __repr__(self) -> str:
         return (f"QueryFilter(category={self.category:#x}, mask={self.mask:#x}, "

@@ -130,9 +130,12 @@ class Shape:
     @sensor.setter
     def sensor(self, value):
         self._check()
+        value = V.flag("sensor", value)
         fl = self._world._shapes.flags
         for r in self._rows:
             fl[r] = (fl[r] | S.S_SENSOR) if value else (fl[r] & ~S.S_SENSOR)
+        # A sensor has no mass: the body's mass, centre and inertia change with the flag.
+        self.body._update_mass()
 
     @property
     def category(self) -> int:

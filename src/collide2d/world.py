@@ -160,7 +160,7 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
 
     @sleeping.setter
     def sleeping(self, value):
-        self._sleeping = bool(value)
+        self._sleeping = V.flag("sleeping", value)
         if not self._sleeping:
             b = self._bodies
             live = (b.flags[: b.count] & S.B_ALIVE) != 0
@@ -204,8 +204,13 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         d = V.finite_scalar("damping", damping, nonnegative=True)
         ad = V.finite_scalar("angular_damping", angular_damping, nonnegative=True)
         gs = V.finite_scalar("gravity_scale", gravity_scale)
-        if d > 1.0 or ad > 1.0:
-            raise ValueError("damping: must be in [0, 1] (fraction of velocity kept per second)")
+        bullet = V.flag("bullet", bullet)
+        fixed_rotation = V.flag("fixed_rotation", fixed_rotation)
+        arcade = V.flag("arcade", arcade)
+        for name, value in (("damping", d), ("angular_damping", ad)):
+            if value > 1.0:
+                raise ValueError(f"{name}: must be in [0, 1] (fraction of velocity kept per "
+                                 f"second), got {value}")
         st = self._bodies
         slot = st.alloc()
         st.pos[slot] = p
