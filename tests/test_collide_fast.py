@@ -1,5 +1,5 @@
 """The contact kernel's polygon fast path, ``sat.collide_polygons``, against its general path
-``sat.collide_general`` and against brute force.
+``sat.collide`` and against brute force.
 
 The fast path must give the general path's results bit for bit (count, normal, points,
 separations, feature ids) whenever it answers, and answer -1 ("use the general path") only
@@ -78,8 +78,8 @@ def both_paths(pa, pb, ra=0.0, rb=0.0, margin=MARGIN):
             c, nx, ny = sat.collide_polygons(verts, offa, na, ra, nrm, noffa, verts, offb, nb,
                                              rb, nrm, noffb, margin, pts, seps, ids)
         else:
-            c, nx, ny = sat.collide_general(verts, offa, na, ra, verts, offb, nb, rb, margin,
-                                            pts, seps, ids)
+            c, nx, ny = sat.collide(verts, offa, na, ra, verts, offb, nb, rb, margin, pts,
+                                    seps, ids)
         k = max(c, 0)
         out.append((c, (nx, ny), pts[:k].copy(), seps[:k].copy(), ids[:k].copy()))
     return out[0], out[1]
@@ -391,7 +391,7 @@ def _mixed_world():
     return w
 
 
-def test_collide_pairs_rows_match_the_general_path():
+def test_collide_pairs_rows_match_collide():
     w = _mixed_world()
     for _ in range(90):
         w.step(1.0 / 60.0)
@@ -410,9 +410,9 @@ def test_collide_pairs_rows_match_the_general_path():
         pts = np.zeros((2, 2))
         seps = np.zeros(2)
         ids = np.zeros(2, dtype=np.int64)
-        count, nx, ny = sat.collide_general(s.vworld, s.vstart[x], s.vcount[x], s.radius[x],
-                                            s.vworld, s.vstart[y], s.vcount[y], s.radius[y],
-                                            MARGIN, pts, seps, ids)
+        count, nx, ny = sat.collide(s.vworld, s.vstart[x], s.vcount[x], s.radius[x],
+                                    s.vworld, s.vstart[y], s.vcount[y], s.radius[y],
+                                    MARGIN, pts, seps, ids)
         if count > 0:
             rows[(x, y)] = (count, (nx, ny), pts[:count], seps[:count], ids[:count])
     polygons = 0

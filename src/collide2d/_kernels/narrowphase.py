@@ -2,7 +2,8 @@
 sensor overlaps.
 
 For each candidate solid pair (sorted by key) this computes a manifold with the shared
-``collide`` kernel, then walks last step's contact table
+``collide`` kernel (``collide_polygons`` first for two polygons: the same results, with each
+shape's face normals computed once per step), then walks last step's contact table
 (also sorted by key) in step with it: impulses carry over for points whose feature ids match
 (warm starting), and begin / end flags fall out of the walk. Pairs whose bodies are all
 asleep or fixed keep last step's manifold unchanged.
@@ -16,7 +17,7 @@ import numpy as np
 
 from .._jit import njit
 from .broadphase import B_AWAKE, DYNAMIC, KINEMATIC
-from .sat import collide_general, collide_polygons, polygon_normals, shape_distance
+from .sat import collide, collide_polygons, polygon_normals, shape_distance
 
 C_TOUCHING = 1
 
@@ -112,9 +113,9 @@ def collide_pairs(pa, pb, pr, s_body, s_vstart, s_vcount, s_radius, vworld, kind
                                              margin, pts, seps, ids)
         if count < 0:
             # Not two polygons, or a case the fast path leaves to the general one.
-            count, nx, ny = collide_general(vworld, s_vstart[a], na, s_radius[a],
-                                            vworld, s_vstart[b], nb, s_radius[b], margin,
-                                            pts, seps, ids)
+            count, nx, ny = collide(vworld, s_vstart[a], na, s_radius[a],
+                                    vworld, s_vstart[b], nb, s_radius[b], margin,
+                                    pts, seps, ids)
         if count == 0:
             continue
         touching = False

@@ -15,9 +15,12 @@ of the normal that pushes A away from B, which is ``-n_ab``.
 
 import math
 
-import numpy as np
-
 from .._jit import njit
+
+# Every division here is guarded (zero-length edges, empty spans and coincident points are
+# tested first). error_model="numpy" on the small helpers tells Numba they cannot raise
+# ZeroDivisionError, so LLVM inlines them whole and the caller's reference counts can be
+# pruned (see _keep_alive).
 
 # B's face becomes the reference only when it separates more than A's by this much (m):
 # with equal separations (boxes side by side) the choice must not flicker from step to step,
@@ -35,7 +38,7 @@ def axis_count(n):
     return 0
 
 
-@njit(inline="always")
+@njit(error_model="numpy")
 def _polygon_normal(verts, off, n, k):
     """Outward unit normal of polygon face k, (0, 0) for a zero-length edge. Every path
     (shape_axis, polygon_normals) uses this formula, so cached normals are bit-identical."""
@@ -58,30 +61,36 @@ def polygon_normals(verts, off, n, out, out_off):
         out[out_off + k, 1] = my
 
 
-@njit(inline="always")
+@njit
 def shape_axis(verts, off, n, k):
     """Axis k of a shape: (mx, my, px, py, is_face); m outward unit, p a vertex on the
     supporting line (p maximises m . x over the shape). A zero m means a degenerate edge."""
     if n >= 3:
         mx, my = _polygon_normal(verts, off, n, k)
         return mx, my, verts[off + k, 0], verts[off + k, 1], True
-    ex = verts[off + 1, 0] - verts[off, 0]
-    ey = verts[off + 1, 1] - verts[off, 1]
+    return _segment_axis(verts[off, 0], verts[off, 1], verts[off + 1, 0], verts[off + 1, 1], k)
+
+
+@njit(error_model="numpy")
+def _segment_axis(x0, y0, x1, y1, k):
+    """shape_axis of segment (x0, y0)-(x1, y1)."""
+    ex = x1 - x0
+    ey = y1 - y0
     el = math.sqrt(ex * ex + ey * ey)
     if el == 0.0:
-        return 0.0, 0.0, verts[off, 0], verts[off, 1], False
+        return 0.0, 0.0, x0, y0, False
     ex /= el
     ey /= el
     if k == 0:
-        return ey, -ex, verts[off, 0], verts[off, 1], True
+        return ey, -ex, x0, y0, True
     if k == 1:
-        return -ey, ex, verts[off + 1, 0], verts[off + 1, 1], True
+        return -ey, ex, x1, y1, True
     if k == 2:
-        return ex, ey, verts[off + 1, 0], verts[off + 1, 1], False
-    return -ex, -ey, verts[off, 0], verts[off, 1], False
+        return ex, ey, x1, y1, False
+    return -ex, -ey, x0, y0, False
 
 
-@njit(inline="always")
+@njit
 def max_separation(va, offa, na, vb, offb, nb, dx, dy):
     """Largest separation of B from A over A's axes, with A translated by (dx, dy).
 
@@ -94,7 +103,16 @@ def max_separation(va, offa, na, vb, offb, nb, dx, dy):
     bmy = 0.0
     bib = 0
     for k in range(axis_count(na)):
-        mx, my, px, py, face = shape_axis(va, offa, na, k)
+        # shape_axis's two cases from its small helpers: shape_axis itself is too big for
+        # LLVM to inline, and the call would keep this kernel's reference counts
+        # (see _keep_alive), a real cost in every shape_distance
+        if na >= 3:
+            mx, my = _polygon_normal(va, offa, na, k)
+            px = va[offa + k, 0]
+            py = va[offa + k, 1]
+        else:
+            mx, my, px, py, _ = _segment_axis(va[offa, 0], va[offa, 1], va[offa + 1, 0],
+                                              va[offa + 1, 1], k)
         if mx == 0.0 and my == 0.0:
             continue
         px += dx
@@ -112,6 +130,7 @@ def max_separation(va, offa, na, vb, offb, nb, dx, dy):
             bmx = mx
             bmy = my
             bib = imin
+    _keep_alive(va, vb)
     return best, bk, bmx, bmy, bib
 
 
@@ -393,124 +412,8 @@ def collide(va, offa, na, ra, vb, offb, nb, rb, margin, out_pts, out_sep, out_id
     while the same features touch (for warm starting). Keeps points with separation <= margin.
     Returns (count, n_ab_x, n_ab_y). Polygons and segments use a reference face and clip the
     incident edge against its side planes (after Box2D); circles and vertex-vertex cases use
-    the closest points.
+    the closest points. The world's narrowphase tries collide_polygons first (same results).
     """
-    if na >= 3 and nb >= 3:
-        nrm = np.empty((na + nb, 2))
-        polygon_normals(va, offa, na, nrm, 0)
-        polygon_normals(vb, offb, nb, nrm, na)
-        count, nx, ny = collide_polygons(va, offa, na, ra, nrm, 0, vb, offb, nb, rb, nrm, na,
-                                         margin, out_pts, out_sep, out_ids)
-        if count >= 0:
-            return count, nx, ny
-    return collide_general(va, offa, na, ra, vb, offb, nb, rb, margin, out_pts, out_sep,
-                            out_ids)
-
-
-@njit
-def collide_polygons(va, offa, na, ra, nrma, noffa, vb, offb, nb, rb, nrmb, noffb, margin,
-                     out_pts, out_sep, out_ids):
-    """The common case of :func:`collide`: two polygons (n >= 3) with their face normals
-    given (``nrma[noffa + k]`` is face k of A as polygon_normals writes it; likewise B).
-
-    Returns (count, n_ab_x, n_ab_y) as collide_general does, bit for bit, or count -1 when
-    the pair needs the general path (closest-feature contact, rounded shapes with separated
-    cores, a polygon whose edges all have zero length): the caller then calls
-    collide_general. Each normal is computed once per shape instead of once per use, and a
-    pair already separated along A's faces skips B's.
-
-    Written for Numba's reference counting (checked in the assembly: no NRT_incref left):
-    helpers inlined (``inline="always"``) or scalar-only, outputs written in line, and
-    _keep_alive at the one exit. Otherwise each call pays an atomic increment and decrement
-    per array argument, more than the whole SAT for two boxes.
-    """
-    count = -1
-    nx = 0.0
-    ny = 0.0
-    rsum = ra + rb
-    sa, ka, max_, may = _polygon_separation(va, offa, na, nrma, noffa, vb, offb, nb)
-    if sa - rsum > margin:
-        count = 0
-    else:
-        sb, kb, mbx, mby = _polygon_separation(vb, offb, nb, nrmb, noffb, va, offa, na)
-        if sb - rsum > margin:
-            count = 0
-        elif ka >= 0 and kb >= 0 and (rsum == 0.0 or max(sa, sb) <= 0.0):
-            # Reference face: A's unless B's separates more by FLIP_TOL. Feature ids name
-            # (A's vertex, B's vertex) nearest each point, whichever shape is the reference:
-            # a stack's parallel faces swap reference with tiny motions, and the ids must
-            # survive that or the contact loses its warm start (Box2D v3 does the same).
-            if sb > sa + FLIP_TOL:
-                ki = _incident_face(nrma, noffa, na, mbx, mby)
-                kb2 = kb + 1 if kb + 1 < nb else 0
-                ki2 = ki + 1 if ki + 1 < na else 0
-                c, p0x, p0y, s0, k0, p1x, p1y, s1, k1 = _clip_incident(
-                    vb[offb + kb, 0], vb[offb + kb, 1], vb[offb + kb2, 0], vb[offb + kb2, 1],
-                    rb, mbx, mby, va[offa + ki, 0], va[offa + ki, 1], va[offa + ki2, 0],
-                    va[offa + ki2, 1], ra, margin)
-                id0 = CLIP_ID | (ki2 << 20) | kb
-                id1 = CLIP_ID | (ki << 20) | kb2
-                nx = -mbx
-                ny = -mby
-            else:
-                ki = _incident_face(nrmb, noffb, nb, max_, may)
-                ka2 = ka + 1 if ka + 1 < na else 0
-                ki2 = ki + 1 if ki + 1 < nb else 0
-                c, p0x, p0y, s0, k0, p1x, p1y, s1, k1 = _clip_incident(
-                    va[offa + ka, 0], va[offa + ka, 1], va[offa + ka2, 0], va[offa + ka2, 1],
-                    ra, max_, may, vb[offb + ki, 0], vb[offb + ki, 1], vb[offb + ki2, 0],
-                    vb[offb + ki2, 1], rb, margin)
-                id0 = CLIP_ID | (ka << 20) | ki2
-                id1 = CLIP_ID | (ka2 << 20) | ki
-                nx = max_
-                ny = may
-            if c == 0:
-                # _write_clipped, in line (a call here would bring the reference counts back).
-                count = 0
-                if k0:
-                    out_pts[0, 0] = p0x
-                    out_pts[0, 1] = p0y
-                    out_sep[0] = s0
-                    out_ids[0] = id0
-                    count = 1
-                if k1:
-                    out_pts[count, 0] = p1x
-                    out_pts[count, 1] = p1y
-                    out_sep[count] = s1
-                    out_ids[count] = id1
-                    count += 1
-            else:
-                nx = 0.0
-                ny = 0.0
-    _keep_alive(va, nrma, vb, nrmb, out_pts, out_sep, out_ids)
-    return count, nx, ny
-
-
-@njit
-def _keep_alive(*arrays):
-    """No-op, called at a hot kernel's single exit. Numba gives each array argument an atomic
-    reference-count increment at entry and a decrement after its last use; when every last
-    use is in one block its pruning pass removes the pairs, otherwise they stay and cost
-    more than two boxes' whole SAT. A call in between to a kernel that may raise (any float
-    division can) also keeps them: hence the ``inline="always"`` helpers here."""
-
-
-@njit(inline="always")
-def _incident_face(nrm, noff, n, mx, my):
-    """The face of a polygon most anti-parallel to m (first of equals)."""
-    best = math.inf
-    ki = 0
-    for k in range(n):
-        dd = nrm[noff + k, 0] * mx + nrm[noff + k, 1] * my
-        if dd < best:
-            best = dd
-            ki = k
-    return ki
-
-
-@njit
-def collide_general(va, offa, na, ra, vb, offb, nb, rb, margin, out_pts, out_sep, out_ids):
-    """:func:`collide` for any pair (segments, circles, degenerate polygons)."""
     sa, ka, max_, may, ib = max_separation(va, offa, na, vb, offb, nb, 0.0, 0.0)
     sb, kb, mbx, mby, ia = max_separation(vb, offb, nb, va, offa, na, 0.0, 0.0)
     rsum = ra + rb
@@ -585,14 +488,126 @@ def collide_general(va, offa, na, ra, vb, offb, nb, rb, margin, out_pts, out_sep
     else:
         id0 = CLIP_ID | (r1 << 20) | i2
         id1 = CLIP_ID | (r2 << 20) | i1
-    count = _write_clipped(c, p0x, p0y, s0, k0, id0, p1x, p1y, s1, k1, id1, out_pts, out_sep,
-                           out_ids)
-    if count < 0:
+    if c < 0:
+        # No overlap along the face (or degenerate incident edge): fall back to one point.
         return _closest_contact(va, offa, na, ra, vb, offb, nb, rb, margin, out_pts, out_sep,
                                 out_ids)
+    count = 0
+    if k0:
+        out_pts[0, 0] = p0x
+        out_pts[0, 1] = p0y
+        out_sep[0] = s0
+        out_ids[0] = id0
+        count = 1
+    if k1:
+        out_pts[count, 0] = p1x
+        out_pts[count, 1] = p1y
+        out_sep[count] = s1
+        out_ids[count] = id1
+        count += 1
     if flip:
         return count, -mx, -my
     return count, mx, my
+
+
+@njit
+def collide_polygons(va, offa, na, ra, nrma, noffa, vb, offb, nb, rb, nrmb, noffb, margin,
+                     out_pts, out_sep, out_ids):
+    """The common case of :func:`collide`: two polygons (n >= 3) with their face normals
+    given (``nrma[noffa + k]`` is face k of A as polygon_normals writes it; likewise B).
+
+    Returns (count, n_ab_x, n_ab_y) as collide does, bit for bit, or count -1 when the pair
+    needs the general path (closest-feature contact, rounded shapes with separated cores, a
+    polygon whose edges all have zero length): the caller then calls collide. Each normal is
+    computed once per shape instead of once per use, and a pair already separated along A's
+    faces skips B's.
+
+    Written for Numba's reference counting (checked in the assembly: no NRT_incref left):
+    helpers inlined, outputs written in line, _keep_alive at the one exit.
+    """
+    count = -1
+    nx = 0.0
+    ny = 0.0
+    rsum = ra + rb
+    sa, ka, max_, may = _polygon_separation(va, offa, na, nrma, noffa, vb, offb, nb)
+    if sa - rsum > margin:
+        count = 0
+    else:
+        sb, kb, mbx, mby = _polygon_separation(vb, offb, nb, nrmb, noffb, va, offa, na)
+        if sb - rsum > margin:
+            count = 0
+        elif ka >= 0 and kb >= 0 and (rsum == 0.0 or max(sa, sb) <= 0.0):
+            # Reference face: A's unless B's separates more by FLIP_TOL. Feature ids name
+            # (A's vertex, B's vertex) nearest each point, whichever shape is the reference:
+            # a stack's parallel faces swap reference with tiny motions, and the ids must
+            # survive that or the contact loses its warm start (Box2D v3 does the same).
+            if sb > sa + FLIP_TOL:
+                ki = _incident_face(nrma, noffa, na, mbx, mby)
+                kb2 = kb + 1 if kb + 1 < nb else 0
+                ki2 = ki + 1 if ki + 1 < na else 0
+                c, p0x, p0y, s0, k0, p1x, p1y, s1, k1 = _clip_incident(
+                    vb[offb + kb, 0], vb[offb + kb, 1], vb[offb + kb2, 0], vb[offb + kb2, 1],
+                    rb, mbx, mby, va[offa + ki, 0], va[offa + ki, 1], va[offa + ki2, 0],
+                    va[offa + ki2, 1], ra, margin)
+                id0 = CLIP_ID | (ki2 << 20) | kb
+                id1 = CLIP_ID | (ki << 20) | kb2
+                nx = -mbx
+                ny = -mby
+            else:
+                ki = _incident_face(nrmb, noffb, nb, max_, may)
+                ka2 = ka + 1 if ka + 1 < na else 0
+                ki2 = ki + 1 if ki + 1 < nb else 0
+                c, p0x, p0y, s0, k0, p1x, p1y, s1, k1 = _clip_incident(
+                    va[offa + ka, 0], va[offa + ka, 1], va[offa + ka2, 0], va[offa + ka2, 1],
+                    ra, max_, may, vb[offb + ki, 0], vb[offb + ki, 1], vb[offb + ki2, 0],
+                    vb[offb + ki2, 1], rb, margin)
+                id0 = CLIP_ID | (ka << 20) | ki2
+                id1 = CLIP_ID | (ka2 << 20) | ki
+                nx = max_
+                ny = may
+            if c == 0:
+                # written as in collide, in line: a helper call would keep the counts
+                count = 0
+                if k0:
+                    out_pts[0, 0] = p0x
+                    out_pts[0, 1] = p0y
+                    out_sep[0] = s0
+                    out_ids[0] = id0
+                    count = 1
+                if k1:
+                    out_pts[count, 0] = p1x
+                    out_pts[count, 1] = p1y
+                    out_sep[count] = s1
+                    out_ids[count] = id1
+                    count += 1
+            else:
+                nx = 0.0
+                ny = 0.0
+    _keep_alive(va, nrma, vb, nrmb, out_pts, out_sep, out_ids)
+    return count, nx, ny
+
+
+@njit
+def _keep_alive(*arrays):
+    """No-op, called at a hot kernel's one exit. Numba gives each array argument an atomic
+    reference-count increment at entry and a decrement after its last use; its pruning pass
+    drops the pair only when the decrements meet in one block with no call left in between.
+    So the helpers of collide_polygons are inlined (``inline="always"``, or by LLVM when
+    small and unable to raise: see error_model above). Otherwise every call pays those
+    atomics per array argument, more than two boxes' whole SAT."""
+
+
+@njit(inline="always")
+def _incident_face(nrm, noff, n, mx, my):
+    """The face of a polygon most anti-parallel to m (first of equals)."""
+    best = math.inf
+    ki = 0
+    for k in range(n):
+        dd = nrm[noff + k, 0] * mx + nrm[noff + k, 1] * my
+        if dd < best:
+            best = dd
+            ki = k
+    return ki
 
 
 @njit(inline="always")
@@ -603,7 +618,6 @@ def _clip_incident(v11x, v11y, v12x, v12y, rr, mx, my, v21x, v21y, v22x, v22y, r
     Returns (c, p0x, p0y, sep0, keep0, p1x, p1y, sep1, keep1): c -1 when the edges do not
     overlap along the face (the caller falls back to the closest points), else 0; point 0
     comes from v22's end, point 1 from v21's, each kept (keep 1) when within margin.
-    Scalars only, so that it costs collide_polygons no reference counting.
     """
     # The face's unit tangent (v12 - v11) / |v12 - v11| is m turned +90 degrees: the normal
     # came from the same edge vector and length, so these are the same bits.
@@ -657,28 +671,6 @@ def _clip_incident(v11x, v11y, v12x, v12y, rr, mx, my, v21x, v21y, v22x, v22y, r
             sep1 = sep_u - rsum
             keep1 = 1
     return c, p0x, p0y, sep0, keep0, p1x, p1y, sep1, keep1
-
-
-@njit
-def _write_clipped(c, p0x, p0y, s0, keep0, id0, p1x, p1y, s1, keep1, id1, out_pts, out_sep,
-                   out_ids):
-    """Write the points _clip_incident kept, in its order; returns the count (c = -1, no
-    overlap along the face, passes through)."""
-    count = c
-    if c == 0:
-        if keep0:
-            out_pts[0, 0] = p0x
-            out_pts[0, 1] = p0y
-            out_sep[0] = s0
-            out_ids[0] = id0
-            count = 1
-        if keep1:
-            out_pts[count, 0] = p1x
-            out_pts[count, 1] = p1y
-            out_sep[count] = s1
-            out_ids[count] = id1
-            count += 1
-    return count
 
 
 @njit
