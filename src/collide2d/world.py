@@ -343,8 +343,8 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
             SPECULATIVE_DISTANCE, LINEAR_SLOP, SLEEP_LINEAR, SLEEP_ANGULAR, TIME_TO_SLEEP,
             self.arcade_static_speed])
         iparams = np.array([self._substeps, _INTEGRATORS[self._integrator],
-                            int(self._sleeping), _RESPONSES[self._dynamic_response]],
-                           dtype=np.int64)
+                            int(self._sleeping), _RESPONSES[self._dynamic_response],
+                            int(not self._shapes_dirty)], dtype=np.int64)
         old = self._contacts
         self._locked = True
         try:

@@ -13,7 +13,8 @@
 ``fparams``: gx, gy, world damping, contact hertz, damping ratio, max push-out speed,
 restitution threshold, speculative margin, linear slop, sleep linear / angular tolerance,
 time to sleep, arcade static speed. ``iparams``: substeps, explicit Euler, sleeping,
-dynamic-dynamic response.
+dynamic-dynamic response, shapes fresh (world vertices and exact boxes are at the bodies'
+poses).
 """
 
 import numpy as np
@@ -31,7 +32,7 @@ from .integrate import (
 )
 from .islands import update_sleep
 from .narrowphase import collide_pairs, sensor_pairs
-from .poses import update_shapes
+from .poses import fatten_boxes, update_shapes
 from .solver import (
     add_substep_impulses,
     apply_restitution,
@@ -64,9 +65,13 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
     explicit = iparams[1] != 0
     h = dt / substeps
 
-    # 1-2. pairs and manifolds
-    update_shapes(pos, angle, s_body, s_flags, s_vstart, s_vcount, s_radius, vlocal, vworld,
-                  aabb, n_shapes, margin)
+    # 1-2. pairs and manifolds. Shapes left at their poses by the last step (nothing moved
+    # since) only need their boxes fattened.
+    if iparams[4] != 0:
+        fatten_boxes(s_flags, aabb, n_shapes, margin)
+    else:
+        update_shapes(pos, angle, s_body, s_flags, s_vstart, s_vcount, s_radius, vlocal,
+                      vworld, aabb, n_shapes, margin)
     pa, pb, pr = find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, kind, b_flags,
                             n_shapes, iparams[3], SOLID)
     (c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, c_id, c_nimp, c_timp, c_flags,
