@@ -138,7 +138,8 @@ _OWNED = frozenset(("_bodies", "_shapes", "bodies", "_shape_handles", "_gravity"
                     "_substeps", "_sleeping", "_integrator", "_dynamic_response",
                     "contact_hertz", "contact_damping_ratio", "contact_push_speed",
                     "restitution_threshold", "arcade_static_speed", "time", "_systems",
-                    "_shapes_dirty", "_locked") + _EVENT_ATTRS)
+                    "_shapes_dirty", "_locked", "_ended_lazy", "_ended_cache")
+                   + _EVENT_ATTRS)
 
 _SYSTEMS: dict[str, type] = {}
 

@@ -360,7 +360,7 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         self._contacts = tuple(out[:11])
         self._began = out[11]
         ended = out[12]
-        self._ended_rows = tuple(arr[ended] for arr in old)
+        self._ended_lazy = (old, ended)  # rows taken on first use (events are rare)
         old_sensors = self._sensors
         self._sensors = (out[13], out[14])
         self._sensor_began = out[15]
@@ -379,6 +379,21 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         if slot >= 0:
             raise ValueError(f"body {int(b.order[slot])} (world.bodies index): its position, "
                              "angle, velocity or force is NaN or inf; the step was not taken")
+
+    @property
+    def _ended_rows(self) -> tuple:
+        """Last step's contact rows that ended (taken from the old table on first use)."""
+        lazy = self.__dict__.get("_ended_lazy")
+        if lazy is not None:
+            old, ended = lazy
+            self._ended_cache = tuple(arr[ended] for arr in old)
+            self._ended_lazy = None
+        return self._ended_cache
+
+    @_ended_rows.setter
+    def _ended_rows(self, value) -> None:
+        self._ended_cache = value
+        self._ended_lazy = None
 
     # ------------------------------------------------------------------ contacts and events
     def contacts(self) -> ContactArrays:
