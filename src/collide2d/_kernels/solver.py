@@ -1,9 +1,11 @@
 """Contact solver: sequential impulses with soft contacts and substepping (after Box2D v3).
 
-Stages, in the order the step calls them: ``prepare_contacts`` (anchors, effective masses,
-softness), then per substep ``integrate_velocities`` (in integrate.py), ``warm_start``,
-``solve_contacts`` (with bias), ``integrate_positions``, ``solve_contacts`` again without
-bias (relax); after the substeps ``apply_restitution`` and ``store_impulses``.
+Stages, in the order the step calls them: ``prepare_contacts`` (anchors, Jacobian terms,
+effective masses, the block inverse of two-point impacts), then per substep
+``integrate_velocities`` (in integrate.py), ``warm_start``, ``solve_contacts`` (with bias),
+``integrate_positions``, ``solve_contacts`` again without bias and in reverse order (relax),
+``add_substep_impulses``; after the substeps ``apply_restitution``. The accumulated impulses
+stay in the contact table: the next step's warm start.
 
 Soft contacts: penetration is removed by a damped spring (contact hertz, damping ratio)
 expressed as a bias velocity with mass and impulse scaling, capped at a maximum push-out
