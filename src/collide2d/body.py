@@ -435,7 +435,7 @@ class Body:
             return
         cx /= total
         cy /= total
-        # Keep the world position of the centre of mass when it shifts in the body frame.
+        # The body's origin stays where it is; its centre of mass moves with the shapes.
         b.mass[s] = total
         b.inv_mass[s] = 1.0 / total
         b.local_com[s] = (cx, cy)

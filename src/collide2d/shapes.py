@@ -134,8 +134,10 @@ class Shape:
         fl = self._world._shapes.flags
         for r in self._rows:
             fl[r] = (fl[r] | S.S_SENSOR) if value else (fl[r] & ~S.S_SENSOR)
-        # A sensor has no mass: the body's mass, centre and inertia change with the flag.
+        # A sensor has no mass: the body's mass, centre and inertia change with the flag, and
+        # a sleeping body wakes to feel it.
         self.body._update_mass()
+        self.body.awake = True
 
     @property
     def category(self) -> int:

@@ -355,6 +355,9 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
                              s.body, s.vstart, s.vcount, s.radius, s.friction, s.elasticity,
                              s.category, s.mask, s.group, s.flags, s.aabb, s.vlocal, s.vworld,
                              old[0], old[1], *old[3:], *self._sensors)
+        except BaseException:
+            self._shapes_dirty = True  # the kernel may have fattened boxes or moved vertices
+            raise
         finally:
             self._locked = False
         self._contacts = tuple(out[:11])

@@ -147,10 +147,12 @@ def sweep_fast_bodies(n_bodies, kind, flags, com, com0, dp, vel, angle, angle0, 
         if t_best >= 1.0:
             continue
         # Back off the impact by the slop measured along the surface normal (along the path,
-        # a grazing body would be left touching).
+        # a grazing body would be left touching). A counted hit moves into its surface, so
+        # the normal is not zero and the motion into it is positive.
         pl = math.sqrt(px * px + py * py)
-        into = -(wx * px + wy * py) / pl if pl > 0.0 else dist
-        back = max(0.0, t_best - slop / into)
+        ux = px / pl
+        uy = py / pl
+        back = max(0.0, t_best - slop / -(wx * ux + wy * uy))
         nx = com0[b, 0] + back * wx
         ny = com0[b, 1] + back * wy
         # A body that starts the step at the surface and still moves into it got past its
@@ -159,26 +161,23 @@ def sweep_fast_bodies(n_bodies, kind, flags, com, com0, dp, vel, angle, angle0, 
         # velocity into the surface goes, and it slides on by its motion less the part into
         # the surface, swept once more. (A body hitting from afar stops at the impact with
         # its velocity kept; the next step's contact stops it, or bounces it.)
-        if back == 0.0 and pl > 0.0:
-            ux = px / pl
-            uy = py / pl
+        if back == 0.0:
             vn = vel[b, 0] * ux + vel[b, 1] * uy
             if vn < 0.0:
                 vel[b, 0] -= vn * ux
                 vel[b, 1] -= vn * uy
-            rx = (1.0 - back) * wx
-            ry = (1.0 - back) * wy
-            into = rx * ux + ry * uy
-            if into < 0.0:
-                rx -= into * ux
-                ry -= into * uy
-            rl = math.sqrt(rx * rx + ry * ry)
-            if rl > slop:
-                t2, _, _ = _first_hit(b, nx, ny, c, sn, rx, ry, local_com, start, rows,
-                                      s_flags, s_vstart, s_vcount, s_radius, s_category,
-                                      s_mask, s_group, vlocal, vworld, aabb, statics, ns, buf,
-                                      slop)
-                f = 1.0 if t2 >= 1.0 else max(0.0, t2 - slop / rl)
+            into = wx * ux + wy * uy
+            rx = wx - into * ux
+            ry = wy - into * uy
+            if math.sqrt(rx * rx + ry * ry) > slop:
+                t2, qx, qy = _first_hit(b, nx, ny, c, sn, rx, ry, local_com, start, rows,
+                                        s_flags, s_vstart, s_vcount, s_radius, s_category,
+                                        s_mask, s_group, vlocal, vworld, aabb, statics, ns,
+                                        buf, slop)
+                f = 1.0
+                if t2 < 1.0:
+                    ql = math.sqrt(qx * qx + qy * qy)
+                    f = max(0.0, t2 - slop * ql / -(rx * qx + ry * qy))
                 nx += f * rx
                 ny += f * ry
         dp[b, 0] += nx - com[b, 0]

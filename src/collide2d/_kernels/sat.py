@@ -22,10 +22,10 @@ from .._jit import njit
 # ZeroDivisionError, so LLVM inlines them whole and the caller's reference counts can be
 # pruned (see _keep_alive).
 
+CLIP_ID = 1 << 40  # clipped points; a closest-feature point has id 0
 # B's face becomes the reference only when it separates more than A's by this much (m):
 # with equal separations (boxes side by side) the choice must not flicker from step to step,
 # or feature ids change and warm starting is lost (Box2D uses 0.1 * linear slop).
-CLIP_ID = 1 << 40  # clipped points; a closest-feature point has id 0
 FLIP_TOL = 0.0005
 
 

@@ -97,10 +97,9 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
                     s_elasticity, b_flags, com, dp, vel, angvel, inv_m, fparams[12])
 
     # 4. solve
-    (rows, ba, bb, ra, rb, jac, nmass, tmass, adj, relv, fric, rest, static_pair,
-     max_imp, kinv) = prepare_contacts(c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, s_body,
-                                 s_friction, s_elasticity, com, vel, angvel, inv_m, inv_i,
-                                 b_flags)
+    (rows, ba, bb, ra, rb, jac, nmass, tmass, adj, relv, fric, rest, static_pair, max_imp,
+     kinv) = prepare_contacts(c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, s_body,
+                              s_friction, s_elasticity, com, vel, angvel, inv_m, inv_i, b_flags)
     # Contact stiffness can not exceed what the substep resolves (a quarter of its rate);
     # contacts with immovable bodies are twice as stiff (Box2D v3's choice).
     contact_hertz = min(hertz, 0.25 / h)
