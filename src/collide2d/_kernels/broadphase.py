@@ -62,15 +62,6 @@ def shape_response(body_a, kind_a, flags_a, category_a, mask_a, group_a,
 
 
 @njit
-def pair_response(a, b, s_body, s_flags, s_category, s_mask, s_group, kind, b_flags,
-                  dynamic_response):
-    """What a pair of shape rows does: IGNORE, SOLID or SENSOR."""
-    return shape_response(s_body[a], kind[s_body[a]], s_flags[a], s_category[a], s_mask[a],
-                          s_group[a], s_body[b], kind[s_body[b]], s_flags[b], s_category[b],
-                          s_mask[b], s_group[b], dynamic_response)
-
-
-@njit
 def _typical_extent(aabb, live, axis):
     """Median extent along an axis of an evenly strided sample of the live boxes."""
     m = live.shape[0]
