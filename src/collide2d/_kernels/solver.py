@@ -48,7 +48,7 @@ def make_soft(hertz, zeta, h):
 @njit
 def prepare_contacts(c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, s_body, s_friction,
                      s_elasticity, com, vel, angvel, inv_m, inv_i, b_flags):
-    """Per-point solver data. Returns (rows, ba, bb, ra, rb, jac, nmass, tmass, adj_sep,
+    """Per-point solver data. Returns (rows, ba, bb, jac, nmass, tmass, adj_sep,
     rel_vel, friction, restitution, static_pair, max_imp, kinv) for solid contacts with
     points."""
     n = c_a.shape[0]
@@ -65,8 +65,6 @@ def prepare_contacts(c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, s_body
     rows = rows[:k]
     ba_arr = np.empty(k, dtype=np.int64)
     bb_arr = np.empty(k, dtype=np.int64)
-    ra = np.zeros((k, 2, 2))
-    rb = np.zeros((k, 2, 2))
     nmass = np.zeros((k, 2))
     tmass = np.zeros((k, 2))
     adj = np.zeros((k, 2))
@@ -103,10 +101,6 @@ def prepare_contacts(c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, s_body
             ray = c_point[i, p, 1] - com[ba, 1]
             rbx = c_point[i, p, 0] - com[bb, 0]
             rby = c_point[i, p, 1] - com[bb, 1]
-            ra[q, p, 0] = rax
-            ra[q, p, 1] = ray
-            rb[q, p, 0] = rbx
-            rb[q, p, 1] = rby
             rna = rax * ny - ray * nx
             rnb = rbx * ny - rby * nx
             jac[q, p, 0] = rna
@@ -124,14 +118,7 @@ def prepare_contacts(c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, s_body
             dvy = vel[bb, 1] + angvel[bb] * rbx - vel[ba, 1] - angvel[ba] * rax
             relv[q, p] = dvx * nx + dvy * ny
         if c_count[i] == 2:
-            rn1a = ra[q, 0, 0] * ny - ra[q, 0, 1] * nx
-            rn1b = rb[q, 0, 0] * ny - rb[q, 0, 1] * nx
-            rn2a = ra[q, 1, 0] * ny - ra[q, 1, 1] * nx
-            rn2b = rb[q, 1, 0] * ny - rb[q, 1, 1] * nx
-            k11 = ma + mb + ia * rn1a * rn1a + ib * rn1b * rn1b
-            k22 = ma + mb + ia * rn2a * rn2a + ib * rn2b * rn2b
-            k12 = ma + mb + ia * rn1a * rn2a + ib * rn1b * rn2b
-            det = k11 * k22 - k12 * k12
+            k11, k12, k22, det = _normal_mass2(q, jac, ma, mb, ia, ib)
             # Block only for impacts, and only when well conditioned (Box2D v2's test). Resting
             # contacts stay point by point: a block solve there (soft or not) let the B = 100
             # pyramid sag and drift more (0.52 m against 0.37 m).
@@ -140,19 +127,39 @@ def prepare_contacts(c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, s_body
                 kinv[q, 0] = k22 / det
                 kinv[q, 1] = -k12 / det
                 kinv[q, 2] = k11 / det
-    return (rows, ba_arr, bb_arr, ra, rb, jac, nmass, tmass, adj, relv, fric, rest,
-            static_pair, max_imp, kinv)
+    return (rows, ba_arr, bb_arr, jac, nmass, tmass, adj, relv, fric, rest, static_pair,
+            max_imp, kinv)
 
 
 @njit
-def _apply(ba, bb, px, py, rax, ray, rbx, rby, vel, angvel, inv_m, inv_i):
-    """Apply impulse P at the anchors: -P to A, +P to B."""
-    vel[ba, 0] -= inv_m[ba] * px
-    vel[ba, 1] -= inv_m[ba] * py
-    angvel[ba] -= inv_i[ba] * (rax * py - ray * px)
-    vel[bb, 0] += inv_m[bb] * px
-    vel[bb, 1] += inv_m[bb] * py
-    angvel[bb] += inv_i[bb] * (rbx * py - rby * px)
+def _normal_mass2(q, jac, ma, mb, ia, ib):
+    """The 2x2 normal mass matrix K of a two-point manifold: (k11, k12, k22, det)."""
+    rn1a = jac[q, 0, 0]
+    rn1b = jac[q, 0, 1]
+    rn2a = jac[q, 1, 0]
+    rn2b = jac[q, 1, 1]
+    k11 = ma + mb + ia * rn1a * rn1a + ib * rn1b * rn1b
+    k22 = ma + mb + ia * rn2a * rn2a + ib * rn2b * rn2b
+    k12 = ma + mb + ia * rn1a * rn2a + ib * rn1b * rn2b
+    return k11, k12, k22, k11 * k22 - k12 * k12
+
+
+@njit
+def _normal_velocity(q, p, a, b, nx, ny, jac, vel, angvel):
+    """Relative normal velocity at point p (B's minus A's, along n)."""
+    return ((vel[b, 0] - vel[a, 0]) * nx + (vel[b, 1] - vel[a, 1]) * ny
+            + angvel[b] * jac[q, p, 1] - angvel[a] * jac[q, p, 0])
+
+
+@njit
+def _apply_normal(q, p, a, b, imp, nx, ny, jac, vel, angvel, inv_m, inv_i):
+    """A normal impulse at point p: -imp n to A, +imp n to B."""
+    vel[a, 0] -= inv_m[a] * imp * nx
+    vel[a, 1] -= inv_m[a] * imp * ny
+    angvel[a] -= inv_i[a] * imp * jac[q, p, 0]
+    vel[b, 0] += inv_m[b] * imp * nx
+    vel[b, 1] += inv_m[b] * imp * ny
+    angvel[b] += inv_i[b] * imp * jac[q, p, 1]
 
 
 @njit
@@ -333,7 +340,7 @@ def _block_normal(q, i, nx, ny, jac, adj, kinv, max_imp, c_nimp, dpn, ca, sa, cb
 
 
 @njit
-def apply_restitution(rows, ba, bb, ra, rb, nmass, relv, rest, max_imp, c_count, c_normal,
+def apply_restitution(rows, ba, bb, jac, nmass, relv, rest, max_imp, c_count, c_normal,
                       c_nimp, vel, angvel, inv_m, inv_i, threshold, total_imp, vfree, wfree,
                       kinematic_moving):
     """Bounce: drive the normal velocity to -e * (approach speed) where the approach was
@@ -371,23 +378,19 @@ def apply_restitution(rows, ba, bb, ra, rb, nmass, relv, rest, max_imp, c_count,
         before[5] = angvel[b]
         d[0] = 0.0
         d[1] = 0.0
-        if not (active0 and active1 and _restitution_block(q, i, a, b, nx, ny, e, ra, rb, relv,
+        if not (active0 and active1 and _restitution_block(q, i, a, b, nx, ny, e, jac, relv,
                                                            c_nimp, vel, angvel, inv_m, inv_i,
                                                            d)):
             for p in range(n):
                 if relv[q, p] > -threshold or max_imp[q, p] == 0.0:
                     continue
-                rax = ra[q, p, 0]
-                ray = ra[q, p, 1]
-                rbx = rb[q, p, 0]
-                rby = rb[q, p, 1]
-                vn = _normal_velocity(a, b, nx, ny, rax, ray, rbx, rby, vel, angvel)
+                vn = _normal_velocity(q, p, a, b, nx, ny, jac, vel, angvel)
                 imp = -nmass[q, p] * (vn + e * relv[q, p])
                 new = max(c_nimp[i, p] + imp, 0.0)
                 imp = new - c_nimp[i, p]
                 c_nimp[i, p] = new
                 d[p] += imp
-                _apply(a, b, imp * nx, imp * ny, rax, ray, rbx, rby, vel, angvel, inv_m, inv_i)
+                _apply_normal(q, p, a, b, imp, nx, ny, jac, vel, angvel, inv_m, inv_i)
         f = 1.0
         if not (kinematic_moving[a] or kinematic_moving[b]):
             f = _energy_scale(a, b, before, vel, angvel, inv_m, inv_i, vfree, wfree)
@@ -448,36 +451,14 @@ def _energy_scale(a, b, before, vel, angvel, inv_m, inv_i, vfree, wfree):
 
 
 @njit
-def _normal_velocity(a, b, nx, ny, rax, ray, rbx, rby, vel, angvel):
-    dvx = vel[b, 0] - angvel[b] * rby - vel[a, 0] + angvel[a] * ray
-    dvy = vel[b, 1] + angvel[b] * rbx - vel[a, 1] - angvel[a] * rax
-    return dvx * nx + dvy * ny
-
-
-@njit
-def _restitution_block(q, i, a, b, nx, ny, e, ra, rb, relv, c_nimp, vel, angvel, inv_m,
-                       inv_i, d):
+def _restitution_block(q, i, a, b, nx, ny, e, jac, relv, c_nimp, vel, angvel, inv_m, inv_i,
+                       d):
     """Solve both points' target velocities at once; False if an impulse would pull."""
-    ma = inv_m[a]
-    mb = inv_m[b]
-    ia = inv_i[a]
-    ib = inv_i[b]
-    rn1a = ra[q, 0, 0] * ny - ra[q, 0, 1] * nx
-    rn1b = rb[q, 0, 0] * ny - rb[q, 0, 1] * nx
-    rn2a = ra[q, 1, 0] * ny - ra[q, 1, 1] * nx
-    rn2b = rb[q, 1, 0] * ny - rb[q, 1, 1] * nx
-    k11 = ma + mb + ia * rn1a * rn1a + ib * rn1b * rn1b
-    k22 = ma + mb + ia * rn2a * rn2a + ib * rn2b * rn2b
-    k12 = ma + mb + ia * rn1a * rn2a + ib * rn1b * rn2b
-    det = k11 * k22 - k12 * k12
+    k11, k12, k22, det = _normal_mass2(q, jac, inv_m[a], inv_m[b], inv_i[a], inv_i[b])
     if det <= 1e-12 * k11 * k22:
         return False  # the two points act as one (ill-conditioned): solve them one by one
-    v1 = _normal_velocity(a, b, nx, ny, ra[q, 0, 0], ra[q, 0, 1], rb[q, 0, 0], rb[q, 0, 1],
-                          vel, angvel)
-    v2 = _normal_velocity(a, b, nx, ny, ra[q, 1, 0], ra[q, 1, 1], rb[q, 1, 0], rb[q, 1, 1],
-                          vel, angvel)
-    b1 = -(v1 + e * relv[q, 0])
-    b2 = -(v2 + e * relv[q, 1])
+    b1 = -(_normal_velocity(q, 0, a, b, nx, ny, jac, vel, angvel) + e * relv[q, 0])
+    b2 = -(_normal_velocity(q, 1, a, b, nx, ny, jac, vel, angvel) + e * relv[q, 1])
     d1 = (k22 * b1 - k12 * b2) / det
     d2 = (k11 * b2 - k12 * b1) / det
     n1 = c_nimp[i, 0] + d1
@@ -488,10 +469,8 @@ def _restitution_block(q, i, a, b, nx, ny, e, ra, rb, relv, c_nimp, vel, angvel,
     c_nimp[i, 1] = n2
     d[0] += d1
     d[1] += d2
-    _apply(a, b, d1 * nx, d1 * ny, ra[q, 0, 0], ra[q, 0, 1], rb[q, 0, 0], rb[q, 0, 1], vel,
-           angvel, inv_m, inv_i)
-    _apply(a, b, d2 * nx, d2 * ny, ra[q, 1, 0], ra[q, 1, 1], rb[q, 1, 0], rb[q, 1, 1], vel,
-           angvel, inv_m, inv_i)
+    _apply_normal(q, 0, a, b, d1, nx, ny, jac, vel, angvel, inv_m, inv_i)
+    _apply_normal(q, 1, a, b, d2, nx, ny, jac, vel, angvel, inv_m, inv_i)
     return True
 
 

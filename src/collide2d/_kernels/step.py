@@ -97,7 +97,7 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
                     s_elasticity, b_flags, com, dp, vel, angvel, inv_m, fparams[12])
 
     # 4. solve
-    (rows, ba, bb, ra, rb, jac, nmass, tmass, adj, relv, fric, rest, static_pair, max_imp,
+    (rows, ba, bb, jac, nmass, tmass, adj, relv, fric, rest, static_pair, max_imp,
      kinv) = prepare_contacts(c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, s_body,
                               s_friction, s_elasticity, com, vel, angvel, inv_m, inv_i, b_flags)
     # Contact stiffness can not exceed what the substep resolves (a quarter of its rate);
@@ -129,7 +129,7 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
                        c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m, inv_i, dp, dq,
                        h, False, soft, soft_static, max_push, True)
         add_substep_impulses(rows, c_count, c_nimp, total_imp)
-    apply_restitution(rows, ba, bb, ra, rb, nmass, relv, rest, max_imp, c_count, c_normal,
+    apply_restitution(rows, ba, bb, jac, nmass, relv, rest, max_imp, c_count, c_normal,
                       c_nimp, vel, angvel, inv_m, inv_i, rest_threshold, total_imp, vfree,
                       wfree, kin_moving)
 
