@@ -260,6 +260,22 @@ def _grown(buf, k, cap):
 
 
 @njit
+def _counting_sort(key, pa, pb, pr, k, n_shapes, oa, ob, orr):
+    """The first k pairs into (oa, ob, orr), stably ordered by key (a shape row)."""
+    start = np.zeros(n_shapes + 1, dtype=np.int64)
+    for t in range(k):
+        start[key[t] + 1] += 1
+    for s in range(n_shapes):
+        start[s + 1] += start[s]
+    for t in range(k):
+        u = start[key[t]]
+        start[key[t]] += 1
+        oa[u] = pa[t]
+        ob[u] = pb[t]
+        orr[u] = pr[t]
+
+
+@njit
 def _sort_pairs(pa, pb, pr, k, n_shapes):
     """The first k pairs sorted by (a, b); keys are unique. Many pairs take two counting
     sorts (by b, then stably by a), few a comparison sort."""
@@ -276,31 +292,11 @@ def _sort_pairs(pa, pb, pr, k, n_shapes):
             ob[t] = pb[idx[t]]
             orr[t] = pr[idx[t]]
         return oa, ob, orr
-    count = np.zeros(n_shapes + 1, dtype=np.int64)
-    for t in range(k):
-        count[pb[t] + 1] += 1
-    for s in range(n_shapes):
-        count[s + 1] += count[s]
     ta = np.empty(k, dtype=np.int64)
     tb = np.empty(k, dtype=np.int64)
     tr = np.empty(k, dtype=np.int8)
-    for t in range(k):
-        u = count[pb[t]]
-        count[pb[t]] += 1
-        ta[u] = pa[t]
-        tb[u] = pb[t]
-        tr[u] = pr[t]
-    count[:] = 0
-    for t in range(k):
-        count[ta[t] + 1] += 1
-    for s in range(n_shapes):
-        count[s + 1] += count[s]
-    for t in range(k):
-        u = count[ta[t]]
-        count[ta[t]] += 1
-        oa[u] = ta[t]
-        ob[u] = tb[t]
-        orr[u] = tr[t]
+    _counting_sort(pb, pa, pb, pr, k, n_shapes, ta, tb, tr)
+    _counting_sort(ta, ta, tb, tr, k, n_shapes, oa, ob, orr)
     return oa, ob, orr
 
 
