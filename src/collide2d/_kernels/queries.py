@@ -157,29 +157,25 @@ def ray_row_moving(ax, ay, bx, by, t_max, vworld, off, n, r, dth, c0x, c0y, c1x,
 
 
 @njit
+def _slab_axis(a, d, inv, lo, hi, t0, t1):
+    """[t0, t1] narrowed to where a + t d lies in [lo, hi] on one axis (empty: t0 > t1)."""
+    if d != 0.0:
+        ta = (lo - a) * inv
+        tb = (hi - a) * inv
+        if ta > tb:
+            ta, tb = tb, ta
+        return max(t0, ta), min(t1, tb)
+    if a < lo or a > hi:
+        return math.inf, -math.inf
+    return t0, t1
+
+
+@njit
 def slab(ax, ay, dx, dy, idx, idy, lox, loy, hix, hiy, t_max):
     """Entry fraction of a + t d (t in [0, t_max]) into the box, inf when it misses.
     ``idx`` / ``idy`` are 1/dx, 1/dy (unused where dx or dy is 0)."""
-    t0 = 0.0
-    t1 = t_max
-    if dx != 0.0:
-        ta = (lox - ax) * idx
-        tb = (hix - ax) * idx
-        if ta > tb:
-            ta, tb = tb, ta
-        t0 = max(t0, ta)
-        t1 = min(t1, tb)
-    elif ax < lox or ax > hix:
-        return math.inf
-    if dy != 0.0:
-        ta = (loy - ay) * idy
-        tb = (hiy - ay) * idy
-        if ta > tb:
-            ta, tb = tb, ta
-        t0 = max(t0, ta)
-        t1 = min(t1, tb)
-    elif ay < loy or ay > hiy:
-        return math.inf
+    t0, t1 = _slab_axis(ax, dx, idx, lox, hix, 0.0, t_max)
+    t0, t1 = _slab_axis(ay, dy, idy, loy, hiy, t0, t1)
     if t0 <= t1:
         return t0
     return math.inf
