@@ -359,14 +359,7 @@ def sweep_tiles(cls, off, ny, nx, ox, oy, s, m, va, aoff, an, ar, is_box, dx, dy
                     if not ok:
                         continue
             else:
-                cbuf[0, 0] = cx0
-                cbuf[0, 1] = cy0
-                cbuf[1, 0] = cx1
-                cbuf[1, 1] = cy0
-                cbuf[2, 0] = cx1
-                cbuf[2, 1] = cy1
-                cbuf[3, 0] = cx0
-                cbuf[3, 1] = cy1
+                _cell_corners(cbuf, cx0, cy0, cx1, cy1)
                 hit, t, px, py, depth = sweep_shapes(va, aoff, an, ar, cbuf, 0, 4, 0.0, dx, dy,
                                                      1.0 if c == CROSS else min(bt, 1.0))
                 if hit and c == CROSS:
@@ -449,14 +442,7 @@ def push_tiles(cls, off, ny, nx, ox, oy, s, va, aoff, an, ar, is_box, dy, margin
             if not (lox < cx1 and hix > cx0 and loy < cy1 and hiy > cy0):
                 continue
             if not is_box:
-                cbuf[0, 0] = cx0
-                cbuf[0, 1] = cy0
-                cbuf[1, 0] = cx1
-                cbuf[1, 1] = cy0
-                cbuf[2, 0] = cx1
-                cbuf[2, 1] = cy1
-                cbuf[3, 0] = cx0
-                cbuf[3, 1] = cy1
+                _cell_corners(cbuf, cx0, cy0, cx1, cy1)
                 d, nabx, naby, _, _, _, _ = shape_distance(va, aoff, an, ar, cbuf, 0, 4, 0.0,
                                                            0.0, 0.0, True)
                 if d >= 0.0:
@@ -482,6 +468,19 @@ def push_tiles(cls, off, ny, nx, ox, oy, s, va, aoff, an, ar, is_box, dy, margin
                 bpx = px
                 bpy = py
     return found, best, bpx, bpy
+
+
+@njit
+def _cell_corners(cbuf, x0, y0, x1, y1):
+    """A tile cell's corners, counter-clockwise, into cbuf[:4] (a polygon for the SAT)."""
+    cbuf[0, 0] = x0
+    cbuf[0, 1] = y0
+    cbuf[1, 0] = x1
+    cbuf[1, 1] = y0
+    cbuf[2, 0] = x1
+    cbuf[2, 1] = y1
+    cbuf[3, 0] = x0
+    cbuf[3, 1] = y1
 
 
 @njit
