@@ -48,7 +48,7 @@ def make_soft(hertz, zeta, h):
 @njit
 def prepare_contacts(c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, s_body, s_friction,
                      s_elasticity, com, vel, angvel, inv_m, inv_i, b_flags):
-    """Per-point solver data. Returns (rows, ba, bb, jac, nmass, tmass, adj_sep,
+    """Per-point solver data. Returns (rows, ba, bb, jac, nmass, tmass, coup, adj_sep,
     rel_vel, friction, restitution, static_pair, max_imp, kinv) for solid contacts with
     points."""
     n = c_a.shape[0]
@@ -77,6 +77,9 @@ def prepare_contacts(c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, s_body
     # Per point: r_a x n, r_b x n, r_a . n, r_b . n. The velocity Jacobians use the anchors of
     # the step's start (as Box2D v3); with t = perp(n), r x t = -(r . n).
     jac = np.zeros((k, 2, 4))
+    # Couplings between a manifold's constraint rows n1, n2, t1, t2 (entries of J M^-1 J^T):
+    # n1-n2, n1-t1, n1-t2, n2-t1, n2-t2, t1-t2.
+    coup = np.zeros((k, 6))
     for q in range(k):
         i = rows[q]
         a = c_a[i]
@@ -117,7 +120,22 @@ def prepare_contacts(c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, s_body
             dvx = vel[bb, 0] - angvel[bb] * rby - vel[ba, 0] + angvel[ba] * ray
             dvy = vel[bb, 1] + angvel[bb] * rbx - vel[ba, 1] - angvel[ba] * rax
             relv[q, p] = dvx * nx + dvy * ny
+        # r x t = -(r . n); n . t = 0.
+        coup[q, 1] = -(ia * jac[q, 0, 0] * jac[q, 0, 2] + ib * jac[q, 0, 1] * jac[q, 0, 3])
         if c_count[i] == 2:
+            rn1a = jac[q, 0, 0]
+            rn1b = jac[q, 0, 1]
+            rn2a = jac[q, 1, 0]
+            rn2b = jac[q, 1, 1]
+            rt1a = -jac[q, 0, 2]
+            rt1b = -jac[q, 0, 3]
+            rt2a = -jac[q, 1, 2]
+            rt2b = -jac[q, 1, 3]
+            coup[q, 0] = ma + mb + ia * rn1a * rn2a + ib * rn1b * rn2b
+            coup[q, 2] = ia * rn1a * rt2a + ib * rn1b * rt2b
+            coup[q, 3] = ia * rn2a * rt1a + ib * rn2b * rt1b
+            coup[q, 4] = ia * rn2a * rt2a + ib * rn2b * rt2b
+            coup[q, 5] = ma + mb + ia * rt1a * rt2a + ib * rt1b * rt2b
             k11, k12, k22, det = _normal_mass2(q, jac, ma, mb, ia, ib)
             # Block only for impacts, and only when well conditioned (Box2D v2's test). Resting
             # contacts stay point by point: a block solve there (soft or not) let the B = 100
@@ -127,7 +145,7 @@ def prepare_contacts(c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, s_body
                 kinv[q, 0] = k22 / det
                 kinv[q, 1] = -k12 / det
                 kinv[q, 2] = k11 / det
-    return (rows, ba_arr, bb_arr, jac, nmass, tmass, adj, relv, fric, rest, static_pair,
+    return (rows, ba_arr, bb_arr, jac, nmass, tmass, coup, adj, relv, fric, rest, static_pair,
             max_imp, kinv)
 
 
@@ -187,14 +205,17 @@ def warm_start(rows, ba, bb, jac, c_count, c_normal, c_nimp, c_timp, vel, angvel
 
 
 @njit
-def solve_contacts(rows, ba, bb, jac, nmass, tmass, adj, fric, static_pair, max_imp, kinv,
-                   c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m, inv_i, dp, dq,
+def solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair, max_imp,
+                   kinv, c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m, inv_i, dp, dq,
                    h, use_bias, soft, soft_static, max_push, reverse):
     """One Gauss-Seidel pass over all contacts (last to first with ``reverse``): normal
     impulses (soft, with the current separation), then friction.
 
-    The two bodies' velocities live in locals for the whole manifold and are stored once at
-    its end: through memory, every impulse would wait on the last one's stores."""
+    A manifold's constraint velocities (n1, n2, t1, t2) are computed once from the bodies;
+    each impulse then updates the others through the coupling terms ``coup`` (the Delassus
+    matrix J M^-1 J^T, fixed for the step), and the bodies' velocities change once at the
+    end. The same Gauss-Seidel sweep as applying every impulse to the bodies and re-reading
+    them, but the chain of dependent operations per impulse is a third as long."""
     inv_h = 1.0 / h
     nq = rows.shape[0]
     for qq in range(nq):
@@ -204,10 +225,6 @@ def solve_contacts(rows, ba, bb, jac, nmass, tmass, adj, fric, static_pair, max_
         b = bb[q]
         nx = c_normal[i, 0]
         ny = c_normal[i, 1]
-        ma = inv_m[a]
-        mb = inv_m[b]
-        ia = inv_i[a]
-        ib = inv_i[b]
         vax = vel[a, 0]
         vay = vel[a, 1]
         wa = angvel[a]
@@ -230,59 +247,100 @@ def solve_contacts(rows, ba, bb, jac, nmass, tmass, adj, fric, static_pair, max_
             mass_scale = soft[1]
             imp_scale = soft[2]
         npts = c_count[i]
-        if kinv[q, 0] != 0.0:
-            # Two points: both normal impulses at once (Box2D v2's block solve). One after the
-            # other, a hard face-on hit stops the first point alone and sets the body spinning.
-            done, vax, vay, wa, vbx, vby, wb = _block_normal(
-                q, i, nx, ny, jac, adj, kinv, max_imp, c_nimp, dpn, ca, sa, cb, sb,
-                vax, vay, wa, vbx, vby, wb, ma, mb, ia, ib, inv_h, use_bias, bias_rate,
-                mass_scale, imp_scale, max_push)
-            if done:
-                npts = 0
-        for p in range(npts):
-            rna = jac[q, p, 0]
-            rnb = jac[q, p, 1]
-            # Current separation from the displacement and the rotated anchors: a rotation
-            # (c, s) turns r . n into c (r . n) + s (r x n).
-            s = (dpn + cb * jac[q, p, 3] + sb * rnb - ca * jac[q, p, 2] - sa * rna
-                 + adj[q, p])
-            bias, ms, isc = _soft_terms(s, inv_h, use_bias, bias_rate, mass_scale, imp_scale,
-                                        max_push)
-            vn = (vbx - vax) * nx + (vby - vay) * ny + wb * rnb - wa * rna
-            old = c_nimp[i, p]
-            new = max(old - nmass[q, p] * ms * (vn + bias) - isc * old, 0.0)
-            imp = new - old
-            c_nimp[i, p] = new
-            max_imp[q, p] = max(max_imp[q, p], imp)
-            vax -= ma * imp * nx
-            vay -= ma * imp * ny
-            wa -= ia * imp * rna
-            vbx += mb * imp * nx
-            vby += mb * imp * ny
-            wb += ib * imp * rnb
+        two = npts == 2
+        dvx = vbx - vax
+        dvy = vby - vay
+        dvn = dvx * nx + dvy * ny
+        dvt = dvx * ny - dvy * nx
+        # Tangent t = (ny, -nx); r x t = -(r . n).
+        vn1 = dvn + (wb * jac[q, 0, 1] - wa * jac[q, 0, 0])
+        vt1 = dvt + (wa * jac[q, 0, 2] - wb * jac[q, 0, 3])
+        vn2 = 0.0
+        vt2 = 0.0
+        if two:
+            vn2 = dvn + (wb * jac[q, 1, 1] - wa * jac[q, 1, 0])
+            vt2 = dvt + (wa * jac[q, 1, 2] - wb * jac[q, 1, 3])
+        # Current separations from the displacement and the rotated anchors: a rotation
+        # (c, s) turns r . n into c (r . n) + s (r x n).
+        s1 = (dpn + cb * jac[q, 0, 3] + sb * jac[q, 0, 1] - ca * jac[q, 0, 2]
+              - sa * jac[q, 0, 0] + adj[q, 0])
+        bias1, ms1, isc1 = _soft_terms(s1, inv_h, use_bias, bias_rate, mass_scale, imp_scale,
+                                       max_push)
+        d1 = 0.0
+        d2 = 0.0
+        solved = False
+        if two:
+            s2 = (dpn + cb * jac[q, 1, 3] + sb * jac[q, 1, 1] - ca * jac[q, 1, 2]
+                  - sa * jac[q, 1, 0] + adj[q, 1])
+            bias2, ms2, isc2 = _soft_terms(s2, inv_h, use_bias, bias_rate, mass_scale,
+                                           imp_scale, max_push)
+            if kinv[q, 0] != 0.0 and ms1 == ms2 and isc1 == isc2:
+                # Both normal impulses at once (Box2D v2's block solve). One after the
+                # other, a hard face-on hit stops the first point alone and sets the body
+                # spinning. Not when the two points are in different regimes (speculative /
+                # pushing) or either impulse would pull.
+                e1 = vn1 + bias1
+                e2 = vn2 + bias2
+                old1 = c_nimp[i, 0]
+                old2 = c_nimp[i, 1]
+                new1 = old1 - ms1 * (kinv[q, 0] * e1 + kinv[q, 1] * e2) - isc1 * old1
+                new2 = old2 - ms1 * (kinv[q, 1] * e1 + kinv[q, 2] * e2) - isc1 * old2
+                if new1 >= 0.0 and new2 >= 0.0:
+                    d1 = new1 - old1
+                    d2 = new2 - old2
+                    c_nimp[i, 0] = new1
+                    c_nimp[i, 1] = new2
+                    solved = True
+            if not solved:
+                old = c_nimp[i, 0]
+                new = max(old - nmass[q, 0] * ms1 * (vn1 + bias1) - isc1 * old, 0.0)
+                d1 = new - old
+                c_nimp[i, 0] = new
+                vn2 += coup[q, 0] * d1
+                old = c_nimp[i, 1]
+                new = max(old - nmass[q, 1] * ms2 * (vn2 + bias2) - isc2 * old, 0.0)
+                d2 = new - old
+                c_nimp[i, 1] = new
+            max_imp[q, 1] = max(max_imp[q, 1], d2)
+            vt1 += coup[q, 1] * d1 + coup[q, 3] * d2
+            vt2 += coup[q, 2] * d1 + coup[q, 4] * d2
+        else:
+            old = c_nimp[i, 0]
+            new = max(old - nmass[q, 0] * ms1 * (vn1 + bias1) - isc1 * old, 0.0)
+            d1 = new - old
+            c_nimp[i, 0] = new
+            vt1 += coup[q, 1] * d1
+        max_imp[q, 0] = max(max_imp[q, 0], d1)
+        # Friction: Coulomb, the tangent impulse within friction * normal impulse.
         mu = fric[q]
-        for p in range(c_count[i]):
-            # Tangent t = (ny, -nx); r x t = -(r . n).
-            rta = -jac[q, p, 2]
-            rtb = -jac[q, p, 3]
-            vt = (vbx - vax) * ny - (vby - vay) * nx + wb * rtb - wa * rta
-            old = c_timp[i, p]
-            limit = mu * c_nimp[i, p]
-            new = min(max(old - tmass[q, p] * vt, -limit), limit)
-            imp = new - old
-            c_timp[i, p] = new
-            vax -= ma * imp * ny
-            vay += ma * imp * nx
-            wa -= ia * imp * rta
-            vbx += mb * imp * ny
-            vby -= mb * imp * nx
-            wb += ib * imp * rtb
-        vel[a, 0] = vax
-        vel[a, 1] = vay
-        angvel[a] = wa
-        vel[b, 0] = vbx
-        vel[b, 1] = vby
-        angvel[b] = wb
+        old = c_timp[i, 0]
+        limit = mu * c_nimp[i, 0]
+        new = min(max(old - tmass[q, 0] * vt1, -limit), limit)
+        t1 = new - old
+        c_timp[i, 0] = new
+        t2 = 0.0
+        if two:
+            vt2 += coup[q, 5] * t1
+            old = c_timp[i, 1]
+            limit = mu * c_nimp[i, 1]
+            new = min(max(old - tmass[q, 1] * vt2, -limit), limit)
+            t2 = new - old
+            c_timp[i, 1] = new
+        # The bodies take the manifold's impulses once.
+        pn = d1 + d2
+        pt = t1 + t2
+        px = pn * nx + pt * ny
+        py = pn * ny - pt * nx
+        ma = inv_m[a]
+        mb = inv_m[b]
+        vel[a, 0] = vax - ma * px
+        vel[a, 1] = vay - ma * py
+        vel[b, 0] = vbx + mb * px
+        vel[b, 1] = vby + mb * py
+        angvel[a] = wa - inv_i[a] * ((jac[q, 0, 0] * d1 + jac[q, 1, 0] * d2)
+                                     - (jac[q, 0, 2] * t1 + jac[q, 1, 2] * t2))
+        angvel[b] = wb + inv_i[b] * ((jac[q, 0, 1] * d1 + jac[q, 1, 1] * d2)
+                                     - (jac[q, 0, 3] * t1 + jac[q, 1, 3] * t2))
 
 
 @njit
@@ -293,50 +351,6 @@ def _soft_terms(s, inv_h, use_bias, bias_rate, mass_scale, imp_scale, max_push):
     if use_bias:
         return max(bias_rate * min(s + PUSH_SLOP, 0.0), -max_push), mass_scale, imp_scale
     return 0.0, 1.0, 0.0
-
-
-@njit
-def _block_normal(q, i, nx, ny, jac, adj, kinv, max_imp, c_nimp, dpn, ca, sa, cb, sb,
-                  vax, vay, wa, vbx, vby, wb, ma, mb, ia, ib, inv_h, use_bias, bias_rate,
-                  mass_scale, imp_scale, max_push):
-    """Both normal impulses of a two-point manifold from one 2x2 solve. Returns (done, the
-    six velocities); not done (velocities untouched) when the two points are in different
-    regimes (speculative / pushing) or either impulse would pull."""
-    rn1a = jac[q, 0, 0]
-    rn1b = jac[q, 0, 1]
-    rn2a = jac[q, 1, 0]
-    rn2b = jac[q, 1, 1]
-    s1 = dpn + cb * jac[q, 0, 3] + sb * rn1b - ca * jac[q, 0, 2] - sa * rn1a + adj[q, 0]
-    s2 = dpn + cb * jac[q, 1, 3] + sb * rn2b - ca * jac[q, 1, 2] - sa * rn2a + adj[q, 1]
-    bias1, ms1, isc1 = _soft_terms(s1, inv_h, use_bias, bias_rate, mass_scale, imp_scale,
-                                   max_push)
-    bias2, ms2, isc2 = _soft_terms(s2, inv_h, use_bias, bias_rate, mass_scale, imp_scale,
-                                   max_push)
-    if ms1 != ms2 or isc1 != isc2:
-        return False, vax, vay, wa, vbx, vby, wb  # different regimes (speculative / pushing)
-    dvn = (vbx - vax) * nx + (vby - vay) * ny
-    e1 = dvn + wb * rn1b - wa * rn1a + bias1
-    e2 = dvn + wb * rn2b - wa * rn2a + bias2
-    old1 = c_nimp[i, 0]
-    old2 = c_nimp[i, 1]
-    new1 = old1 - ms1 * (kinv[q, 0] * e1 + kinv[q, 1] * e2) - isc1 * old1
-    new2 = old2 - ms1 * (kinv[q, 1] * e1 + kinv[q, 2] * e2) - isc1 * old2
-    if new1 < 0.0 or new2 < 0.0:
-        return False, vax, vay, wa, vbx, vby, wb
-    d1 = new1 - old1
-    d2 = new2 - old2
-    c_nimp[i, 0] = new1
-    c_nimp[i, 1] = new2
-    max_imp[q, 0] = max(max_imp[q, 0], d1)
-    max_imp[q, 1] = max(max_imp[q, 1], d2)
-    d = d1 + d2
-    vax -= ma * d * nx
-    vay -= ma * d * ny
-    wa -= ia * (rn1a * d1 + rn2a * d2)
-    vbx += mb * d * nx
-    vby += mb * d * ny
-    wb += ib * (rn1b * d1 + rn2b * d2)
-    return True, vax, vay, wa, vbx, vby, wb
 
 
 @njit

@@ -97,7 +97,7 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
                     s_elasticity, b_flags, com, dp, vel, angvel, inv_m, fparams[12])
 
     # 4. solve
-    (rows, ba, bb, jac, nmass, tmass, adj, relv, fric, rest, static_pair, max_imp,
+    (rows, ba, bb, jac, nmass, tmass, coup, adj, relv, fric, rest, static_pair, max_imp,
      kinv) = prepare_contacts(c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, s_body,
                               s_friction, s_elasticity, com, vel, angvel, inv_m, inv_i, b_flags)
     # Contact stiffness can not exceed what the substep resolves (a quarter of its rate);
@@ -117,16 +117,16 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
                              n_bodies)
         warm_start(rows, ba, bb, jac, c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m,
                    inv_i)
-        solve_contacts(rows, ba, bb, jac, nmass, tmass, adj, fric, static_pair, max_imp, kinv,
-                       c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m, inv_i, dp, dq,
+        solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair, max_imp,
+                       kinv, c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m, inv_i, dp, dq,
                        h, True, soft, soft_static, max_push, False)
         if not explicit:
             integrate_positions(vel, angvel, com, angle, angle0, dp, dq, inv_m, kind, b_flags,
                                 n_bodies, h)
         # Relax in the opposite order: a one-way Gauss-Seidel sweep leans a stack the way it
         # runs (a B = 40 pyramid sheared 0.19 m); forward then back cancels the lean.
-        solve_contacts(rows, ba, bb, jac, nmass, tmass, adj, fric, static_pair, max_imp, kinv,
-                       c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m, inv_i, dp, dq,
+        solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair, max_imp,
+                       kinv, c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m, inv_i, dp, dq,
                        h, False, soft, soft_static, max_push, True)
         add_substep_impulses(rows, c_count, c_nimp, total_imp)
     apply_restitution(rows, ba, bb, jac, nmass, relv, rest, max_imp, c_count, c_normal,
