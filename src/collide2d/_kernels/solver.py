@@ -183,25 +183,35 @@ def _apply_normal(q, p, a, b, imp, nx, ny, jac, vel, angvel, inv_m, inv_i):
 @njit
 def warm_start(rows, ba, bb, jac, c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m,
                inv_i):
+    """Apply last substep's accumulated impulses (a manifold's sum, once per body)."""
     for q in range(rows.shape[0]):
         i = rows[q]
         a = ba[q]
         b = bb[q]
         nx = c_normal[i, 0]
         ny = c_normal[i, 1]
+        n1 = c_nimp[i, 0]
+        t1 = c_timp[i, 0]
+        n2 = 0.0
+        t2 = 0.0
+        if c_count[i] == 2:
+            n2 = c_nimp[i, 1]
+            t2 = c_timp[i, 1]
+        ln = n1 + n2
+        lt = t1 + t2
+        px = ln * nx + lt * ny
+        py = ln * ny - lt * nx
+        # Angular: r x (ln n + lt t) = ln (r x n) - lt (r . n).
+        ta = n1 * jac[q, 0, 0] + n2 * jac[q, 1, 0] - t1 * jac[q, 0, 2] - t2 * jac[q, 1, 2]
+        tb = n1 * jac[q, 0, 1] + n2 * jac[q, 1, 1] - t1 * jac[q, 0, 3] - t2 * jac[q, 1, 3]
         ma = inv_m[a]
         mb = inv_m[b]
-        for p in range(c_count[i]):
-            ln = c_nimp[i, p]
-            lt = c_timp[i, p]
-            px = ln * nx + lt * ny
-            py = ln * ny - lt * nx
-            vel[a, 0] -= ma * px
-            vel[a, 1] -= ma * py
-            angvel[a] -= inv_i[a] * (ln * jac[q, p, 0] - lt * jac[q, p, 2])
-            vel[b, 0] += mb * px
-            vel[b, 1] += mb * py
-            angvel[b] += inv_i[b] * (ln * jac[q, p, 1] - lt * jac[q, p, 3])
+        vel[a, 0] -= ma * px
+        vel[a, 1] -= ma * py
+        angvel[a] -= inv_i[a] * ta
+        vel[b, 0] += mb * px
+        vel[b, 1] += mb * py
+        angvel[b] += inv_i[b] * tb
 
 
 @njit
@@ -293,12 +303,12 @@ def solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair
                     solved = True
             if not solved:
                 old = c_nimp[i, 0]
-                new = max(old - nmass[q, 0] * ms1 * (vn1 + bias1) - isc1 * old, 0.0)
+                new = max(_kept(old, isc1, nmass[q, 0] * ms1, bias1) - nmass[q, 0] * ms1 * vn1, 0.0)
                 d1 = new - old
                 c_nimp[i, 0] = new
                 vn2 += coup[q, 0] * d1
                 old = c_nimp[i, 1]
-                new = max(old - nmass[q, 1] * ms2 * (vn2 + bias2) - isc2 * old, 0.0)
+                new = max(_kept(old, isc2, nmass[q, 1] * ms2, bias2) - nmass[q, 1] * ms2 * vn2, 0.0)
                 d2 = new - old
                 c_nimp[i, 1] = new
             max_imp[q, 1] = max(max_imp[q, 1], d2)
@@ -306,7 +316,7 @@ def solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair
             vt2 += coup[q, 2] * d1 + coup[q, 4] * d2
         else:
             old = c_nimp[i, 0]
-            new = max(old - nmass[q, 0] * ms1 * (vn1 + bias1) - isc1 * old, 0.0)
+            new = max(_kept(old, isc1, nmass[q, 0] * ms1, bias1) - nmass[q, 0] * ms1 * vn1, 0.0)
             d1 = new - old
             c_nimp[i, 0] = new
             vt1 += coup[q, 1] * d1
@@ -328,19 +338,30 @@ def solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair
             c_timp[i, 1] = new
         # The bodies take the manifold's impulses once.
         pn = d1 + d2
-        pt = t1 + t2
-        px = pn * nx + pt * ny
-        py = pn * ny - pt * nx
         ma = inv_m[a]
         mb = inv_m[b]
-        vel[a, 0] = vax - ma * px
-        vel[a, 1] = vay - ma * py
-        vel[b, 0] = vbx + mb * px
-        vel[b, 1] = vby + mb * py
-        angvel[a] = wa - inv_i[a] * ((jac[q, 0, 0] * d1 + jac[q, 1, 0] * d2)
-                                     - (jac[q, 0, 2] * t1 + jac[q, 1, 2] * t2))
-        angvel[b] = wb + inv_i[b] * ((jac[q, 0, 1] * d1 + jac[q, 1, 1] * d2)
-                                     - (jac[q, 0, 3] * t1 + jac[q, 1, 3] * t2))
+        vax -= ma * nx * pn
+        vay -= ma * ny * pn
+        vbx += mb * nx * pn
+        vby += mb * ny * pn
+        pt = t1 + t2
+        vel[a, 0] = vax - ma * ny * pt
+        vel[a, 1] = vay + ma * nx * pt
+        vel[b, 0] = vbx + mb * ny * pt
+        vel[b, 1] = vby - mb * nx * pt
+        ia = inv_i[a]
+        ib = inv_i[b]
+        wa -= ia * (jac[q, 0, 0] * d1 + jac[q, 1, 0] * d2)
+        wb += ib * (jac[q, 0, 1] * d1 + jac[q, 1, 1] * d2)
+        angvel[a] = wa + ia * jac[q, 0, 2] * t1 + ia * jac[q, 1, 2] * t2
+        angvel[b] = wb - ib * jac[q, 0, 3] * t1 - ib * jac[q, 1, 3] * t2
+
+
+@njit
+def _kept(old, imp_scale, k, bias):
+    """The part of a normal impulse update that does not wait on the velocity: the
+    accumulated impulse after the soft leak, less the bias's share."""
+    return (old - imp_scale * old) - k * bias
 
 
 @njit
