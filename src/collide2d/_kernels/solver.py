@@ -3,9 +3,9 @@
 Stages, in the order the step calls them: ``prepare_contacts`` (anchors, Jacobian terms,
 effective masses, the block inverse of two-point impacts), then per substep
 ``integrate_velocities`` (in integrate.py), ``warm_start``, ``solve_contacts`` (with bias),
-``integrate_positions``, ``solve_contacts`` again without bias and in reverse order (relax),
-``add_substep_impulses``; after the substeps ``apply_restitution``. The accumulated impulses
-stay in the contact table: the next step's warm start.
+``integrate_positions``, ``solve_contacts`` again without bias and in reverse order (relax,
+which also sums the step's impulses); after the substeps ``apply_restitution``. The
+accumulated impulses stay in the contact table: the next step's warm start.
 
 Soft contacts: penetration is removed by a damped spring (contact hertz, damping ratio)
 expressed as a bias velocity with mass and impulse scaling, capped at a maximum push-out
@@ -217,7 +217,7 @@ def warm_start(rows, ba, bb, jac, c_count, c_normal, c_nimp, c_timp, vel, angvel
 @njit
 def solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair, max_imp,
                    kinv, c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m, inv_i, dp, dq,
-                   h, use_bias, soft, soft_static, max_push, reverse):
+                   h, use_bias, soft, soft_static, max_push, reverse, total_imp):
     """One Gauss-Seidel pass over all contacts (last to first with ``reverse``): normal
     impulses (soft, with the current separation), then friction.
 
@@ -225,7 +225,10 @@ def solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair
     each impulse then updates the others through the coupling terms ``coup`` (the Delassus
     matrix J M^-1 J^T, fixed for the step), and the bodies' velocities change once at the
     end. The same Gauss-Seidel sweep as applying every impulse to the bodies and re-reading
-    them, but the chain of dependent operations per impulse is a third as long."""
+    them, but the chain of dependent operations per impulse is a third as long.
+
+    The relax pass (no bias) is a substep's last: it adds each final accumulated impulse to
+    ``total_imp``, since a substep applies it once (warm start plus increments)."""
     inv_h = 1.0 / h
     nq = rows.shape[0]
     for qq in range(nq):
@@ -355,6 +358,10 @@ def solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair
         wb += ib * (jac[q, 0, 1] * d1 + jac[q, 1, 1] * d2)
         angvel[a] = wa + ia * jac[q, 0, 2] * t1 + ia * jac[q, 1, 2] * t2
         angvel[b] = wb - ib * jac[q, 0, 3] * t1 - ib * jac[q, 1, 3] * t2
+        if not use_bias:
+            total_imp[i, 0] += c_nimp[i, 0]
+            if two:
+                total_imp[i, 1] += c_nimp[i, 1]
 
 
 @njit
@@ -507,13 +514,3 @@ def _restitution_block(q, i, a, b, nx, ny, e, jac, relv, c_nimp, vel, angvel, in
     _apply_normal(q, 0, a, b, d1, nx, ny, jac, vel, angvel, inv_m, inv_i)
     _apply_normal(q, 1, a, b, d2, nx, ny, jac, vel, angvel, inv_m, inv_i)
     return True
-
-
-@njit
-def add_substep_impulses(rows, c_count, c_nimp, total_imp):
-    """Each substep applies its accumulated impulse once (warm start + increments), so the
-    step's total normal impulse is the sum of the substeps' final accumulated impulses."""
-    for q in range(rows.shape[0]):
-        i = rows[q]
-        for p in range(c_count[i]):
-            total_imp[i, p] += c_nimp[i, p]

@@ -34,7 +34,6 @@ from .islands import update_sleep
 from .narrowphase import collide_pairs, sensor_pairs
 from .poses import fatten_boxes, update_shapes
 from .solver import (
-    add_substep_impulses,
     apply_restitution,
     make_soft,
     prepare_contacts,
@@ -119,7 +118,7 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
                    inv_i)
         solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair, max_imp,
                        kinv, c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m, inv_i, dp, dq,
-                       h, True, soft, soft_static, max_push, False)
+                       h, True, soft, soft_static, max_push, False, total_imp)
         if not explicit:
             integrate_positions(vel, angvel, com, angle, angle0, dp, dq, inv_m, kind, b_flags,
                                 n_bodies, h)
@@ -127,8 +126,7 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
         # runs (a B = 40 pyramid sheared 0.19 m); forward then back cancels the lean.
         solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair, max_imp,
                        kinv, c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m, inv_i, dp, dq,
-                       h, False, soft, soft_static, max_push, True)
-        add_substep_impulses(rows, c_count, c_nimp, total_imp)
+                       h, False, soft, soft_static, max_push, True, total_imp)
     apply_restitution(rows, ba, bb, jac, nmass, relv, rest, max_imp, c_count, c_normal,
                       c_nimp, vel, angvel, inv_m, inv_i, rest_threshold, total_imp, vfree,
                       wfree, kin_moving)
