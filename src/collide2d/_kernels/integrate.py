@@ -21,13 +21,13 @@ MAX_ROTATION = 0.25 * math.pi
 
 
 @njit
-def begin_step(pos, angle, local_com, kind, flags, inv_mass, inv_inertia, mass, inertia,
-               n_bodies, com, com0, angle0, dp, dq, inv_m, inv_i):
+def begin_step(pos, rot, local_com, kind, flags, inv_mass, inv_inertia, mass, inertia,
+               n_bodies, com, com0, angle, angle0, dp, dq, inv_m, inv_i):
     """Centres of mass, start-of-step poses, and the solver's effective inverse masses
-    (zero for static, kinematic and sleeping bodies)."""
+    (zero for static, kinematic and sleeping bodies). ``rot``: (cos, sin) of each angle."""
     for b in range(n_bodies):
-        c = math.cos(angle[b])
-        s = math.sin(angle[b])
+        c = rot[b, 0]
+        s = rot[b, 1]
         com[b, 0] = pos[b, 0] + c * local_com[b, 0] - s * local_com[b, 1]
         com[b, 1] = pos[b, 1] + s * local_com[b, 0] + c * local_com[b, 1]
         com0[b, 0] = com[b, 0]
@@ -126,9 +126,9 @@ def integrate_positions(vel, angvel, com, angle, angle0, dp, dq, inv_m, kind, fl
 
 
 @njit
-def end_step(pos, angle, local_com, com, force, torque, inv_m, kind, flags, n_bodies):
+def end_step(pos, angle, rot, local_com, com, force, torque, inv_m, kind, flags, n_bodies):
     """Body origins from centres of mass for bodies that moved (fixed ones keep their exact
-    origin, free of round-off); clear the force accumulators."""
+    origin, free of round-off), and their rotations; clear the force accumulators."""
     for b in range(n_bodies):
         force[b, 0] = 0.0
         force[b, 1] = 0.0
@@ -137,6 +137,8 @@ def end_step(pos, angle, local_com, com, force, torque, inv_m, kind, flags, n_bo
             continue
         c = math.cos(angle[b])
         s = math.sin(angle[b])
+        rot[b, 0] = c
+        rot[b, 1] = s
         pos[b, 0] = com[b, 0] - (c * local_com[b, 0] - s * local_com[b, 1])
         pos[b, 1] = com[b, 1] - (s * local_com[b, 0] + c * local_com[b, 1])
 

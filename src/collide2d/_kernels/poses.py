@@ -6,21 +6,41 @@ Every step runs this over the whole vertex pool, O(vertices).
 
 import math
 
+import numpy as np
+
 from .._jit import njit
 
 S_ALIVE = 1
 
 
 @njit
+def body_rotations(angle, n_bodies):
+    """(cos, sin) of each body's angle: computed once per body, used by all its shapes."""
+    rot = np.empty((n_bodies, 2))
+    for b in range(n_bodies):
+        rot[b, 0] = math.cos(angle[b])
+        rot[b, 1] = math.sin(angle[b])
+    return rot
+
+
+@njit
 def update_shapes(pos, angle, s_body, s_flags, s_vstart, s_vcount, s_radius, vlocal, vworld,
                   aabb, n_shapes, margin):
     """World vertices and margin-fattened bounding boxes of every live shape."""
+    place_shapes(pos, body_rotations(angle, angle.shape[0]), s_body, s_flags, s_vstart,
+                 s_vcount, s_radius, vlocal, vworld, aabb, n_shapes, margin)
+
+
+@njit
+def place_shapes(pos, rot, s_body, s_flags, s_vstart, s_vcount, s_radius, vlocal, vworld,
+                 aabb, n_shapes, margin):
+    """``update_shapes`` with the bodies' rotations given (``body_rotations``)."""
     for s in range(n_shapes):
         if not s_flags[s] & S_ALIVE:
             continue
         b = s_body[s]
-        c = math.cos(angle[b])
-        sn = math.sin(angle[b])
+        c = rot[b, 0]
+        sn = rot[b, 1]
         px = pos[b, 0]
         py = pos[b, 1]
         a0 = s_vstart[s]

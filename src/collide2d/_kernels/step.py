@@ -32,7 +32,7 @@ from .integrate import (
 )
 from .islands import update_sleep
 from .narrowphase import collide_pairs, sensor_pairs
-from .poses import fatten_boxes, update_shapes
+from .poses import body_rotations, fatten_boxes, place_shapes
 from .solver import (
     apply_restitution,
     make_soft,
@@ -66,11 +66,12 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
 
     # 1-2. pairs and manifolds. Shapes left at their poses by the last step (nothing moved
     # since) only need their boxes fattened.
+    rot = body_rotations(angle, n_bodies)
     if iparams[4] != 0:
         fatten_boxes(s_flags, aabb, n_shapes, margin)
     else:
-        update_shapes(pos, angle, s_body, s_flags, s_vstart, s_vcount, s_radius, vlocal,
-                      vworld, aabb, n_shapes, margin)
+        place_shapes(pos, rot, s_body, s_flags, s_vstart, s_vcount, s_radius, vlocal, vworld,
+                     aabb, n_shapes, margin)
     pa, pb, pr = find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, kind, b_flags,
                             n_shapes, iparams[3], SOLID)
     (c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, c_id, c_nimp, c_timp, c_flags,
@@ -87,8 +88,8 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
     dq = np.empty((n_bodies, 2))
     inv_m = np.empty(n_bodies)
     inv_i = np.empty(n_bodies)
-    begin_step(pos, angle, local_com, kind, b_flags, inv_mass, inv_inertia, mass, inertia,
-               n_bodies, com, com0, angle0, dp, dq, inv_m, inv_i)
+    begin_step(pos, rot, local_com, kind, b_flags, inv_mass, inv_inertia, mass, inertia,
+               n_bodies, com, com0, angle, angle0, dp, dq, inv_m, inv_i)
     vfree, wfree, kin_moving = free_velocities(vel, angvel, force, torque, inv_m, inv_i,
                                                gravity_scale, gx, gy, dt, kind, b_flags,
                                                n_bodies)
@@ -139,14 +140,14 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
                       s_group, vlocal, vworld, aabb, n_shapes, slop)
 
     # 6. finish
-    end_step(pos, angle, local_com, com, force, torque, inv_m, kind, b_flags, n_bodies)
+    end_step(pos, angle, rot, local_com, com, force, torque, inv_m, kind, b_flags, n_bodies)
     update_sleep(n_bodies, kind, b_flags, vel, angvel, sleep_time, c_a, c_b, c_resp, c_flags,
                  s_body, dt, iparams[2] != 0, fparams[9], fparams[10], fparams[11])
 
     # 7. shapes at their final poses (exact boxes: queries use them until the next change),
     # then sensor overlaps at those poses, as the user sees the world after the step.
-    update_shapes(pos, angle, s_body, s_flags, s_vstart, s_vcount, s_radius, vlocal, vworld,
-                  aabb, n_shapes, 0.0)
+    place_shapes(pos, rot, s_body, s_flags, s_vstart, s_vcount, s_radius, vlocal, vworld, aabb,
+                 n_shapes, 0.0)
     if iparams[3] == SENSOR or has_sensors(s_flags, n_shapes):
         qa, qb, _ = find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, kind,
                                b_flags, n_shapes, iparams[3], SENSOR)
