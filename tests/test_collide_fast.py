@@ -75,8 +75,8 @@ def both_paths(pa, pb, ra=0.0, rb=0.0, margin=MARGIN):
         seps = np.full(2, np.nan)
         ids = np.full(2, -7, dtype=np.int64)
         if fast:
-            c, nx, ny = sat.collide_polygons(verts, offa, na, ra, nrm, noffa, verts, offb, nb,
-                                             rb, nrm, noffb, margin, pts, seps, ids)
+            c, nx, ny = sat.collide_polygons(verts, nrm, offa, na, ra, noffa, offb, nb, rb,
+                                             noffb, margin, pts, seps, ids)
         else:
             c, nx, ny = sat.collide(verts, offa, na, ra, verts, offb, nb, rb, margin, pts,
                                     seps, ids)
@@ -160,6 +160,73 @@ def test_polygon_normals_of_a_zero_length_edge_are_zero():
     sat.polygon_normals(poly, 0, 4, nrm, 0)
     assert nrm[1].tolist() == [0.0, 0.0]
     assert nrm[0].tolist() == [0.0, -1.0]
+
+
+def _pool(shapes):
+    """A flat vertex pool with offsets and counts, and room left over (zero rows)."""
+    vstart, vcount, rows = [], [], []
+    for pts in shapes:
+        vstart.append(sum(vcount))
+        vcount.append(len(pts))
+        rows.extend(np.asarray(pts, dtype=float).reshape(-1, 2))
+    verts = np.zeros((len(rows) + 5, 2))
+    verts[:len(rows)] = rows
+    return verts, np.array(vstart + [0, 0]), np.array(vcount + [0, 0])
+
+
+def test_vertex_normals_match_polygon_normals_bit_for_bit():
+    # the pool mixes polygons with circles and segments (rows with no face normal), a
+    # polygon with a repeated vertex (a zero normal), a polygon far from the origin, and
+    # unused shape slots (count 0 at row 0) past n_shapes
+    rng = np.random.default_rng(5)
+    shapes = []
+    for i in range(60):
+        kind = i % 6
+        if kind == 0:
+            shapes.append([rng.uniform(-3, 3, 2)])  # circle centre
+        elif kind == 1:
+            shapes.append(rng.uniform(-3, 3, (2, 2)))  # segment
+        elif kind == 2:
+            shapes.append(box(*rng.uniform(-1e4, 1e4, 2), 0.5, 0.25, rng.uniform(0, 7)))
+        elif kind == 3:
+            shapes.append([[0.0, 0.0], [1.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+        else:
+            n = int(rng.integers(3, 9))
+            shapes.append(ellipse_polygon(rng, n, rng.uniform(0.2, 3), rng.uniform(1e-4, 3),
+                                          rng.uniform(-5, 5, 2), rng.uniform(0, 2 * math.pi)))
+    verts, vstart, vcount = _pool(shapes)
+    out = np.full(verts.shape, np.nan)
+    sat.vertex_normals(verts, vstart, vcount, len(shapes), out)
+    polygons = 0
+    for s, pts in enumerate(shapes):
+        n = len(pts)
+        if n < 3:
+            continue
+        expected = np.empty((n, 2))
+        sat.polygon_normals(verts, vstart[s], n, expected, 0)
+        got = out[vstart[s]:vstart[s] + n]
+        assert got.tobytes() == expected.tobytes()
+        # and independently: unit, along the edge turned clockwise (outward for CCW)
+        for k in range(n):
+            e = verts[vstart[s] + (k + 1) % n] - verts[vstart[s] + k]
+            length = math.hypot(*e)
+            if length == 0.0:
+                assert got[k].tolist() == [0.0, 0.0]
+            else:
+                assert got[k] == pytest.approx(np.array([e[1], -e[0]]) / length, abs=1e-15)
+        polygons += 1
+    assert polygons == 40
+
+
+@nojit
+def test_vertex_normals_small_pool():
+    # one triangle after a circle; the last row of the pool belongs to the triangle
+    verts = np.array([[9.0, 9.0], [0.0, 0.0], [2.0, 0.0], [0.0, 2.0]])
+    out = np.full((4, 2), np.nan)
+    sat.vertex_normals(verts, np.array([0, 1, 0]), np.array([1, 3, 0]), 2, out)
+    assert out[1].tolist() == [0.0, -1.0]
+    assert out[2] == pytest.approx([math.sqrt(0.5), math.sqrt(0.5)], abs=2e-16)
+    assert out[3].tolist() == [-1.0, 0.0]
 
 
 # ---------------------------------------------------------------- fast == general

@@ -17,7 +17,7 @@ import numpy as np
 
 from .._jit import njit
 from .broadphase import B_AWAKE, DYNAMIC, KINEMATIC
-from .sat import collide, collide_polygons, polygon_normals, shape_distance
+from .sat import collide, collide_polygons, shape_distance, vertex_normals
 
 C_TOUCHING = 1
 
@@ -58,14 +58,28 @@ def collide_pairs(pa, pb, pr, s_body, s_vstart, s_vcount, s_radius, vworld, kind
     pts = np.empty((2, 2))
     seps = np.empty(2)
     ids = np.empty(2, dtype=np.int64)
+    # Which pairs can change (the rest keep last step's manifold); whether any of those is
+    # two polygons, which need face normals.
+    active = np.empty(n, dtype=np.bool_)
+    polys = False
+    for i in range(n):
+        a = pa[i]
+        b = pb[i]
+        ba = s_body[a]
+        bb = s_body[b]
+        act = (_active(kind[ba], b_flags[ba], vel[ba, 0], vel[ba, 1], angvel[ba])
+               or _active(kind[bb], b_flags[bb], vel[bb, 0], vel[bb, 1], angvel[bb]))
+        active[i] = act
+        polys |= act and s_vcount[a] >= 3 and s_vcount[b] >= 3
+    # Polygon face normals per vertex row of vworld: once per shape per step, not once per
+    # use in every pair the shape is part of.
+    nrm = np.empty((vworld.shape[0], 2))
+    if polys:
+        vertex_normals(vworld, s_vstart, s_vcount, n_shapes, nrm)
     m = 0
     j = 0  # cursor into the old table
     n_old = o_a.shape[0]
     old_matched = np.zeros(n_old, dtype=np.bool_)
-    # Polygon face normals, per vertex row of vworld: computed once per shape per step (on
-    # its first pair), not once per use in every pair the shape is part of.
-    nrm = np.empty((vworld.shape[0], 2))
-    nrm_ready = np.zeros(s_vcount.shape[0], dtype=np.bool_)
     for i in range(n):
         a = pa[i]
         b = pb[i]
@@ -75,9 +89,7 @@ def collide_pairs(pa, pb, pr, s_body, s_vstart, s_vcount, s_radius, vworld, kind
         has_old = j < n_old and o_a[j] == a and o_b[j] == b
         ba = s_body[a]
         bb = s_body[b]
-        active = (_active(kind[ba], b_flags[ba], vel[ba, 0], vel[ba, 1], angvel[ba])
-                  or _active(kind[bb], b_flags[bb], vel[bb, 0], vel[bb, 1], angvel[bb]))
-        if not active:
+        if not active[i]:
             if has_old:
                 # Asleep: keep the manifold exactly as it was.
                 c_a[m] = a
@@ -102,15 +114,9 @@ def collide_pairs(pa, pb, pr, s_body, s_vstart, s_vcount, s_radius, vworld, kind
         if na >= 3 and nb >= 3:
             offa = s_vstart[a]
             offb = s_vstart[b]
-            if not nrm_ready[a]:
-                polygon_normals(vworld, offa, na, nrm, offa)
-                nrm_ready[a] = True
-            if not nrm_ready[b]:
-                polygon_normals(vworld, offb, nb, nrm, offb)
-                nrm_ready[b] = True
-            count, nx, ny = collide_polygons(vworld, offa, na, s_radius[a], nrm, offa,
-                                             vworld, offb, nb, s_radius[b], nrm, offb,
-                                             margin, pts, seps, ids)
+            count, nx, ny = collide_polygons(vworld, nrm, offa, na, s_radius[a], offa,
+                                             offb, nb, s_radius[b], offb, margin, pts, seps,
+                                             ids)
         if count < 0:
             # Not two polygons, or a case the fast path leaves to the general one.
             count, nx, ny = collide(vworld, s_vstart[a], na, s_radius[a],

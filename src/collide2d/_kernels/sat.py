@@ -15,6 +15,8 @@ of the normal that pushes A away from B, which is ``-n_ab``.
 
 import math
 
+import numpy as np
+
 from .._jit import njit
 
 # Every division here is guarded (zero-length edges, empty spans and coincident points are
@@ -59,6 +61,52 @@ def polygon_normals(verts, off, n, out, out_off):
         mx, my = _polygon_normal(verts, off, n, k)
         out[out_off + k, 0] = mx
         out[out_off + k, 1] = my
+
+
+@njit(error_model="numpy")
+def vertex_normals(verts, vstart, vcount, n_shapes, out):
+    """Face normals of the polygons (n >= 3) among the first n_shapes shapes of a vertex pool,
+    bit for bit as polygon_normals writes them: ``out[r]`` is the normal of the face that
+    starts at vertex row r. Rows of other shapes get meaningless values.
+
+    One loop over all rows rather than one per shape: it has no branches, so LLVM vectorises
+    it, and a normal (a square root and two divisions) then takes a fraction of the time.
+    """
+    nv = 0
+    for s in range(n_shapes):
+        nv = max(nv, vstart[s] + vcount[s])
+    ex = np.empty(nv)
+    ey = np.empty(nv)
+    for r in range(nv - 1):
+        ex[r] = verts[r + 1, 0] - verts[r, 0]
+        ey[r] = verts[r + 1, 1] - verts[r, 1]
+    for s in range(n_shapes):
+        if vcount[s] >= 3:
+            # the closing edge, from the last vertex back to the first
+            i = vstart[s] + vcount[s] - 1
+            j = vstart[s]
+            ex[i] = verts[j, 0] - verts[i, 0]
+            ey[i] = verts[j, 1] - verts[i, 1]
+    nx = np.empty(nv)
+    ny = np.empty(nv)
+    _unit_normals(ex, ey, nx, ny)
+    for r in range(nv):
+        out[r, 0] = nx[r]
+        out[r, 1] = ny[r]
+
+
+@njit(error_model="numpy")
+def _unit_normals(ex, ey, nx, ny):
+    """Unit normals (ey, -ex) / |e| of the edge vectors e, (0, 0) for a zero edge:
+    _polygon_normal's formula, bit for bit, over flat arrays so that LLVM vectorises the loop
+    (a normal costs one square root and two divisions; packed, a fraction of the time)."""
+    for r in range(ex.shape[0]):
+        x = ex[r]
+        y = ey[r]
+        el = math.sqrt(x * x + y * y)
+        nz = el != 0.0
+        nx[r] = y / el if nz else 0.0
+        ny[r] = -x / el if nz else 0.0
 
 
 @njit
@@ -142,23 +190,36 @@ def _polygon_separation(va, offa, na, nrma, noffa, vb, offb, nb):
     bk = -1
     bmx = 0.0
     bmy = 0.0
-    for k in range(na):
-        mx = nrma[noffa + k, 0]
-        my = nrma[noffa + k, 1]
-        if mx == 0.0 and my == 0.0:
-            continue
-        px = va[offa + k, 0]
-        py = va[offa + k, 1]
-        smin = math.inf
+    last = na - 1
+    for k0 in range(0, na, 2):
+        k1 = min(k0 + 1, last)
+        mx0 = nrma[noffa + k0, 0]
+        my0 = nrma[noffa + k0, 1]
+        mx1 = nrma[noffa + k1, 0]
+        my1 = nrma[noffa + k1, 1]
+        px0 = va[offa + k0, 0]
+        py0 = va[offa + k0, 1]
+        px1 = va[offa + k1, 0]
+        py1 = va[offa + k1, 1]
+        s0 = math.inf
+        s1 = math.inf
         for i in range(nb):
-            s = mx * (vb[offb + i, 0] - px) + my * (vb[offb + i, 1] - py)
-            if s < smin:
-                smin = s
-        if smin > best:
-            best = smin
-            bk = k
-            bmx = mx
-            bmy = my
+            vx = vb[offb + i, 0]
+            vy = vb[offb + i, 1]
+            t0 = mx0 * (vx - px0) + my0 * (vy - py0)
+            t1 = mx1 * (vx - px1) + my1 * (vy - py1)
+            s0 = t0 if t0 < s0 else s0
+            s1 = t1 if t1 < s1 else s1
+        upd = s0 > best and (mx0 != 0.0 or my0 != 0.0)
+        best = s0 if upd else best
+        bk = k0 if upd else bk
+        bmx = mx0 if upd else bmx
+        bmy = my0 if upd else bmy
+        upd = s1 > best and (mx1 != 0.0 or my1 != 0.0)
+        best = s1 if upd else best
+        bk = k1 if upd else bk
+        bmx = mx1 if upd else bmx
+        bmy = my1 if upd else bmy
     return best, bk, bmx, bmy
 
 
@@ -511,10 +572,11 @@ def collide(va, offa, na, ra, vb, offb, nb, rb, margin, out_pts, out_sep, out_id
 
 
 @njit(inline="always")
-def collide_polygons(va, offa, na, ra, nrma, noffa, vb, offb, nb, rb, nrmb, noffb, margin,
+def collide_polygons(verts, nrm, offa, na, ra, noffa, offb, nb, rb, noffb, margin,
                      out_pts, out_sep, out_ids):
     """The common case of :func:`collide`: two polygons (n >= 3) with their face normals
-    given (``nrma[noffa + k]`` is face k of A as polygon_normals writes it; likewise B).
+    given: the vertices of A are ``verts[offa:offa + na]``, its face k has normal
+    ``nrm[noffa + k]`` as polygon_normals writes it; likewise B.
 
     Returns (count, n_ab_x, n_ab_y) as collide does, bit for bit, or count -1 when the pair
     needs the general path (closest-feature contact, rounded shapes with separated cores, a
@@ -525,16 +587,19 @@ def collide_polygons(va, offa, na, ra, nrma, noffa, vb, offb, nb, rb, nrmb, noff
     Written for Numba's reference counting (checked in the assembly: no NRT_incref left):
     helpers inlined, outputs written in line, _keep_alive at the one exit. Itself inlined
     into collide_pairs (``inline="always"``): as a call it cost about a tenth of that kernel.
+    The reference face, the clip and the output slots are chosen by selects, not branches:
+    which shape is the reference and which points survive are coin flips in a pile, and
+    mispredicted branches cost more than the arithmetic.
     """
     count = -1
     nx = 0.0
     ny = 0.0
     rsum = ra + rb
-    sa, ka, max_, may = _polygon_separation(va, offa, na, nrma, noffa, vb, offb, nb)
+    sa, ka, max_, may = _polygon_separation(verts, offa, na, nrm, noffa, verts, offb, nb)
     if sa - rsum > margin:
         count = 0
     else:
-        sb, kb, mbx, mby = _polygon_separation(vb, offb, nb, nrmb, noffb, va, offa, na)
+        sb, kb, mbx, mby = _polygon_separation(verts, offb, nb, nrm, noffb, verts, offa, na)
         if sb - rsum > margin:
             count = 0
         elif ka >= 0 and kb >= 0 and (rsum == 0.0 or max(sa, sb) <= 0.0):
@@ -542,49 +607,45 @@ def collide_polygons(va, offa, na, ra, nrma, noffa, vb, offb, nb, rb, nrmb, noff
             # (A's vertex, B's vertex) nearest each point, whichever shape is the reference:
             # a stack's parallel faces swap reference with tiny motions, and the ids must
             # survive that or the contact loses its warm start (Box2D v3 does the same).
-            if sb > sa + FLIP_TOL:
-                ki = _incident_face(nrma, noffa, na, mbx, mby)
-                kb2 = kb + 1 if kb + 1 < nb else 0
-                ki2 = ki + 1 if ki + 1 < na else 0
-                c, p0x, p0y, s0, k0, p1x, p1y, s1, k1 = _clip_incident(
-                    vb[offb + kb, 0], vb[offb + kb, 1], vb[offb + kb2, 0], vb[offb + kb2, 1],
-                    rb, mbx, mby, va[offa + ki, 0], va[offa + ki, 1], va[offa + ki2, 0],
-                    va[offa + ki2, 1], ra, margin)
-                id0 = CLIP_ID | (ki2 << 20) | kb
-                id1 = CLIP_ID | (ki << 20) | kb2
-                nx = -mbx
-                ny = -mby
-            else:
-                ki = _incident_face(nrmb, noffb, nb, max_, may)
-                ka2 = ka + 1 if ka + 1 < na else 0
-                ki2 = ki + 1 if ki + 1 < nb else 0
-                c, p0x, p0y, s0, k0, p1x, p1y, s1, k1 = _clip_incident(
-                    va[offa + ka, 0], va[offa + ka, 1], va[offa + ka2, 0], va[offa + ka2, 1],
-                    ra, max_, may, vb[offb + ki, 0], vb[offb + ki, 1], vb[offb + ki2, 0],
-                    vb[offb + ki2, 1], rb, margin)
-                id0 = CLIP_ID | (ka << 20) | ki2
-                id1 = CLIP_ID | (ka2 << 20) | ki
-                nx = max_
-                ny = may
+            flip = sb > sa + FLIP_TOL
+            offr = offb if flip else offa
+            nr = nb if flip else na
+            kr = kb if flip else ka
+            rr = rb if flip else ra
+            mx = mbx if flip else max_
+            my = mby if flip else may
+            offi = offa if flip else offb
+            noffi = noffa if flip else noffb
+            ni = na if flip else nb
+            ri = ra if flip else rb
+            ki = _incident_face(nrm, noffi, ni, mx, my)
+            kr2 = kr + 1 if kr + 1 < nr else 0
+            ki2 = ki + 1 if ki + 1 < ni else 0
+            c, p0x, p0y, s0, k0, p1x, p1y, s1, k1 = _clip_incident(
+                verts[offr + kr, 0], verts[offr + kr, 1], verts[offr + kr2, 0],
+                verts[offr + kr2, 1], rr, mx, my, verts[offi + ki, 0], verts[offi + ki, 1],
+                verts[offi + ki2, 0], verts[offi + ki2, 1], ri, margin)
             if c == 0:
-                # written as in collide, in line: a helper call would keep the counts
-                count = 0
-                if k0:
-                    out_pts[0, 0] = p0x
-                    out_pts[0, 1] = p0y
-                    out_sep[0] = s0
-                    out_ids[0] = id0
-                    count = 1
-                if k1:
-                    out_pts[count, 0] = p1x
-                    out_pts[count, 1] = p1y
-                    out_sep[count] = s1
-                    out_ids[count] = id1
-                    count += 1
-            else:
-                nx = 0.0
-                ny = 0.0
-    _keep_alive(va, nrma, vb, nrmb, out_pts, out_sep, out_ids)
+                # Point 0 ends at the reference face's vertex kr and the incident face's
+                # ki2, point 1 at kr2 and ki; ids put A's vertex first.
+                ia0 = ki2 if flip else kr
+                ib0 = kr if flip else ki2
+                ia1 = ki if flip else kr2
+                ib1 = kr2 if flip else ki
+                # Slot 0 takes point 0, then slot k0 point 1: a dropped point is overwritten
+                # or left past count (written in line: a helper call would keep the counts).
+                out_pts[0, 0] = p0x
+                out_pts[0, 1] = p0y
+                out_sep[0] = s0
+                out_ids[0] = CLIP_ID | (ia0 << 20) | ib0
+                out_pts[k0, 0] = p1x
+                out_pts[k0, 1] = p1y
+                out_sep[k0] = s1
+                out_ids[k0] = CLIP_ID | (ia1 << 20) | ib1
+                count = k0 + k1
+                nx = -mx if flip else mx
+                ny = -my if flip else my
+    _keep_alive(verts, nrm, out_pts, out_sep, out_ids)
     return count, nx, ny
 
 
@@ -618,7 +679,9 @@ def _clip_incident(v11x, v11y, v12x, v12y, rr, mx, my, v21x, v21y, v22x, v22y, r
 
     Returns (c, p0x, p0y, sep0, keep0, p1x, p1y, sep1, keep1): c -1 when the edges do not
     overlap along the face (the caller falls back to the closest points), else 0; point 0
-    comes from v22's end, point 1 from v21's, each kept (keep 1) when within margin.
+    comes from v22's end, point 1 from v21's, each kept (keep 1) when within margin. Both
+    clips are computed and the results selected: whether an end needs clipping is a coin
+    flip, and a mispredicted branch costs more than a division.
     """
     # The face's unit tangent (v12 - v11) / |v12 - v11| is m turned +90 degrees: the normal
     # came from the same edge vector and length, so these are the same bits.
@@ -630,48 +693,33 @@ def _clip_incident(v11x, v11y, v12x, v12y, rr, mx, my, v21x, v21y, v22x, v22y, r
     upper2 = tx * (v21x - v11x) + ty * (v21y - v11y)
     lower2 = tx * (v22x - v11x) + ty * (v22y - v11y)
     span = upper2 - lower2
-    c = 0
-    p0x = 0.0
-    p0y = 0.0
-    sep0 = 0.0
-    keep0 = 0
-    p1x = 0.0
-    p1y = 0.0
-    sep1 = 0.0
-    keep1 = 0
-    if upper2 < lower1 or lower2 > upper1 or span <= 0.0:
-        c = -1  # no overlap along the face (or degenerate incident edge)
-    else:
-        if lower2 < lower1:
-            f = (lower1 - lower2) / span
-            vlx = v22x + f * (v21x - v22x)
-            vly = v22y + f * (v21y - v22y)
-        else:
-            vlx = v22x
-            vly = v22y
-        if upper2 > upper1:
-            f = (upper1 - lower2) / span
-            vux = v22x + f * (v21x - v22x)
-            vuy = v22y + f * (v21y - v22y)
-        else:
-            vux = v21x
-            vuy = v21y
-        sep_l = mx * (vlx - v11x) + my * (vly - v11y)
-        sep_u = mx * (vux - v11x) + my * (vuy - v11y)
-        rsum = rr + ri
-        if sep_l - rsum <= margin:
-            h = 0.5 * (rr - ri - sep_l)
-            p0x = vlx + h * mx
-            p0y = vly + h * my
-            sep0 = sep_l - rsum
-            keep0 = 1
-        if sep_u - rsum <= margin:
-            h = 0.5 * (rr - ri - sep_u)
-            p1x = vux + h * mx
-            p1y = vuy + h * my
-            sep1 = sep_u - rsum
-            keep1 = 1
-    return c, p0x, p0y, sep0, keep0, p1x, p1y, sep1, keep1
+    # no overlap along the face (or degenerate incident edge)
+    c = -1 if (upper2 < lower1) | (lower2 > upper1) | (span <= 0.0) else 0
+    # With c = -1 the results are not used; a positive stand-in keeps the division finite.
+    div = span if span > 0.0 else 1.0
+    fl = (lower1 - lower2) / div
+    fu = (upper1 - lower2) / div
+    dx = v21x - v22x
+    dy = v21y - v22y
+    clx = v22x + fl * dx
+    cly = v22y + fl * dy
+    cux = v22x + fu * dx
+    cuy = v22y + fu * dy
+    low = lower2 < lower1
+    up = upper2 > upper1
+    vlx = clx if low else v22x
+    vly = cly if low else v22y
+    vux = cux if up else v21x
+    vuy = cuy if up else v21y
+    sep_l = mx * (vlx - v11x) + my * (vly - v11y)
+    sep_u = mx * (vux - v11x) + my * (vuy - v11y)
+    rsum = rr + ri
+    hl = 0.5 * (rr - ri - sep_l)
+    hu = 0.5 * (rr - ri - sep_u)
+    keep0 = 1 if (c == 0) & (sep_l - rsum <= margin) else 0
+    keep1 = 1 if (c == 0) & (sep_u - rsum <= margin) else 0
+    return (c, vlx + hl * mx, vly + hl * my, sep_l - rsum, keep0,
+            vux + hu * mx, vuy + hu * my, sep_u - rsum, keep1)
 
 
 @njit
