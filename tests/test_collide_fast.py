@@ -54,6 +54,11 @@ def regular(n, r, centre, theta):
     return np.column_stack((r * np.cos(ang), r * np.sin(ang))) @ rot(theta) + centre
 
 
+def axis_normals(verts, off, n):
+    """Face normals of a polygon as the general path's ``shape_axis`` gives them."""
+    return np.array([sat.shape_axis(verts, off, n, k)[:2] for k in range(n)])
+
+
 def both_paths(pa, pb, ra=0.0, rb=0.0, margin=MARGIN):
     """(fast, general) results for A = pa, B = pb, each (count, normal, pts, seps, ids).
 
@@ -67,8 +72,8 @@ def both_paths(pa, pb, ra=0.0, rb=0.0, margin=MARGIN):
     verts[offb:offb + nb] = pb
     nrm = np.full((1 + nb + 2 + na, 2), np.nan)
     noffb, noffa = 1, 1 + nb + 2
-    sat.polygon_normals(verts, offa, na, nrm, noffa)
-    sat.polygon_normals(verts, offb, nb, nrm, noffb)
+    nrm[noffa:noffa + na] = axis_normals(verts, offa, na)
+    nrm[noffb:noffb + nb] = axis_normals(verts, offb, nb)
     out = []
     for fast in (True, False):
         pts = np.full((2, 2), np.nan)
@@ -134,14 +139,14 @@ def boundary_distance(poly, p):
 
 
 @nojit
-def test_polygon_normals_are_outward_unit_edge_normals():
+def test_vertex_normals_are_outward_unit_edge_normals():
     rng = np.random.default_rng(1)
     for _ in range(50):
         n = int(rng.integers(3, 9))
         poly = ellipse_polygon(rng, n, rng.uniform(0.2, 3), rng.uniform(1e-3, 3),
                                rng.uniform(-5, 5, 2), rng.uniform(0, 2 * math.pi))
         nrm = np.empty((n, 2))
-        sat.polygon_normals(poly, 0, n, nrm, 0)
+        sat.vertex_normals(poly, np.array([0]), np.array([n]), 1, nrm)
         for k in range(n):
             e = poly[(k + 1) % n] - poly[k]
             assert math.hypot(*nrm[k]) == pytest.approx(1.0, abs=1e-15)
@@ -154,10 +159,10 @@ def test_polygon_normals_are_outward_unit_edge_normals():
 
 
 @nojit
-def test_polygon_normals_of_a_zero_length_edge_are_zero():
+def test_vertex_normals_of_a_zero_length_edge_are_zero():
     poly = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
     nrm = np.empty((4, 2))
-    sat.polygon_normals(poly, 0, 4, nrm, 0)
+    sat.vertex_normals(poly, np.array([0]), np.array([4]), 1, nrm)
     assert nrm[1].tolist() == [0.0, 0.0]
     assert nrm[0].tolist() == [0.0, -1.0]
 
@@ -174,7 +179,7 @@ def _pool(shapes):
     return verts, np.array(vstart + [0, 0]), np.array(vcount + [0, 0])
 
 
-def test_vertex_normals_match_polygon_normals_bit_for_bit():
+def test_vertex_normals_match_the_general_paths_axes_bit_for_bit():
     # the pool mixes polygons with circles and segments (rows with no face normal), a
     # polygon with a repeated vertex (a zero normal), a polygon far from the origin, and
     # unused shape slots (count 0 at row 0) past n_shapes
@@ -202,8 +207,7 @@ def test_vertex_normals_match_polygon_normals_bit_for_bit():
         n = len(pts)
         if n < 3:
             continue
-        expected = np.empty((n, 2))
-        sat.polygon_normals(verts, vstart[s], n, expected, 0)
+        expected = axis_normals(verts, vstart[s], n)
         got = out[vstart[s]:vstart[s] + n]
         assert got.tobytes() == expected.tobytes()
         # and independently: unit, along the edge turned clockwise (outward for CCW)

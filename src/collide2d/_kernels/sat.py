@@ -43,7 +43,7 @@ def axis_count(n):
 @njit(error_model="numpy")
 def _polygon_normal(verts, off, n, k):
     """Outward unit normal of polygon face k, (0, 0) for a zero-length edge. Every path
-    (shape_axis, polygon_normals) uses this formula, so cached normals are bit-identical."""
+    (shape_axis, vertex_normals) uses this formula, so cached normals are bit-identical."""
     i = off + k
     j = off + k + 1 if k + 1 < n else off
     ex = verts[j, 0] - verts[i, 0]
@@ -54,19 +54,10 @@ def _polygon_normal(verts, off, n, k):
     return ey / el, -ex / el
 
 
-@njit
-def polygon_normals(verts, off, n, out, out_off):
-    """Face normals of polygon (n >= 3) into ``out[out_off + k]``, as shape_axis gives them."""
-    for k in range(n):
-        mx, my = _polygon_normal(verts, off, n, k)
-        out[out_off + k, 0] = mx
-        out[out_off + k, 1] = my
-
-
 @njit(error_model="numpy")
 def vertex_normals(verts, vstart, vcount, n_shapes, out):
     """Face normals of the polygons (n >= 3) among the first n_shapes shapes of a vertex pool,
-    bit for bit as polygon_normals writes them: ``out[r]`` is the normal of the face that
+    bit for bit as shape_axis gives them: ``out[r]`` is the normal of the face that
     starts at vertex row r. Rows of other shapes get meaningless values.
 
     One loop over all rows rather than one per shape: it has no branches, so LLVM vectorises
@@ -185,7 +176,7 @@ def max_separation(va, offa, na, vb, offb, nb, dx, dy):
 @njit(inline="always")
 def _polygon_separation(va, offa, na, nrma, noffa, vb, offb, nb):
     """max_separation(va, offa, na, vb, offb, nb, 0, 0)[:4] for a polygon A whose face
-    normals are given (``nrma[noffa + k]``, from polygon_normals)."""
+    normals are given (``nrma[noffa + k]``, from vertex_normals)."""
     best = -math.inf
     bk = -1
     bmx = 0.0
@@ -576,7 +567,7 @@ def collide_polygons(verts, nrm, offa, na, ra, noffa, offb, nb, rb, noffb, margi
                      out_pts, out_sep, out_ids):
     """The common case of :func:`collide`: two polygons (n >= 3) with their face normals
     given: the vertices of A are ``verts[offa:offa + na]``, its face k has normal
-    ``nrm[noffa + k]`` as polygon_normals writes it; likewise B.
+    ``nrm[noffa + k]`` as vertex_normals writes it; likewise B.
 
     Returns (count, n_ab_x, n_ab_y) as collide does, bit for bit, or count -1 when the pair
     needs the general path (closest-feature contact, rounded shapes with separated cores, a
