@@ -1,7 +1,8 @@
 """Contact solver: sequential impulses with soft contacts and substepping (after Box2D v3).
 
 Stages, in the order the step calls them: ``prepare_contacts`` (anchors, Jacobian terms,
-effective masses, the block inverse of two-point impacts), then per substep
+effective masses, the couplings between a manifold's rows, the block inverse of two-point
+impacts), then per substep
 ``integrate_velocities`` (in integrate.py), ``warm_start``, ``solve_contacts`` (with bias),
 ``integrate_positions``, ``solve_contacts`` again without bias and in reverse order (relax,
 which also sums the step's impulses); after the substeps ``apply_restitution``. The
@@ -131,12 +132,12 @@ def prepare_contacts(c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, s_body
             rt1b = -jac[q, 0, 3]
             rt2a = -jac[q, 1, 2]
             rt2b = -jac[q, 1, 3]
-            coup[q, 0] = ma + mb + ia * rn1a * rn2a + ib * rn1b * rn2b
+            k11, k12, k22, det = _normal_mass2(q, jac, ma, mb, ia, ib)
+            coup[q, 0] = k12
             coup[q, 2] = ia * rn1a * rt2a + ib * rn1b * rt2b
             coup[q, 3] = ia * rn2a * rt1a + ib * rn2b * rt1b
             coup[q, 4] = ia * rn2a * rt2a + ib * rn2b * rt2b
             coup[q, 5] = ma + mb + ia * rt1a * rt2a + ib * rt1b * rt2b
-            k11, k12, k22, det = _normal_mass2(q, jac, ma, mb, ia, ib)
             # Block only for impacts, and only when well conditioned (Box2D v2's test). Resting
             # contacts stay point by point: a block solve there (soft or not) let the B = 100
             # pyramid sag and drift more (0.52 m against 0.37 m).
@@ -305,23 +306,14 @@ def solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair
                     c_nimp[i, 1] = new2
                     solved = True
             if not solved:
-                old = c_nimp[i, 0]
-                new = max(_kept(old, isc1, nmass[q, 0] * ms1, bias1) - nmass[q, 0] * ms1 * vn1, 0.0)
-                d1 = new - old
-                c_nimp[i, 0] = new
+                d1 = _normal_point(i, 0, vn1, bias1, nmass[q, 0] * ms1, isc1, c_nimp)
                 vn2 += coup[q, 0] * d1
-                old = c_nimp[i, 1]
-                new = max(_kept(old, isc2, nmass[q, 1] * ms2, bias2) - nmass[q, 1] * ms2 * vn2, 0.0)
-                d2 = new - old
-                c_nimp[i, 1] = new
+                d2 = _normal_point(i, 1, vn2, bias2, nmass[q, 1] * ms2, isc2, c_nimp)
             max_imp[q, 1] = max(max_imp[q, 1], d2)
             vt1 += coup[q, 1] * d1 + coup[q, 3] * d2
             vt2 += coup[q, 2] * d1 + coup[q, 4] * d2
         else:
-            old = c_nimp[i, 0]
-            new = max(_kept(old, isc1, nmass[q, 0] * ms1, bias1) - nmass[q, 0] * ms1 * vn1, 0.0)
-            d1 = new - old
-            c_nimp[i, 0] = new
+            d1 = _normal_point(i, 0, vn1, bias1, nmass[q, 0] * ms1, isc1, c_nimp)
             vt1 += coup[q, 1] * d1
         max_imp[q, 0] = max(max_imp[q, 0], d1)
         # Friction: Coulomb, the tangent impulse within friction * normal impulse.
@@ -364,11 +356,15 @@ def solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair
                 total_imp[i, 1] += c_nimp[i, 1]
 
 
-@njit
-def _kept(old, imp_scale, k, bias):
-    """The part of a normal impulse update that does not wait on the velocity: the
-    accumulated impulse after the soft leak, less the bias's share."""
-    return (old - imp_scale * old) - k * bias
+@njit(inline="always")
+def _normal_point(i, p, vn, bias, k, imp_scale, c_nimp):
+    """Update point p's accumulated normal impulse (soft, clamped to push only); returns
+    the increment. The leak and bias terms do not wait on the velocity: only k vn is on the
+    chain of dependent operations."""
+    old = c_nimp[i, p]
+    new = max(((old - imp_scale * old) - k * bias) - k * vn, 0.0)
+    c_nimp[i, p] = new
+    return new - old
 
 
 @njit
