@@ -3,9 +3,9 @@
 1. shapes to world space and bounding boxes (poses.py); candidate pairs (broadphase.py)
 2. manifolds, warm-start matching, begin / end (narrowphase.py)
 3. effective masses for this step; arcade response (integrate.py, arcade.py)
-4. prepare contacts; per substep: integrate velocities, warm start, solve, integrate
-   positions, relax; then restitution (solver.py). Impulses accumulate in the contact table,
-   which is the next step's warm start.
+4. prepare contacts; per substep: integrate velocities, warm start, solve (extra passes for
+   light bodies under heavy ones), integrate positions, relax; then restitution (solver.py).
+   Impulses accumulate in the contact table, which is the next step's warm start.
 5. continuous collision for fast and bullet bodies (ccd.py)
 6. body origins from centres, forces cleared (integrate.py); sleeping islands (islands.py)
 7. shapes at final poses; sensor overlaps there (broadphase.py, narrowphase.py)
@@ -34,8 +34,10 @@ from .islands import update_sleep
 from .narrowphase import collide_pairs, sensor_pairs
 from .poses import body_rotations, fatten_boxes, place_shapes
 from .solver import (
+    EXTRA_PASSES,
     apply_restitution,
     make_soft,
+    mass_ratio_rows,
     prepare_contacts,
     solve_contacts,
     warm_start,
@@ -108,6 +110,7 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
     soft[0], soft[1], soft[2] = make_soft(contact_hertz, zeta, h)
     soft_static[0], soft_static[1], soft_static[2] = make_soft(2.0 * contact_hertz, zeta, h)
     total_imp = np.zeros((c_a.shape[0], 2))
+    heavy = mass_ratio_rows(ba, bb, inv_m)  # light bodies under heavy ones: extra passes
     for _ in range(substeps):
         if explicit:
             integrate_positions(vel, angvel, com, angle, angle0, dp, dq, inv_m, kind, b_flags,
@@ -119,7 +122,12 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
                    inv_i)
         solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair, max_imp,
                        kinv, c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m, inv_i, dp, dq,
-                       h, True, soft, soft_static, max_push, False, total_imp)
+                       h, True, soft, soft_static, max_push, False, total_imp, heavy, False)
+        for extra in range(EXTRA_PASSES if heavy.shape[0] > 0 else 0):
+            solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair,
+                           max_imp, kinv, c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m,
+                           inv_i, dp, dq, h, True, soft, soft_static, max_push, extra % 2 == 0,
+                           total_imp, heavy, True)
         if not explicit:
             integrate_positions(vel, angvel, com, angle, angle0, dp, dq, inv_m, kind, b_flags,
                                 n_bodies, h)
@@ -127,7 +135,7 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
         # runs (a B = 40 pyramid sheared 0.19 m); forward then back cancels the lean.
         solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair, max_imp,
                        kinv, c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m, inv_i, dp, dq,
-                       h, False, soft, soft_static, max_push, True, total_imp)
+                       h, False, soft, soft_static, max_push, True, total_imp, heavy, False)
     apply_restitution(rows, ba, bb, jac, nmass, relv, rest, max_imp, c_count, c_normal,
                       c_nimp, vel, angvel, inv_m, inv_i, rest_threshold, total_imp, vfree,
                       wfree, kin_moving)
