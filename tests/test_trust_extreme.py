@@ -184,7 +184,7 @@ def _soft_sag(w, load, inv_m, inv_i, static):
     return k_inv * load / (2.0 * math.pi * hertz) ** 2 + 0.001
 
 
-@pytest.mark.parametrize("ratio", [10.0, 100.0, 1000.0])
+@pytest.mark.parametrize("ratio", [10.0, pytest.param(100.0, marks=pytest.mark.nojit), 1000.0])
 def test_heavy_box_on_a_much_lighter_box_comes_to_rest_upright(ratio):
     # Gauss-Seidel's worst case: a light box between a heavy one and the ground. With one
     # pass per substep this rocked (10-100x) or threw the top box off (1000x) within 4 s.
