@@ -16,6 +16,7 @@ import math
 import numpy as np
 
 from .._jit import njit
+from .poses import transform_vertices
 from .sat import sweep_pair
 
 DYNAMIC = 2
@@ -65,21 +66,11 @@ def _first_hit(b, cx, cy, c, sn, wx, wy, local_com, start, rows, s_flags, s_vsta
         if s_flags[s] & S_SENSOR:
             continue
         n = s_vcount[s]
-        lox = math.inf
-        loy = math.inf
-        hix = -math.inf
-        hiy = -math.inf
-        for v in range(n):
-            lx = vlocal[s_vstart[s] + v, 0]
-            ly = vlocal[s_vstart[s] + v, 1]
-            x = ox + c * lx - sn * ly
-            y = oy + sn * lx + c * ly
-            buf[v, 0] = x
-            buf[v, 1] = y
-            lox = min(lox, x, x + wx)
-            loy = min(loy, y, y + wy)
-            hix = max(hix, x, x + wx)
-            hiy = max(hiy, y, y + wy)
+        lox, loy, hix, hiy = transform_vertices(vlocal, s_vstart[s], n, ox, oy, c, sn, buf, 0)
+        # The box swept by (wx, wy) (adding a constant keeps the min and max: same bits as
+        # per vertex).
+        lox, hix = min(lox, lox + wx), max(hix, hix + wx)
+        loy, hiy = min(loy, loy + wy), max(hiy, hiy + wy)
         r = s_radius[s]
         for k in range(ns):
             t = statics[k]

@@ -31,6 +31,28 @@ def update_shapes(pos, angle, s_body, s_flags, s_vstart, s_vcount, s_radius, vlo
                  s_vcount, s_radius, vlocal, vworld, aabb, n_shapes, margin)
 
 
+@njit(inline="always")
+def transform_vertices(vlocal, a0, n, px, py, c, sn, out, o0):
+    """Local vertices ``vlocal[a0:a0+n]`` turned by (c, sn) and moved to (px, py), into
+    ``out[o0:o0+n]``; returns their box (lox, loy, hix, hiy)."""
+    lox = math.inf
+    loy = math.inf
+    hix = -math.inf
+    hiy = -math.inf
+    for k in range(n):
+        lx = vlocal[a0 + k, 0]
+        ly = vlocal[a0 + k, 1]
+        x = px + c * lx - sn * ly
+        y = py + sn * lx + c * ly
+        out[o0 + k, 0] = x
+        out[o0 + k, 1] = y
+        lox = min(lox, x)
+        loy = min(loy, y)
+        hix = max(hix, x)
+        hiy = max(hiy, y)
+    return lox, loy, hix, hiy
+
+
 @njit
 def place_shapes(pos, rot, s_body, s_flags, s_vstart, s_vcount, s_radius, vlocal, vworld,
                  aabb, n_shapes, margin):
@@ -39,24 +61,9 @@ def place_shapes(pos, rot, s_body, s_flags, s_vstart, s_vcount, s_radius, vlocal
         if not s_flags[s] & S_ALIVE:
             continue
         b = s_body[s]
-        c = rot[b, 0]
-        sn = rot[b, 1]
-        px = pos[b, 0]
-        py = pos[b, 1]
         a0 = s_vstart[s]
-        lox = math.inf
-        loy = math.inf
-        hix = -math.inf
-        hiy = -math.inf
-        for v in range(a0, a0 + s_vcount[s]):
-            x = px + c * vlocal[v, 0] - sn * vlocal[v, 1]
-            y = py + sn * vlocal[v, 0] + c * vlocal[v, 1]
-            vworld[v, 0] = x
-            vworld[v, 1] = y
-            lox = min(lox, x)
-            loy = min(loy, y)
-            hix = max(hix, x)
-            hiy = max(hiy, y)
+        lox, loy, hix, hiy = transform_vertices(vlocal, a0, s_vcount[s], pos[b, 0], pos[b, 1],
+                                                rot[b, 0], rot[b, 1], vworld, a0)
         # (exact box) then margin, in that order: fatten_boxes gives the same bits.
         r = s_radius[s]
         aabb[s, 0] = (lox - r) - margin

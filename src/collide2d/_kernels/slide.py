@@ -30,6 +30,7 @@ import numpy as np
 
 from .._jit import njit
 from .ccd import body_rows
+from .poses import transform_vertices
 from .sat import shape_distance
 from .tiles import (
     BOUNCE,
@@ -80,27 +81,9 @@ def _filter_ok(a, b, s_category, s_mask, s_group):
 def _place(o, pos, angle, s_body, s_vstart, s_vcount, vlocal, buf):
     """World vertices of shape row o at its body's current pose into buf[0:n]; its box."""
     b = s_body[o]
-    c = math.cos(angle[b])
-    sn = math.sin(angle[b])
-    px = pos[b, 0]
-    py = pos[b, 1]
-    lox = math.inf
-    loy = math.inf
-    hix = -math.inf
-    hiy = -math.inf
-    a0 = s_vstart[o]
     n = s_vcount[o]
-    for k in range(n):
-        lx = vlocal[a0 + k, 0]
-        ly = vlocal[a0 + k, 1]
-        x = px + c * lx - sn * ly
-        y = py + sn * lx + c * ly
-        buf[k, 0] = x
-        buf[k, 1] = y
-        lox = min(lox, x)
-        loy = min(loy, y)
-        hix = max(hix, x)
-        hiy = max(hiy, y)
+    lox, loy, hix, hiy = transform_vertices(vlocal, s_vstart[o], n, pos[b, 0], pos[b, 1],
+                                            math.cos(angle[b]), math.sin(angle[b]), buf, 0)
     return n, lox, loy, hix, hiy
 
 
