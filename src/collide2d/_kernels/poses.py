@@ -32,6 +32,21 @@ def update_shapes(pos, angle, s_body, s_flags, s_vstart, s_vcount, s_radius, vlo
 
 
 @njit(inline="always")
+def points_box(pts, off, n):
+    """Box (lox, loy, hix, hiy) of the points ``pts[off:off+n]``."""
+    lox = math.inf
+    loy = math.inf
+    hix = -math.inf
+    hiy = -math.inf
+    for k in range(off, off + n):
+        lox = min(lox, pts[k, 0])
+        loy = min(loy, pts[k, 1])
+        hix = max(hix, pts[k, 0])
+        hiy = max(hiy, pts[k, 1])
+    return lox, loy, hix, hiy
+
+
+@njit(inline="always")
 def transform_vertices(vlocal, a0, n, px, py, c, sn, out, o0):
     """Local vertices ``vlocal[a0:a0+n]`` turned by (c, sn) and moved to (px, py), into
     ``out[o0:o0+n]``; returns their box (lox, loy, hix, hiy)."""

@@ -25,6 +25,7 @@ import numpy as np
 
 from .._jit import njit
 from .bvh import query_box
+from .poses import points_box
 from .sat import shape_distance, sweep_pair
 from .segment import point_in_shape, raycast_shape
 
@@ -415,16 +416,9 @@ def points_batch(points, node_first, node_count, slot_box, slot_ref, n_nodes, s_
 @njit
 def _part_box(qverts, off, n, wx, wy):
     """Box of a part and of its translate by w."""
-    lox = math.inf
-    loy = math.inf
-    hix = -math.inf
-    hiy = -math.inf
-    for v in range(off, off + n):
-        lox = min(lox, qverts[v, 0], qverts[v, 0] + wx)
-        loy = min(loy, qverts[v, 1], qverts[v, 1] + wy)
-        hix = max(hix, qverts[v, 0], qverts[v, 0] + wx)
-        hiy = max(hiy, qverts[v, 1], qverts[v, 1] + wy)
-    return lox, loy, hix, hiy
+    lox, loy, hix, hiy = points_box(qverts, off, n)
+    # Adding a constant keeps the min and max: the same bits as widening per vertex.
+    return min(lox, lox + wx), min(loy, loy + wy), max(hix, hix + wx), max(hiy, hiy + wy)
 
 
 @njit

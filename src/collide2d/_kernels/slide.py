@@ -30,7 +30,7 @@ import numpy as np
 
 from .._jit import njit
 from .ccd import body_rows
-from .poses import transform_vertices
+from .poses import points_box, transform_vertices
 from .sat import shape_distance
 from .tiles import (
     BOUNCE,
@@ -237,7 +237,7 @@ def _first_hit(b, px0, py0, dx, dy, excl, mrows, mrel, moff, mn, mr, mbox, n_mr,
                 bresp = c
                 bown = row
         # Obstacle shapes under the swept box.
-        lox, loy, hix, hiy = _bounds(abuf, an)
+        lox, loy, hix, hiy = points_box(abuf, 0, an)
         lox = min(lox, lox + dx) - ar
         loy = min(loy, loy + dy) - ar
         hix = max(hix, hix + dx) + ar
@@ -335,7 +335,7 @@ def _deepest(b, px0, py0, mdx, mdy, mrows, mrel, moff, mn, mr, mbox, n_mr,
                 best = depth
                 bnx = nx
                 bny = ny
-        lox, loy, hix, hiy = _bounds(abuf, an)
+        lox, loy, hix, hiy = points_box(abuf, 0, an)
         qid += 1
         nc = _gather(lox - ar, loy - ar, hix + ar, hiy + ar, gf, gi, head, nxt, item, big,
                      stamp, qid, cand)
@@ -770,18 +770,3 @@ def _is_obstacle(s, obs_rows):
         else:
             hi = mid
     return lo < obs_rows.shape[0] and obs_rows[lo] == s
-
-
-@njit(_nrt=False)
-def _bounds(buf, n):
-    """Bounding box (min x, min y, max x, max y) of the first n points of buf."""
-    lox = math.inf
-    loy = math.inf
-    hix = -math.inf
-    hiy = -math.inf
-    for k in range(n):
-        lox = min(lox, buf[k, 0])
-        loy = min(loy, buf[k, 1])
-        hix = max(hix, buf[k, 0])
-        hiy = max(hiy, buf[k, 1])
-    return lox, loy, hix, hiy

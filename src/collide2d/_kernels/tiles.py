@@ -23,6 +23,7 @@ import math
 import numpy as np
 
 from .._jit import njit
+from .poses import points_box
 from .sat import shape_distance, sweep_pair
 
 EMPTY = 0
@@ -237,17 +238,7 @@ def sweep_tiles(cls, off, ny, nx, ox, oy, s, m, va, aoff, an, ar, is_box, dx, dy
     bi = -1
     bj = -1
     bc = EMPTY
-    lox = math.inf
-    loy = math.inf
-    hix = -math.inf
-    hiy = -math.inf
-    for k in range(an):
-        x = va[aoff + k, 0]
-        y = va[aoff + k, 1]
-        lox = min(lox, x)
-        loy = min(loy, y)
-        hix = max(hix, x)
-        hiy = max(hiy, y)
+    lox, loy, hix, hiy = points_box(va, aoff, an)
     lox -= ar
     loy -= ar
     hix += ar
@@ -411,15 +402,7 @@ def push_tiles(cls, off, ny, nx, ox, oy, s, va, aoff, an, ar, is_box, dy, margin
     cell. A ONEWAY cell counts only when the shape's bottom is within ``margin`` below its
     top and the mover is not moving up (``dy`` > 0): it is then lifted onto the top.
     """
-    lox = math.inf
-    loy = math.inf
-    hix = -math.inf
-    hiy = -math.inf
-    for k in range(an):
-        lox = min(lox, va[aoff + k, 0])
-        loy = min(loy, va[aoff + k, 1])
-        hix = max(hix, va[aoff + k, 0])
-        hiy = max(hiy, va[aoff + k, 1])
+    lox, loy, hix, hiy = points_box(va, aoff, an)
     lox -= ar
     loy -= ar
     hix += ar
