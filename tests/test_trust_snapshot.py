@@ -401,6 +401,7 @@ def test_system_restore_errors_propagate_as_value_error(tracer_registered):
 NOT_SAVED = {
     "_callbacks": "functions are not data",
     "_query_tree": "a cache of the query BVH, rebuilt from the shape boxes on demand",
+    "_rot": "a cache of the bodies' (cos, sin), recomputed whenever a pose changes",
     "_char_state": "saved by its own section (see the tile map tests)",
 }
 

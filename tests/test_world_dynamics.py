@@ -326,3 +326,60 @@ def test_substep_rotation_matches_the_library_cos_and_sin_to_one_ulp():
         c, s = cos_sin(float(x))
         assert abs(c - math.cos(x)) <= math.ulp(math.cos(x))
         assert abs(s - math.sin(x)) <= max(math.ulp(math.sin(x)), 5e-324)
+
+
+# ------------------------------------------------------------------ bodies out of contact
+@pytest.mark.parametrize("explicit", [False, True])
+def test_bodies_out_of_contact_integrate_exactly_like_bodies_in_contact(explicit):
+    # The step takes a body no contact touches through all substeps at once
+    # (integrate_alone); the substep loop's two kernels must give it the same bits.
+    # Damped, forced, spinning past the quarter-turn clamp, fixed-rotation, kinematic,
+    # static and sleeping bodies.
+    from collide2d._kernels import integrate as it
+
+    rng = np.random.default_rng(7)
+    n, substeps, h = 14, 4, 1.0 / 240.0
+    kind = np.array([2] * 10 + [1, 1, 0, 2], dtype=np.int8)
+    flags = np.full(n, 1 | 16, dtype=np.int32)  # alive, awake
+    flags[3] |= 4                               # fixed rotation
+    flags[13] &= ~16                            # asleep
+    inv_m = np.where((kind == 2) & (flags & 16 != 0), rng.uniform(0.2, 2.0, n), 0.0)
+    inv_i = np.where(inv_m > 0.0, rng.uniform(0.5, 3.0, n), 0.0)
+    damping = np.where(rng.random(n) < 0.5, 1.0, rng.uniform(0.2, 0.9, n))
+    angular_damping = np.where(rng.random(n) < 0.5, 1.0, rng.uniform(0.2, 0.9, n))
+    gravity_scale = rng.uniform(-1.0, 2.0, n)
+    force = rng.normal(0.0, 5.0, (n, 2))
+    torque = rng.normal(0.0, 3.0, n)
+    vel0 = rng.normal(0.0, 4.0, (n, 2))
+    angvel0 = rng.normal(0.0, 10.0, n)
+    angvel0[[1, 10]] = [900.0, -700.0]          # beyond a quarter turn per substep
+    angvel0[5] = 0.0
+    angle0 = rng.uniform(-3.0, 3.0, n)
+
+    def state():
+        return {"vel": vel0.copy(), "angvel": angvel0.copy(), "com": rng.normal(0, 9, (n, 2)),
+                "angle": angle0.copy(), "dp": np.zeros((n, 2)), "dq": np.tile([1.0, 0.0], (n, 1))}
+
+    alone = state()
+    looped = {k: v.copy() for k, v in alone.items()}
+    args = (force, torque, inv_m, inv_i, gravity_scale, damping, angular_damping, 0.9, 0.5,
+            -10.0, h)
+    it.integrate_alone(alone["vel"], alone["angvel"], *args, substeps, explicit, alone["com"],
+                       alone["angle"], angle0, alone["dp"], alone["dq"], kind, flags, n,
+                       np.zeros(n, dtype=np.bool_))
+    every = np.ones(n, dtype=np.bool_)
+    s = looped
+
+    def positions():
+        it.integrate_positions(s["vel"], s["angvel"], s["com"], s["angle"], angle0, s["dp"],
+                               s["dq"], inv_m, kind, flags, n, h, every)
+
+    for _ in range(substeps):
+        if explicit:
+            positions()
+        it.integrate_velocities(s["vel"], s["angvel"], *args, kind, flags, n, every)
+        if not explicit:
+            positions()
+    for name in alone:
+        assert np.array_equal(alone[name], looped[name]), name
+    assert not np.array_equal(alone["angle"], angle0)  # the bodies did move and turn

@@ -18,6 +18,9 @@ AREA_EPS = 1e-14
 
 def finite_scalar(name: str, value, *, positive: bool = False, nonnegative: bool = False) -> float:
     """Return ``value`` as a float, rejecting non-numbers, NaN and inf (and signs as asked)."""
+    if type(value) is float and math.isfinite(value) and (
+            value > 0.0 if positive else value >= 0.0 if nonnegative else True):
+        return value  # the common case (``step(dt)`` every frame), without the ABC checks
     if isinstance(value, bool) or not isinstance(value, (Real, np.floating, np.integer)):
         raise TypeError(f"{name}: expected a number, got {type(value).__name__}")
     v = float(value)

@@ -122,6 +122,7 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
                             "sensor_end")}
         self._systems: list = []   # particle systems etc., stepped after the bodies
         self._shapes_dirty = True
+        self._rot = np.empty((0, 2))  # see _rotations
         self._locked = False
 
     # ------------------------------------------------------------------ settings
@@ -327,9 +328,19 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         if not self._shapes_dirty:
             return
         b, s = self._bodies, self._shapes
-        _poses.update_shapes(b.pos, b.angle, s.body, s.flags, s.vstart, s.vcount, s.radius,
-                             s.vlocal, s.vworld, s.aabb, s.count, 0.0)
+        _poses.update_shapes(b.pos, b.angle, self._rotations(), s.body, s.flags, s.vstart,
+                             s.vcount, s.radius, s.vlocal, s.vworld, s.aabb, s.count, 0.0)
         self._shapes_dirty = False
+
+    def _rotations(self) -> np.ndarray:
+        """The (cos, sin) of every body slot's angle, as the shapes were last placed with
+        (valid while ``_shapes_dirty`` is false): a step that finds nothing moved since
+        the last one skips the trigonometry."""
+        cap = self._bodies.angle.shape[0]
+        if self._rot.shape[0] != cap:
+            self._rot = np.empty((cap, 2))
+            self._shapes_dirty = True
+        return self._rot
 
     # ------------------------------------------------------------------ step
     def step(self, dt: float) -> None:
@@ -337,6 +348,7 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         dt = V.finite_scalar("dt", dt, positive=True)
         self._check_finite()
         b, s = self._bodies, self._shapes
+        rot = self._rotations()
         fparams = np.array([
             self._gravity[0], self._gravity[1], self._damping, self.contact_hertz,
             self.contact_damping_ratio, self.contact_push_speed, self.restitution_threshold,
@@ -352,6 +364,7 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
                              b.pos, b.angle, b.vel, b.angvel, b.local_com, b.mass, b.inertia,
                              b.inv_mass, b.inv_inertia, b.force, b.torque, b.damping,
                              b.angular_damping, b.gravity_scale, b.kind, b.flags, b.sleep_time,
+                             rot,
                              s.body, s.vstart, s.vcount, s.radius, s.friction, s.elasticity,
                              s.category, s.mask, s.group, s.flags, s.aabb, s.vlocal, s.vworld,
                              old[0], old[1], *old[3:], *self._sensors)

@@ -95,11 +95,41 @@ def _first_hit(b, cx, cy, c, sn, wx, wy, local_com, start, rows, s_flags, s_vsta
 
 
 @njit
+def _fast_bodies(n_bodies, kind, flags, com, com0, s_body, s_flags, aabb, n_shapes):
+    """Awake dynamic bodies with shapes that are bullets or moved more than half their
+    smallest extent this step (from step-start boxes, margin aside), in body order."""
+    extent = np.full(n_bodies, np.inf)
+    shaped = np.zeros(n_bodies, dtype=np.bool_)
+    for s in range(n_shapes):
+        if s_flags[s] & S_ALIVE:
+            b = s_body[s]
+            shaped[b] = True
+            extent[b] = min(extent[b],
+                            0.5 * min(aabb[s, 2] - aabb[s, 0], aabb[s, 3] - aabb[s, 1]))
+    fast = np.empty(n_bodies, dtype=np.int64)
+    k = 0
+    for b in range(n_bodies):
+        if kind[b] != DYNAMIC or not (flags[b] & B_AWAKE) or not shaped[b]:
+            continue
+        wx = com[b, 0] - com0[b, 0]
+        wy = com[b, 1] - com0[b, 1]
+        dist = math.sqrt(wx * wx + wy * wy)
+        if dist == 0.0 or (not (flags[b] & B_BULLET) and dist <= extent[b]):
+            continue
+        fast[k] = b
+        k += 1
+    return fast[:k]
+
+
+@njit
 def sweep_fast_bodies(n_bodies, kind, flags, com, com0, dp, vel, angle, angle0, dq, local_com,
-                      start, rows,
                       s_body, s_flags, s_vstart, s_vcount, s_radius, s_category, s_mask,
                       s_group, vlocal, vworld, aabb, n_shapes, slop):
-    """Returns the number of bodies moved back to their time of impact."""
+    """Returns the number of bodies moved back to their time of impact. Most steps have no
+    fast body: the static list and the shapes per body are only built for one."""
+    fast = _fast_bodies(n_bodies, kind, flags, com, com0, s_body, s_flags, aabb, n_shapes)
+    if fast.shape[0] == 0:
+        return 0
     statics = np.empty(n_shapes, dtype=np.int64)
     ns = 0
     for s in range(n_shapes):
@@ -108,27 +138,16 @@ def sweep_fast_bodies(n_bodies, kind, flags, com, com0, dp, vel, angle, angle0, 
             ns += 1
     if ns == 0:
         return 0
+    start, rows = body_rows(s_body, s_flags, n_shapes, n_bodies)
     maxv = 1
     for s in range(n_shapes):
         if s_flags[s] & S_ALIVE:
             maxv = max(maxv, s_vcount[s])
     buf = np.empty((maxv, 2))
     moved = 0
-    for b in range(n_bodies):
-        if kind[b] != DYNAMIC or not (flags[b] & B_AWAKE) or start[b + 1] == start[b]:
-            continue
+    for b in fast:
         wx = com[b, 0] - com0[b, 0]
         wy = com[b, 1] - com0[b, 1]
-        dist = math.sqrt(wx * wx + wy * wy)
-        if dist == 0.0:
-            continue
-        # Smallest half extent over the body's shapes (from step-start boxes, margin aside).
-        extent = math.inf
-        for q in range(start[b], start[b + 1]):
-            s = rows[q]
-            extent = min(extent, 0.5 * min(aabb[s, 2] - aabb[s, 0], aabb[s, 3] - aabb[s, 1]))
-        if not (flags[b] & B_BULLET) and dist <= extent:
-            continue
         c = math.cos(angle0[b])
         sn = math.sin(angle0[b])
         t_best, px, py = _first_hit(b, com0[b, 0], com0[b, 1], c, sn, wx, wy, local_com, start,

@@ -30,17 +30,17 @@ def _find(parent, x):
 def update_sleep(n_bodies, kind, flags, vel, angvel, sleep_time, c_a, c_b, c_resp, c_flags,
                  s_body, dt, enabled, lin_tol, ang_tol, time_to_sleep):
     for b in range(n_bodies):
-        if kind[b] != DYNAMIC or not (flags[b] & B_ALIVE) or not (flags[b] & B_AWAKE):
+        if kind[b] != DYNAMIC or not (flags[b] & B_ALIVE):
             continue
-        v2 = vel[b, 0] * vel[b, 0] + vel[b, 1] * vel[b, 1]
-        if v2 > lin_tol * lin_tol or abs(angvel[b]) > ang_tol:
-            sleep_time[b] = 0.0
-        else:
-            sleep_time[b] += dt
+        if flags[b] & B_AWAKE:
+            v2 = vel[b, 0] * vel[b, 0] + vel[b, 1] * vel[b, 1]
+            if v2 > lin_tol * lin_tol or abs(angvel[b]) > ang_tol:
+                sleep_time[b] = 0.0
+            else:
+                sleep_time[b] += dt
+        elif not enabled:
+            flags[b] |= B_AWAKE  # sleeping was turned off: wake (its clock starts next step)
     if not enabled:
-        for b in range(n_bodies):
-            if kind[b] == DYNAMIC and (flags[b] & B_ALIVE):
-                flags[b] |= B_AWAKE
         return
     parent = np.arange(n_bodies)
     for i in range(c_a.shape[0]):

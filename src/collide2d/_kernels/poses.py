@@ -6,29 +6,27 @@ Every step runs this over the whole vertex pool, O(vertices).
 
 import math
 
-import numpy as np
-
 from .._jit import njit
 
 S_ALIVE = 1
 
 
 @njit
-def body_rotations(angle, n_bodies):
-    """(cos, sin) of each body's angle: computed once per body, used by all its shapes."""
-    rot = np.empty((n_bodies, 2))
+def body_rotations(angle, n_bodies, rot):
+    """(cos, sin) of each body's angle into ``rot``: once per body, for all its shapes."""
     for b in range(n_bodies):
         rot[b, 0] = math.cos(angle[b])
         rot[b, 1] = math.sin(angle[b])
-    return rot
 
 
 @njit
-def update_shapes(pos, angle, s_body, s_flags, s_vstart, s_vcount, s_radius, vlocal, vworld,
-                  aabb, n_shapes, margin):
-    """World vertices and margin-fattened bounding boxes of every live shape."""
-    place_shapes(pos, body_rotations(angle, angle.shape[0]), s_body, s_flags, s_vstart,
-                 s_vcount, s_radius, vlocal, vworld, aabb, n_shapes, margin)
+def update_shapes(pos, angle, rot, s_body, s_flags, s_vstart, s_vcount, s_radius, vlocal,
+                  vworld, aabb, n_shapes, margin):
+    """World vertices and margin-fattened bounding boxes of every live shape, and the
+    bodies' rotations (into ``rot``) they were placed with."""
+    body_rotations(angle, angle.shape[0], rot)
+    place_shapes(pos, rot, s_body, s_flags, s_vstart, s_vcount, s_radius, vlocal, vworld,
+                 aabb, n_shapes, margin)
 
 
 @njit(inline="always")

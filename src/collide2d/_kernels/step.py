@@ -5,6 +5,7 @@
 3. effective masses for this step; arcade response (integrate.py, arcade.py)
 4. prepare contacts; per substep: integrate velocities, warm start, solve (extra passes for
    light bodies under heavy ones), integrate positions, relax; then restitution (solver.py).
+   Bodies no contact touches go through all their substeps at once (integrate.py).
    Impulses accumulate in the contact table, which is the next step's warm start.
 5. continuous collision for fast and bullet bodies (ccd.py)
 6. body origins from centres, forces cleared (integrate.py); sleeping islands (islands.py)
@@ -13,8 +14,8 @@
 ``fparams``: gx, gy, world damping, contact hertz, damping ratio, max push-out speed,
 restitution threshold, speculative margin, linear slop, sleep linear / angular tolerance,
 time to sleep, arcade static speed. ``iparams``: substeps, explicit Euler, sleeping,
-dynamic-dynamic response, shapes fresh (world vertices and exact boxes are at the bodies'
-poses).
+dynamic-dynamic response, shapes fresh (world vertices, exact boxes and ``rot``, the bodies'
+(cos, sin), are at the bodies' poses: the last step or query left them so).
 """
 
 import numpy as np
@@ -22,11 +23,13 @@ import numpy as np
 from .._jit import njit
 from .arcade import arcade_response
 from .broadphase import SENSOR, SOLID, find_pairs, has_sensors
-from .ccd import body_rows, sweep_fast_bodies
+from .ccd import sweep_fast_bodies
 from .integrate import (
     begin_step,
+    contact_bodies,
     end_step,
     free_velocities,
+    integrate_alone,
     integrate_positions,
     integrate_velocities,
 )
@@ -48,7 +51,7 @@ from .solver import (
 def step_world(dt, fparams, iparams, n_bodies, n_shapes,
                pos, angle, vel, angvel, local_com, mass, inertia, inv_mass, inv_inertia,
                force, torque, damping, angular_damping, gravity_scale, kind, b_flags,
-               sleep_time,
+               sleep_time, rot,
                s_body, s_vstart, s_vcount, s_radius, s_friction, s_elasticity, s_category,
                s_mask, s_group, s_flags, aabb, vlocal, vworld,
                o_a, o_b, o_count, o_normal, o_point, o_sep, o_id, o_nimp, o_timp, o_flags,
@@ -67,11 +70,11 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
     h = dt / substeps
 
     # 1-2. pairs and manifolds. Shapes left at their poses by the last step (nothing moved
-    # since) only need their boxes fattened.
-    rot = body_rotations(angle, n_bodies)
+    # since) only need their boxes fattened, and their bodies' rotations are those it left.
     if iparams[4] != 0:
         fatten_boxes(s_flags, aabb, n_shapes, margin)
     else:
+        body_rotations(angle, n_bodies, rot)
         place_shapes(pos, rot, s_body, s_flags, s_vstart, s_vcount, s_radius, vlocal, vworld,
                      aabb, n_shapes, margin)
     pa, pb, pr = find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, kind, b_flags,
@@ -92,9 +95,10 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
     inv_i = np.empty(n_bodies)
     begin_step(pos, rot, local_com, kind, b_flags, inv_mass, inv_inertia, mass, inertia,
                n_bodies, com, com0, angle, angle0, dp, dq, inv_m, inv_i)
+    # Restitution's energy bound: only contacts read it, so without any it is skipped.
     vfree, wfree, kin_moving = free_velocities(vel, angvel, force, torque, inv_m, inv_i,
                                                gravity_scale, gx, gy, dt, kind, b_flags,
-                                               n_bodies)
+                                               n_bodies if c_a.shape[0] > 0 else 0)
     arcade_response(c_a, c_b, c_resp, c_count, c_normal, c_sep, s_body, s_friction,
                     s_elasticity, b_flags, com, dp, vel, angvel, inv_m, fparams[12])
 
@@ -111,13 +115,18 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
     soft_static[0], soft_static[1], soft_static[2] = make_soft(2.0 * contact_hertz, zeta, h)
     total_imp = np.zeros((c_a.shape[0], 2))
     heavy = mass_ratio_rows(ba, bb, inv_m)  # light bodies under heavy ones: extra passes
-    for _ in range(substeps):
+    touched = contact_bodies(ba, bb, n_bodies)
+    integrate_alone(vel, angvel, force, torque, inv_m, inv_i, gravity_scale, damping,
+                    angular_damping, world_damping, gx, gy, h, substeps, explicit, com, angle,
+                    angle0, dp, dq, kind, b_flags, n_bodies, touched)
+    # Without contacts the loop has nothing left to do: integrate_alone moved every body.
+    for _ in range(substeps if rows.shape[0] > 0 else 0):
         if explicit:
             integrate_positions(vel, angvel, com, angle, angle0, dp, dq, inv_m, kind, b_flags,
-                                n_bodies, h)
+                                n_bodies, h, touched)
         integrate_velocities(vel, angvel, force, torque, inv_m, inv_i, gravity_scale, damping,
                              angular_damping, world_damping, gx, gy, h, kind, b_flags,
-                             n_bodies)
+                             n_bodies, touched)
         warm_start(rows, ba, bb, jac, c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m,
                    inv_i)
         solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair, max_imp,
@@ -130,7 +139,7 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
                            total_imp, heavy, True)
         if not explicit:
             integrate_positions(vel, angvel, com, angle, angle0, dp, dq, inv_m, kind, b_flags,
-                                n_bodies, h)
+                                n_bodies, h, touched)
         # Relax in the opposite order: a one-way Gauss-Seidel sweep leans a stack the way it
         # runs (a B = 40 pyramid sheared 0.19 m); forward then back cancels the lean.
         solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair, max_imp,
@@ -141,14 +150,12 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
                       wfree, kin_moving)
 
     # 5. continuous collision
-    start, rows_of = body_rows(s_body, s_flags, n_shapes, n_bodies)
     sweep_fast_bodies(n_bodies, kind, b_flags, com, com0, dp, vel, angle, angle0, dq, local_com,
-                      start, rows_of,
                       s_body, s_flags, s_vstart, s_vcount, s_radius, s_category, s_mask,
                       s_group, vlocal, vworld, aabb, n_shapes, slop)
 
     # 6. finish
-    end_step(pos, angle, rot, local_com, com, force, torque, inv_m, kind, b_flags, n_bodies)
+    end_step(pos, angle, angle0, rot, local_com, com, force, torque, inv_m, kind, b_flags, n_bodies)
     update_sleep(n_bodies, kind, b_flags, vel, angvel, sleep_time, c_a, c_b, c_resp, c_flags,
                  s_body, dt, iparams[2] != 0, fparams[9], fparams[10], fparams[11])
 
