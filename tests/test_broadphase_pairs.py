@@ -78,7 +78,6 @@ class Scene:
     def __init__(self, aabb, s_body, s_flags, s_category, s_mask, s_group, kind, extra=3,
                  seed=0):
         n = len(aabb)
-        rng = np.random.default_rng(seed)
         self.n_shapes = n
         cap = n + extra
         self.aabb = np.empty((cap, 4))
@@ -96,20 +95,16 @@ class Scene:
         self.s_group = np.concatenate([np.asarray(s_group, np.int64),
                                        np.zeros(extra, np.int64)])
         self.kind = np.asarray(kind, np.int8)
-        self.b_flags = rng.integers(0, 64, len(self.kind)).astype(np.int32)
 
     def args(self, dynamic_response, want):
-        return (self.aabb, self.s_body, self.s_flags, self.s_category, self.s_mask,
-                self.s_group, self.kind, self.b_flags, self.n_shapes, dynamic_response, want)
-
-    def oracle_args(self, dynamic_response, want):
+        """Arguments of find_pairs and of the brute-force oracle alike."""
         return (self.aabb, self.s_body, self.s_flags, self.s_category, self.s_mask,
                 self.s_group, self.kind, self.n_shapes, dynamic_response, want)
 
 
 def check(scene, dynamic_response=SOLID, want=SOLID):
     got = bp.find_pairs(*scene.args(dynamic_response, want))
-    expect = brute_pairs(*scene.oracle_args(dynamic_response, want))
+    expect = brute_pairs(*scene.args(dynamic_response, want))
     assert len(got) == 3
     for g, e, name in zip(got, expect, ("pa", "pb", "pr"), strict=True):
         assert g.dtype == e.dtype, name
@@ -425,5 +420,5 @@ def test_world_stores_after_steps():
     scene = Scene.__new__(Scene)
     scene.aabb, scene.s_body, scene.s_flags = s.aabb, s.body, s.flags
     scene.s_category, scene.s_mask, scene.s_group = s.category, s.mask, s.group
-    scene.kind, scene.b_flags, scene.n_shapes = b.kind, b.flags, s.count
+    scene.kind, scene.n_shapes = b.kind, s.count
     assert check_all_modes(scene) > 0

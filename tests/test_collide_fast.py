@@ -468,7 +468,7 @@ def test_collide_pairs_rows_match_collide():
         w.step(1.0 / 60.0)
     b, s = w._bodies, w._shapes
     pa, pb, pr = broadphase.find_pairs(s.aabb, s.body, s.flags, s.category, s.mask, s.group,
-                                       b.kind, b.flags, s.count, broadphase.SOLID,
+                                       b.kind, s.count, broadphase.SOLID,
                                        broadphase.SOLID)
     old = w._contacts
     out = narrowphase.collide_pairs(pa, pb, pr, s.body, s.vstart, s.vcount, s.radius,

@@ -35,6 +35,15 @@ SENSOR = 2
 SIZE_SAMPLE = 64
 
 
+@njit(inline="always")
+def filters_allow(category_a, mask_a, group_a, category_b, mask_b, group_b):
+    """The collision filter of two shapes: a shared non-zero group decides (positive:
+    always, negative: never); otherwise each one's category must be in the other's mask."""
+    if group_a != 0 and group_a == group_b:
+        return group_a > 0
+    return (category_a & mask_b) != 0 and (category_b & mask_a) != 0
+
+
 @njit
 def shape_response(body_a, kind_a, flags_a, category_a, mask_a, group_a,
                    body_b, kind_b, flags_b, category_b, mask_b, group_b, dynamic_response):
@@ -49,10 +58,7 @@ def shape_response(body_a, kind_a, flags_a, category_a, mask_a, group_a,
         # kinematic mover.
         if not sensor or (kind_a != KINEMATIC and kind_b != KINEMATIC):
             return IGNORE
-    if group_a != 0 and group_a == group_b:
-        if group_a < 0:
-            return IGNORE
-    elif (category_a & mask_b) == 0 or (category_b & mask_a) == 0:
+    if not filters_allow(category_a, mask_a, group_a, category_b, mask_b, group_b):
         return IGNORE
     if sensor:
         return SENSOR
@@ -301,7 +307,7 @@ def _sort_pairs(pa, pb, pr, k, n_shapes):
 
 
 @njit
-def find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, kind, b_flags, n_shapes,
+def find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, kind, n_shapes,
                dynamic_response, want):
     """Candidate pairs (a < b) whose boxes overlap and whose response is ``want`` (SOLID or
     SENSOR), sorted, with their responses. Pairs whose bodies are all asleep or fixed are

@@ -16,6 +16,7 @@ import math
 import numpy as np
 
 from .._jit import njit
+from .broadphase import filters_allow
 from .poses import transform_vertices
 from .sat import sweep_pair
 
@@ -77,11 +78,8 @@ def _first_hit(b, cx, cy, c, sn, wx, wy, local_com, start, rows, s_flags, s_vsta
             if (aabb[t, 0] > hix + r or aabb[t, 2] < lox - r or aabb[t, 1] > hiy + r
                     or aabb[t, 3] < loy - r):
                 continue
-            g = s_group[s]
-            if g != 0 and g == s_group[t]:
-                if g < 0:
-                    continue
-            elif (s_category[s] & s_mask[t]) == 0 or (s_category[t] & s_mask[s]) == 0:
+            if not filters_allow(s_category[s], s_mask[s], s_group[s], s_category[t],
+                                 s_mask[t], s_group[t]):
                 continue
             hit, toi, px, py, depth = sweep_pair(buf, 0, n, r, vworld, s_vstart[t],
                                                  s_vcount[t], s_radius[t], wx, wy, 1.0)

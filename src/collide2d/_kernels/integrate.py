@@ -55,6 +55,13 @@ def _damping(b, damping, world_damping, h):
 
 
 @njit(inline="always")
+def _acceleration(b, gravity_scale, gx, gy, inv_m, force):
+    """A body's linear acceleration from gravity and its accumulated force."""
+    return (gravity_scale[b] * gx + inv_m[b] * force[b, 0],
+            gravity_scale[b] * gy + inv_m[b] * force[b, 1])
+
+
+@njit(inline="always")
 def _velocity(vx, vy, w, lin, ang, ax, ay, inv_i, torque, fixed, h):
     """A dynamic body's velocity after a substep h, from its acceleration (ax, ay).
     Scalars in and out: a helper that writes the caller's arrays ran ten times slower."""
@@ -76,9 +83,8 @@ def integrate_velocities(vel, angvel, force, torque, inv_m, inv_i, gravity_scale
         # tuple assigned straight into the arrays, made this loop 20-30 % slower.
         lin = _damping(b, damping, world_damping, h)
         ang = _damping(b, angular_damping, world_damping, h)
-        vx, vy, w = _velocity(vel[b, 0], vel[b, 1], angvel[b], lin, ang,
-                              gravity_scale[b] * gx + inv_m[b] * force[b, 0],
-                              gravity_scale[b] * gy + inv_m[b] * force[b, 1], inv_i[b],
+        ax, ay = _acceleration(b, gravity_scale, gx, gy, inv_m, force)
+        vx, vy, w = _velocity(vel[b, 0], vel[b, 1], angvel[b], lin, ang, ax, ay, inv_i[b],
                               torque[b], (flags[b] & B_FIXED_ROTATION) != 0, h)
         vel[b, 0] = vx
         vel[b, 1] = vy
@@ -98,8 +104,9 @@ def free_velocities(vel, angvel, force, torque, inv_m, inv_i, gravity_scale, gx,
         vfree[b, 1] = vel[b, 1]
         wfree[b] = angvel[b]
         if inv_m[b] != 0.0:
-            vfree[b, 0] += dt * (gravity_scale[b] * gx + inv_m[b] * force[b, 0])
-            vfree[b, 1] += dt * (gravity_scale[b] * gy + inv_m[b] * force[b, 1])
+            ax, ay = _acceleration(b, gravity_scale, gx, gy, inv_m, force)
+            vfree[b, 0] += dt * ax
+            vfree[b, 1] += dt * ay
             if not flags[b] & B_FIXED_ROTATION:
                 wfree[b] += dt * inv_i[b] * torque[b]
         elif kind[b] == KINEMATIC:
@@ -190,8 +197,7 @@ def integrate_alone(vel, angvel, force, torque, inv_m, inv_i, gravity_scale, dam
         dyn = inv_m[b] != 0.0
         lin = _damping(b, damping, world_damping, h)
         ang = _damping(b, angular_damping, world_damping, h)
-        ax = gravity_scale[b] * gx + inv_m[b] * force[b, 0]
-        ay = gravity_scale[b] * gy + inv_m[b] * force[b, 1]
+        ax, ay = _acceleration(b, gravity_scale, gx, gy, inv_m, force)
         fixed = (flags[b] & B_FIXED_ROTATION) != 0
         vx = vel[b, 0]
         vy = vel[b, 1]
@@ -201,17 +207,14 @@ def integrate_alone(vel, angvel, force, torque, inv_m, inv_i, gravity_scale, dam
         dpx = dp[b, 0]
         dpy = dp[b, 1]
         a = angle[b]
-        turned = False
         for _ in range(substeps):
             if explicit:
                 cx, cy, dpx, dpy, a, w = _position(cx, cy, dpx, dpy, a, w, vx, vy, h)
-                turned = turned or w != 0.0
             if dyn:
                 vx, vy, w = _velocity(vx, vy, w, lin, ang, ax, ay, inv_i[b], torque[b], fixed,
                                       h)
             if not explicit:
                 cx, cy, dpx, dpy, a, w = _position(cx, cy, dpx, dpy, a, w, vx, vy, h)
-                turned = turned or w != 0.0
         vel[b, 0] = vx
         vel[b, 1] = vy
         angvel[b] = w
@@ -220,7 +223,9 @@ def integrate_alone(vel, angvel, force, torque, inv_m, inv_i, gravity_scale, dam
         dp[b, 0] = dpx
         dp[b, 1] = dpy
         angle[b] = a
-        if turned:  # the substep loop's last update of dq
+        # The substep loop's last update of dq (begin_step left (1, 0) = cos_sin(0), and the
+        # angle entered this kernel equal to angle0).
+        if a != angle0[b]:
             dq[b, 0], dq[b, 1] = cos_sin(a - angle0[b])
 
 

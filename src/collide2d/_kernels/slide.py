@@ -29,6 +29,7 @@ import math
 import numpy as np
 
 from .._jit import njit
+from .broadphase import filters_allow
 from .ccd import body_rows
 from .poses import points_box, transform_vertices
 from .sat import shape_distance
@@ -71,10 +72,8 @@ BIG_CELLS = 64
 
 @njit(_nrt=False)
 def _filter_ok(a, b, s_category, s_mask, s_group):
-    ga = s_group[a]
-    if ga != 0 and ga == s_group[b]:
-        return ga > 0
-    return (s_category[a] & s_mask[b]) != 0 and (s_category[b] & s_mask[a]) != 0
+    return filters_allow(s_category[a], s_mask[a], s_group[a], s_category[b], s_mask[b],
+                         s_group[b])
 
 
 @njit(_nrt=False)

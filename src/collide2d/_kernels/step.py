@@ -77,7 +77,7 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
         body_rotations(angle, n_bodies, rot)
         place_shapes(pos, rot, s_body, s_flags, s_vstart, s_vcount, s_radius, vlocal, vworld,
                      aabb, n_shapes, margin)
-    pa, pb, pr = find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, kind, b_flags,
+    pa, pb, pr = find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, kind,
                             n_shapes, iparams[3], SOLID)
     (c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, c_id, c_nimp, c_timp, c_flags,
      began, ended) = collide_pairs(pa, pb, pr, s_body, s_vstart, s_vcount, s_radius, vworld,
@@ -165,7 +165,7 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
                  n_shapes, 0.0)
     if iparams[3] == SENSOR or has_sensors(s_flags, n_shapes):
         qa, qb, _ = find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, kind,
-                               b_flags, n_shapes, iparams[3], SENSOR)
+                               n_shapes, iparams[3], SENSOR)
         sa, sb, s_began, s_ended = sensor_pairs(qa, qb, s_vstart, s_vcount, s_radius, vworld,
                                                 n_shapes, os_a, os_b)
     else:
