@@ -42,8 +42,8 @@ def version() -> str:
     return getattr(c2d, "__version__", "dev") if c2d else "-"
 
 
-def _world(gravity=(0.0, -10.0), sleeping=False):
-    world = c2d.World(gravity=gravity)
+def _world(gravity=(0.0, -10.0), sleeping=False, max_substeps=None):
+    world = c2d.World(gravity=gravity, max_substeps=max_substeps)
     world.sleeping = sleeping
     return world
 
@@ -58,8 +58,9 @@ def _dynamic_state(world) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(world.positions())[1:], np.asarray(world.angles())[1:]
 
 
-def run_pyramid(scene: PyramidScene, steps: int, sleeping: bool = False) -> dict:
-    world = _world(sleeping=sleeping)
+def run_pyramid(scene: PyramidScene, steps: int, sleeping: bool = False,
+                max_substeps: int | None = None) -> dict:
+    world = _world(sleeping=sleeping, max_substeps=max_substeps)
     _add_static_boxes(world, scene.ground, scene.friction)
     for x, y in scene.centres:
         body = world.add_body(position=(x, y))
@@ -74,8 +75,9 @@ def run_pyramid(scene: PyramidScene, steps: int, sleeping: bool = False) -> dict
     return timing(ms) | pyramid_figures(scene, *_dynamic_state(world))
 
 
-def run_rain(scene: RainScene, steps: int, sleeping: bool = False) -> dict:
-    world = _world(sleeping=sleeping)
+def run_rain(scene: RainScene, steps: int, sleeping: bool = False,
+             max_substeps: int | None = None) -> dict:
+    world = _world(sleeping=sleeping, max_substeps=max_substeps)
     _add_static_boxes(world, scene.container, scene.friction)
     for k in range(scene.size):
         body = world.add_body(position=scene.positions[k], angle=scene.angles[k])

@@ -29,6 +29,7 @@ FRAME_BUDGET_MS = 1000.0 / 60.0
 # version() and any of run_pyramid / run_rain / run_bullets / run_crowd / run_slide.
 ENGINES = {
     "collide2d": "collide2d_engine",
+    "c2d-stacks": "collide2d_stacks_engine",
     "pymunk": "peers.pymunk_engine",
     "box2d-v3": "peers.b2d3_engine",
     "box2d-2.3": "peers.box2d23_engine",

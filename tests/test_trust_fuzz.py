@@ -109,6 +109,7 @@ def worlds():
         {
             "gravity": st.tuples(finite(-3.0, 3.0), finite(-20.0, 0.0)),
             "substeps": st.integers(1, 8),
+            "max_substeps": st.none() | st.integers(1, 12),
             "integrator": st.sampled_from(["semi-implicit", "euler"]),
             "sleeping": st.booleans(),
             "damping": finite(0.5, 1.0),

@@ -130,6 +130,47 @@ def test_restored_world_continues_bit_identically():
     assert twin.snapshot() == w.snapshot()
 
 
+def _column(n=30):
+    """A column that takes 5 substeps of up to 8 (worked out in test_world_stacks.py)."""
+    w = c2d.World(max_substeps=8, sleeping=False)
+    w.add_body(kind="static").add_box(40.0, 1.0, offset=(0.0, -0.5))
+    for i in range(n):
+        w.add_body(position=(0.0, 0.5 + i)).add_box(1.0, 1.0)
+    return w
+
+
+def test_adaptive_substeps_continue_bit_identically():
+    # The substep count of the last step is state: the warm start's impulses are per
+    # substep, and the count only drops back past a band.
+    w = _column()
+    for _ in range(20):
+        w.step(DT)
+    assert w.substeps_used == 5
+    twin = c2d.World.restore(w.snapshot())
+    assert (twin.max_substeps, twin.substeps_used) == (8, 5)
+    for world in (w, twin):
+        world.remove(world.bodies[-1])  # 29 boxes: 5 by the band
+        for _ in range(50):
+            world.step(DT)
+    assert twin.substeps_used == w.substeps_used == 5
+    assert state_bytes(twin) == state_bytes(w)
+
+
+def test_snapshot_from_before_adaptive_substeps_reads_as_fixed():
+    w = rich_world(steps=30)
+
+    def old(header, payload):
+        del header["settings"]["max_substeps"]
+        del header["settings"]["substeps_used"]
+
+    twin = c2d.World.restore(_directory_edit(w.snapshot(), old))
+    assert (twin.substeps, twin.max_substeps, twin.substeps_used) == (5, None, 5)
+    for world in (w, twin):
+        for _ in range(30):
+            world.step(DT)
+    assert state_bytes(twin) == state_bytes(w)
+
+
 def test_warm_start_and_events_survive(world_data):
     w, data = world_data
     twin = c2d.World.restore(data)
@@ -149,6 +190,8 @@ def test_settings_survive(world_data):
     for name in (
         "damping",
         "substeps",
+        "max_substeps",
+        "substeps_used",
         "sleeping",
         "integrator",
         "dynamic_response",
@@ -557,6 +600,10 @@ def test_header_schema_is_strict(world_data):
         lambda h, p: h["settings"].__setitem__("gravity", [0.0, "x"]),
         lambda h, p: h["settings"].__setitem__("substeps", 0),
         lambda h, p: h["settings"].__setitem__("substeps", True),
+        lambda h, p: h["settings"].__setitem__("max_substeps", -1),
+        lambda h, p: h["settings"].__setitem__("max_substeps", None),
+        lambda h, p: h["settings"].__setitem__("substeps_used", 0),
+        lambda h, p: h["settings"].pop("substeps_used"),
         lambda h, p: h["settings"].__setitem__("sleeping", 1),
         lambda h, p: h["settings"].__setitem__("damping", 2.0),
         lambda h, p: h["settings"].__setitem__("contact_hertz", 0.0),

@@ -17,10 +17,11 @@ Format, version 1 (all integers little-endian)::
     32      H     header: a UTF-8 JSON object, checked against a fixed schema
     32 + H  P     payload: the arrays' raw little-endian bytes, back to back
 
-The header holds the settings (gravity, damping, substeps, sleeping, integrator,
-dynamic_response, the contact parameters and the time), the store counts, the registered
-systems, the character and tile-map settings, and the array directory: ``[name, dtype,
-shape]`` per array, in payload order. Only
+The header holds the settings (gravity, damping, substeps, the most substeps and those the
+last step took, sleeping, integrator, dynamic_response, the contact parameters and the
+time; headers written before the substep pair existed read as fixed substeps), the store
+counts, the registered systems, the character and tile-map settings, and the array
+directory: ``[name, dtype, shape]`` per array, in payload order. Only
 ``float64, int64, int32, int8, bool`` arrays exist in the format; there is no object dtype,
 no pickle, no code: loading reads numbers and checks them. ``restore`` verifies lengths first
 (a declared size must match the bytes actually given, so nothing large is allocated on a
@@ -129,13 +130,15 @@ _FLOAT_SETTINGS = {
     "arcade_static_speed": (False, True),
     "time": (False, False),
 }
-_SETTING_KEYS = ("gravity", "damping", "substeps", "sleeping", "integrator",
+_SUBSTEP_KEYS = ("max_substeps", "substeps_used")
+_SETTING_KEYS = ("gravity", "damping", "substeps", *_SUBSTEP_KEYS, "sleeping", "integrator",
                  "dynamic_response", "contact_hertz", "contact_damping_ratio",
                  "contact_push_speed", "restitution_threshold", "arcade_static_speed", "time")
 
 # World attributes that snapshot/restore rebuild (deepcopy copies the others generically).
 _OWNED = frozenset(("_bodies", "_shapes", "bodies", "_shape_handles", "_gravity", "_damping",
-                    "_substeps", "_sleeping", "_integrator", "_dynamic_response",
+                    "_substeps", "_max_substeps", "_substeps_used", "_sleeping", "_integrator",
+                    "_dynamic_response",
                     "contact_hertz", "contact_damping_ratio", "contact_push_speed",
                     "restitution_threshold", "arcade_static_speed", "time", "_systems",
                     "_shapes_dirty", "_locked", "_ended_lazy", "_ended_cache")
@@ -174,6 +177,8 @@ def _collect(world, extras: bool = True) -> tuple[dict, dict[str, np.ndarray]]:
         "gravity": [float(g) for g in world._gravity],
         "damping": float(world._damping),
         "substeps": int(world._substeps),
+        "max_substeps": int(world._max_substeps or 0),
+        "substeps_used": int(world._substeps_used),
         "sleeping": bool(world._sleeping),
         "integrator": str(world._integrator),
         "dynamic_response": str(world._dynamic_response),
@@ -356,6 +361,9 @@ def _check_header_schema(h) -> None:
     _expect_keys(h, ("settings", "bodies", "shapes", "events", "systems", "characters",
                      "arrays"), "header")
     st = h["settings"]
+    if isinstance(st, dict) and not set(_SUBSTEP_KEYS) & set(st):
+        # Written before adaptive substeps: fixed substeps, the warm start at that count.
+        st.update(max_substeps=0, substeps_used=st.get("substeps"))
     _expect_keys(st, _SETTING_KEYS, "settings")
     g = st["gravity"]
     if not (isinstance(g, list) and len(g) == 2 and all(type(x) is float for x in g)):
@@ -369,8 +377,10 @@ def _check_header_schema(h) -> None:
                            + f", got {v!r}")
     if st["damping"] > 1.0:
         raise _corrupt("settings.damping must be in [0, 1]")
-    if type(st["substeps"]) is not int or not 1 <= st["substeps"] <= 1024:
-        raise _corrupt(f"settings.substeps must be an int in [1, 1024], got {st['substeps']!r}")
+    for name, low in (("substeps", 1), ("max_substeps", 0), ("substeps_used", 1)):
+        if type(st[name]) is not int or not low <= st[name] <= 1024:
+            raise _corrupt(f"settings.{name} must be an int in [{low}, 1024], got "
+                           f"{st[name]!r}")
     if type(st["sleeping"]) is not bool:
         raise _corrupt("settings.sleeping must be true or false")
     for name in ("integrator", "dynamic_response"):
@@ -779,6 +789,8 @@ def _build(world, header, arrays, systems: bool = True):
     world.gravity = st["gravity"]
     world.damping = st["damping"]
     world.substeps = st["substeps"]
+    world.max_substeps = st["max_substeps"] or None
+    world._substeps_used = st["substeps_used"]
     world._sleeping = st["sleeping"]
     world.integrator = st["integrator"]
     world.dynamic_response = st["dynamic_response"]

@@ -156,6 +156,16 @@ def prepare_contacts(c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, s_body
 
 
 @njit
+def rescale_impulses(c_nimp, c_timp, f):
+    """Scale the accumulated (per substep) impulses by f: a step with another substep count
+    warm-starts with the same forces."""
+    for i in range(c_nimp.shape[0]):
+        for p in range(2):
+            c_nimp[i, p] *= f
+            c_timp[i, p] *= f
+
+
+@njit
 def mass_ratio_rows(ba, bb, inv_m):
     """Indices of the manifolds that touch a body in contact with a dynamic body over
     ``MASS_RATIO`` times heavier.

@@ -3,7 +3,8 @@
 1. shapes to world space and bounding boxes (poses.py); candidate pairs (broadphase.py)
 2. manifolds, warm-start matching, begin / end (narrowphase.py)
 3. effective masses for this step; arcade response (integrate.py, arcade.py)
-4. prepare contacts; per substep: integrate velocities, warm start, solve (extra passes for
+4. prepare contacts; the substep count, from the stacks' predicted resting depth
+   (stacks.py); per substep: integrate velocities, warm start, solve (extra passes for
    light bodies under heavy ones), integrate positions, relax; then restitution (solver.py).
    Bodies no contact touches go through all their substeps at once (integrate.py).
    Impulses accumulate in the contact table, which is the next step's warm start.
@@ -15,7 +16,9 @@
 restitution threshold, speculative margin, linear slop, sleep linear / angular tolerance,
 time to sleep, arcade static speed. ``iparams``: substeps, explicit Euler, sleeping,
 dynamic-dynamic response, shapes fresh (world vertices, exact boxes and ``rot``, the bodies'
-(cos, sin), are at the bodies' poses: the last step or query left them so).
+(cos, sin), are at the bodies' poses: the last step or query left them so), max substeps
+(0: fixed), the last step's substeps (the contact table's impulses are per substep); the
+step writes the substeps it took into ``iparams[7]``.
 """
 
 import numpy as np
@@ -42,9 +45,11 @@ from .solver import (
     make_soft,
     mass_ratio_rows,
     prepare_contacts,
+    rescale_impulses,
     solve_contacts,
     warm_start,
 )
+from .stacks import stack_depth, stack_substeps
 
 
 @njit
@@ -109,6 +114,20 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
     # Contact stiffness can not exceed what the substep resolves (a quarter of its rate);
     # contacts with immovable bodies are twice as stiff (Box2D v3's choice).
     contact_hertz = min(hertz, 0.25 / h)
+    # Stacks that would rest too deep take more substeps, the springs stiffer in proportion.
+    n_prev = iparams[6]
+    if iparams[5] > substeps and rows.shape[0] > 0:
+        deepest, worst = stack_depth(ba, bb, rows, c_count, c_normal, nmass, static_pair,
+                                     inv_m, gravity_scale, gx, gy,
+                                     2.0 * np.pi * contact_hertz, n_bodies)
+        n = stack_substeps(deepest, worst, substeps, iparams[5], n_prev)
+        contact_hertz *= n / substeps
+        substeps = n
+        h = dt / substeps
+    if substeps != n_prev:
+        # The table's impulses are per substep: the warm start keeps the same force.
+        rescale_impulses(c_nimp, c_timp, n_prev / substeps)
+    iparams[7] = substeps
     soft = np.empty(3)
     soft_static = np.empty(3)
     soft[0], soft[1], soft[2] = make_soft(contact_hertz, zeta, h)
