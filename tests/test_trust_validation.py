@@ -60,6 +60,8 @@ CASES = [
     ("substeps zero", _set("world", "substeps", 0), ValueError, "substeps"),
     ("substeps float", _set("world", "substeps", 2.5), ValueError, "substeps"),
     ("substeps bool", _set("world", "substeps", True), ValueError, "substeps"),
+    ("substeps huge", _set("world", "substeps", 2000), ValueError, "substeps"),
+    ("max_substeps huge", _set("world", "max_substeps", 2000), ValueError, "max_substeps"),
     ("max_substeps zero", _set("world", "max_substeps", 0), ValueError, "max_substeps"),
     ("max_substeps float", _set("world", "max_substeps", 6.0), ValueError, "max_substeps"),
     ("max_substeps text", _set("world", "max_substeps", "8"), ValueError, "max_substeps"),

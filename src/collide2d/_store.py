@@ -29,6 +29,8 @@ B_CUSTOM_MASS = 32
 S_ALIVE = 1
 S_SENSOR = 2
 
+# The most substeps a world takes (setters and snapshots check it).
+MAX_SUBSTEPS = 1024
 # Body integrators.
 SEMI_IMPLICIT, EXPLICIT = 0, 1
 

@@ -378,9 +378,9 @@ def _check_header_schema(h) -> None:
     if st["damping"] > 1.0:
         raise _corrupt("settings.damping must be in [0, 1]")
     for name, low in (("substeps", 1), ("max_substeps", 0), ("substeps_used", 1)):
-        if type(st[name]) is not int or not low <= st[name] <= 1024:
-            raise _corrupt(f"settings.{name} must be an int in [{low}, 1024], got "
-                           f"{st[name]!r}")
+        if type(st[name]) is not int or not low <= st[name] <= S.MAX_SUBSTEPS:
+            raise _corrupt(f"settings.{name} must be an int in [{low}, {S.MAX_SUBSTEPS}], "
+                           f"got {st[name]!r}")
     if type(st["sleeping"]) is not bool:
         raise _corrupt("settings.sleeping must be true or false")
     for name in ("integrator", "dynamic_response"):

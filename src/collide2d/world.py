@@ -157,8 +157,9 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
 
     @substeps.setter
     def substeps(self, value):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise ValueError(f"substeps: must be an int >= 1, got {value!r}")
+        if (isinstance(value, bool) or not isinstance(value, (int, np.integer))
+                or not 1 <= value <= S.MAX_SUBSTEPS):
+            raise ValueError(f"substeps: must be an int in [1, {S.MAX_SUBSTEPS}], got {value!r}")
         self._substeps = int(value)
 
     @property
@@ -168,8 +169,10 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
     @max_substeps.setter
     def max_substeps(self, value):
         if value is not None and (isinstance(value, bool)
-                                  or not isinstance(value, (int, np.integer)) or value < 1):
-            raise ValueError(f"max_substeps: must be None or an int >= 1, got {value!r}")
+                                  or not isinstance(value, (int, np.integer))
+                                  or not 1 <= value <= S.MAX_SUBSTEPS):
+            raise ValueError(f"max_substeps: must be None or an int in [1, {S.MAX_SUBSTEPS}], "
+                             f"got {value!r}")
         self._max_substeps = None if value is None else int(value)
 
     @property
@@ -178,7 +181,8 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         a stack needs them. A step takes more when the resting depth predicted from the
         contacts (each spring's load / stiffness, loads handed down from the top of each
         stack) is over 0.1 m down a stack or 1 cm at one contact: the depth falls with the
-        square of the substep count. It drops back once half as many would do.
+        square of the substep count. Against switching to and fro, the count only drops back
+        once it is more than depths twice as deep would need.
 
         >>> w = World(max_substeps=8)
         >>> w.step(1 / 60)
