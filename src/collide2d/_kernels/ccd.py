@@ -17,6 +17,7 @@ import numpy as np
 
 from .._jit import njit
 from .broadphase import filters_allow
+from .groups import group_by
 from .poses import transform_vertices
 from .sat import sweep_pair
 
@@ -30,21 +31,11 @@ S_SENSOR = 2
 
 @njit
 def body_rows(s_body, s_flags, n_shapes, n_bodies):
-    """CSR of shape rows per body: rows[start[b]:start[b + 1]]."""
-    start = np.zeros(n_bodies + 1, dtype=np.int64)
+    """CSR of live shape rows per body: rows[start[b]:start[b + 1]]."""
+    key = np.empty(n_shapes, dtype=np.int64)
     for s in range(n_shapes):
-        if s_flags[s] & S_ALIVE:
-            start[s_body[s] + 1] += 1
-    for b in range(n_bodies):
-        start[b + 1] += start[b]
-    fill = start[:-1].copy()
-    rows = np.empty(start[n_bodies], dtype=np.int64)
-    for s in range(n_shapes):
-        if s_flags[s] & S_ALIVE:
-            b = s_body[s]
-            rows[fill[b]] = s
-            fill[b] += 1
-    return start, rows
+        key[s] = s_body[s] if s_flags[s] & S_ALIVE else -1
+    return group_by(key, n_bodies)
 
 
 @njit
