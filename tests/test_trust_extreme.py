@@ -262,10 +262,6 @@ def test_bodies_overlapping_within_slop_without_gravity_stay_at_rest():
     assert vmax < 1e-3 and drift < 0.005
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: an overlap beyond the 1 mm push slop is "
-                   "pushed out and the push's velocity is never taken back (one relax pass "
-                   "can not undo it along a chain of contacts): at 2 mm a row of boxes drifts "
-                   "apart at 0.03 m/s for ever; a push on pseudo-velocities would fix it")
 def test_bodies_overlapping_by_2_mm_without_gravity_come_to_rest():
     w, bodies = touching_cluster(overlap=0.002)
     max_speed_and_drift(w, bodies, 300)          # pushed apart: let it settle
@@ -273,9 +269,6 @@ def test_bodies_overlapping_by_2_mm_without_gravity_come_to_rest():
     assert vmax < 1e-3 and drift < 0.005
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a settled stack, once gravity is turned "
-                   "off, flies apart at ~0.04 m/s (the resting overlap and the warm-started "
-                   "gravity impulses are pushed out as velocity)")
 def test_settled_stack_stays_put_when_gravity_is_turned_off():
     w = c2d.World(gravity=(0.0, -10.0), sleeping=False)
     ground = w.add_body(kind="static")

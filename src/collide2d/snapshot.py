@@ -131,14 +131,15 @@ _FLOAT_SETTINGS = {
     "time": (False, False),
 }
 _SUBSTEP_KEYS = ("max_substeps", "substeps_used")
-_SETTING_KEYS = ("gravity", "damping", "substeps", *_SUBSTEP_KEYS, "sleeping", "integrator",
-                 "dynamic_response", "contact_hertz", "contact_damping_ratio",
-                 "contact_push_speed", "restitution_threshold", "arcade_static_speed", "time")
+_SETTING_KEYS = ("gravity", "solved_gravity", "damping", "substeps", *_SUBSTEP_KEYS,
+                 "sleeping", "integrator", "dynamic_response", "contact_hertz",
+                 "contact_damping_ratio", "contact_push_speed", "restitution_threshold",
+                 "arcade_static_speed", "time")
 
 # World attributes that snapshot/restore rebuild (deepcopy copies the others generically).
-_OWNED = frozenset(("_bodies", "_shapes", "bodies", "_shape_handles", "_gravity", "_damping",
-                    "_substeps", "_max_substeps", "_substeps_used", "_sleeping", "_integrator",
-                    "_dynamic_response",
+_OWNED = frozenset(("_bodies", "_shapes", "bodies", "_shape_handles", "_gravity",
+                    "_solved_gravity", "_damping", "_substeps", "_max_substeps",
+                    "_substeps_used", "_sleeping", "_integrator", "_dynamic_response",
                     "contact_hertz", "contact_damping_ratio", "contact_push_speed",
                     "restitution_threshold", "arcade_static_speed", "time", "_systems",
                     "_shapes_dirty", "_locked", "_ended_lazy", "_ended_cache")
@@ -175,6 +176,7 @@ def _collect(world, extras: bool = True) -> tuple[dict, dict[str, np.ndarray]]:
     False leaves systems and character state out (deepcopy copies them itself)."""
     settings = {
         "gravity": [float(g) for g in world._gravity],
+        "solved_gravity": [float(g) for g in world._solved_gravity],
         "damping": float(world._damping),
         "substeps": int(world._substeps),
         "max_substeps": int(world._max_substeps or 0),
@@ -364,10 +366,15 @@ def _check_header_schema(h) -> None:
     if isinstance(st, dict) and not set(_SUBSTEP_KEYS) & set(st):
         # Written before adaptive substeps: fixed substeps, the warm start at that count.
         st.update(max_substeps=0, substeps_used=st.get("substeps"))
+    if isinstance(st, dict) and "solved_gravity" not in st:
+        # Written before the warm start shed weight: solved under the gravity it names.
+        st["solved_gravity"] = st.get("gravity")
     _expect_keys(st, _SETTING_KEYS, "settings")
-    g = st["gravity"]
-    if not (isinstance(g, list) and len(g) == 2 and all(type(x) is float for x in g)):
-        raise _corrupt("settings.gravity must be two floats")
+    for name in ("gravity", "solved_gravity"):
+        g = st[name]
+        if not (isinstance(g, list) and len(g) == 2
+                and all(type(x) is float and math.isfinite(x) for x in g)):
+            raise _corrupt(f"settings.{name} must be two finite floats")
     for name, (positive, nonneg) in _FLOAT_SETTINGS.items():
         v = st[name]
         if type(v) is not float or not math.isfinite(v) or (positive and v <= 0.0) or (
@@ -787,6 +794,7 @@ def _build(world, header, arrays, systems: bool = True):
 
     st = header["settings"]
     world.gravity = st["gravity"]
+    world._solved_gravity = np.array(st["solved_gravity"], dtype=np.float64)
     world.damping = st["damping"]
     world.substeps = st["substeps"]
     world.max_substeps = st["max_substeps"] or None

@@ -95,6 +95,8 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         self.bodies: list[Body] = []
         self._shape_handles: dict[int, Shape] = {}
         self.gravity = gravity
+        # The gravity the contact table's impulses (the warm start) were solved under.
+        self._solved_gravity = self._gravity.copy()
         self.damping = damping
         self.substeps = substeps
         self.max_substeps = max_substeps
@@ -389,7 +391,7 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
             self._gravity[0], self._gravity[1], self._damping, self.contact_hertz,
             self.contact_damping_ratio, self.contact_push_speed, self.restitution_threshold,
             SPECULATIVE_DISTANCE, LINEAR_SLOP, SLEEP_LINEAR, SLEEP_ANGULAR, TIME_TO_SLEEP,
-            self.arcade_static_speed])
+            self.arcade_static_speed, self._solved_gravity[0], self._solved_gravity[1]])
         iparams = np.array([self._substeps, _INTEGRATORS[self._integrator],
                             int(self._sleeping), _RESPONSES[self._dynamic_response],
                             int(not self._shapes_dirty), self._max_substeps or 0,
@@ -420,6 +422,7 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         self._sensor_ended = (old_sensors[0][out[16]], old_sensors[1][out[16]])
         self._impulses = out[17]
         self._substeps_used = int(iparams[7])
+        self._solved_gravity = self._gravity.copy()
         self._shapes_dirty = False  # the step ends with shapes at their final poses
         self.time += dt
         for system in list(self._systems):

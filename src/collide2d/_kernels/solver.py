@@ -11,9 +11,12 @@ warm start.
 
 Soft contacts: penetration is removed by a damped spring (contact hertz, damping ratio)
 expressed as a bias velocity with mass and impulse scaling, capped at a maximum push-out
-speed; this is what lets stacks rest without jitter. Separation is re-measured every substep
-from the bodies' position deltas and rotated anchors, so it stays valid as bodies move.
-Friction is Coulomb: the tangent impulse is clamped to friction * normal impulse.
+speed; this is what lets stacks rest without jitter. The spring only pushes as deep as the
+load it carries needs (``HOLD``); overlap beyond that is pushed out on positions alone
+(``push``, moved by ``integrate.apply_push``), so it never becomes velocity. Separation is
+re-measured every substep from the bodies' position deltas and rotated anchors, so it stays
+valid as bodies move. Friction is Coulomb: the tangent impulse is clamped to friction *
+normal impulse.
 
 Bodies are indexed by slot; ``inv_m`` / ``inv_i`` are zero for static, kinematic and
 sleeping bodies, which makes them immovable here.
@@ -26,11 +29,18 @@ import numpy as np
 from .._jit import njit
 
 B_ARCADE = 8
-# Overlap (m) left alone by the push-out. A single relax pass can not take back the push's
-# velocity along a chain of contacts (Gauss-Seidel needs many passes there), so bodies placed
-# a hair inside each other drifted apart for ever with no gravity; a stack rests this much
-# deeper per contact instead.
+# Overlap (m) left alone by the push-out: a stack rests this much deeper per contact, and
+# bodies a hair inside each other are not moved at all. Without it tall columns rock: with
+# sleeping off, a column of 20 boxes at 45 Hz toppled.
 PUSH_SLOP = 0.001
+# How deep the spring pushes, in multiples of the depth at which it carries the point's
+# accumulated impulse (load / (m_eff w^2)). Beyond that, overlap is pushed on positions:
+# a spring's push is velocity, which the one relax pass can not take back along a chain of
+# contacts (Gauss-Seidel needs many passes there), so with no load to absorb it, bodies
+# placed 2 mm inside each other drifted apart at 0.03 m/s for ever. Pushed on positions
+# alone, a stack's springs could not hold it (a B = 40 pyramid fell 2.7 m): the load is
+# what tells them apart. Twice the depth leaves a resting stack's springs as they were.
+HOLD = 2.0
 # Approach speed (m/s) of both points above which a two-point manifold is solved as a block.
 BLOCK_SPEED = 0.5
 # Mass ratio across a contact beyond which the lighter body's contacts get extra passes.
@@ -41,14 +51,16 @@ EXTRA_PASSES = 3
 
 @njit
 def make_soft(hertz, zeta, h):
-    """(bias_rate, mass_scale, impulse_scale) of a soft constraint over substep h."""
+    """(bias_rate, mass_scale, impulse_scale, hold) of a soft constraint over substep h;
+    a point with effective mass m and accumulated impulse L (per substep) is pushed at most
+    hold * L / m deep: ``HOLD`` times where its spring, L / (m h w^2), carries L."""
     if hertz == 0.0:
-        return 0.0, 1.0, 0.0
+        return 0.0, 1.0, 0.0, 0.0
     omega = 2.0 * math.pi * hertz
     a1 = 2.0 * zeta + h * omega
     a2 = h * omega * a1
     a3 = 1.0 / (1.0 + a2)
-    return omega / a1, a2 * a3, a3
+    return omega / a1, a2 * a3, a3, HOLD / (h * omega * omega)
 
 
 @njit
@@ -261,10 +273,15 @@ def warm_start(rows, ba, bb, jac, c_count, c_normal, c_nimp, c_timp, vel, angvel
 @njit
 def solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair, max_imp,
                    kinv, c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m, inv_i, dp, dq,
-                   h, use_bias, soft, soft_static, max_push, reverse, total_imp, sel, subset):
+                   h, use_bias, soft, soft_static, max_push, reverse, total_imp, sel, subset,
+                   push):
     """One Gauss-Seidel pass over all contacts, or over the manifolds ``sel`` with
     ``subset`` (last to first with ``reverse``): normal impulses (soft, with the current
     separation), then friction.
+
+    The biased pass over all contacts also adds the push-out of overlap beyond what each
+    spring holds to ``push`` (per body: vx, vy, w; each manifold from the substep's
+    positions, independently of the others) and returns whether there was any.
 
     A manifold's constraint velocities (n1, n2, t1, t2) are computed once from the bodies;
     each impulse then updates the others through the coupling terms ``coup`` (the Delassus
@@ -275,6 +292,8 @@ def solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair
     The relax pass (no bias) is a substep's last: it adds each final accumulated impulse to
     ``total_imp``, since a substep applies it once (warm start plus increments)."""
     inv_h = 1.0 / h
+    pushing = use_bias and not subset
+    pushed = False
     nq = sel.shape[0] if subset else rows.shape[0]
     for qq in range(nq):
         q = nq - 1 - qq if reverse else qq
@@ -302,10 +321,12 @@ def solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair
             bias_rate = soft_static[0]
             mass_scale = soft_static[1]
             imp_scale = soft_static[2]
+            hold = soft_static[3]
         else:
             bias_rate = soft[0]
             mass_scale = soft[1]
             imp_scale = soft[2]
+            hold = soft[3]
         npts = c_count[i]
         two = npts == 2
         dvx = vbx - vax
@@ -324,16 +345,21 @@ def solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair
         # (c, s) turns r . n into c (r . n) + s (r x n).
         s1 = (dpn + cb * jac[q, 0, 3] + sb * jac[q, 0, 1] - ca * jac[q, 0, 2]
               - sa * jac[q, 0, 0] + adj[q, 0])
+        h1 = _hold_depth(i, q, two, c_nimp, nmass, hold) if use_bias else 0.0
         bias1, ms1, isc1 = _soft_terms(s1, inv_h, use_bias, bias_rate, mass_scale, imp_scale,
-                                       max_push)
+                                       max_push, h1)
+        e1 = s1 + PUSH_SLOP + h1  # negative: overlap the spring leaves to the position push
+        e2 = 0.0
         d1 = 0.0
         d2 = 0.0
         solved = False
         if two:
             s2 = (dpn + cb * jac[q, 1, 3] + sb * jac[q, 1, 1] - ca * jac[q, 1, 2]
                   - sa * jac[q, 1, 0] + adj[q, 1])
+            h2 = h1
             bias2, ms2, isc2 = _soft_terms(s2, inv_h, use_bias, bias_rate, mass_scale,
-                                           imp_scale, max_push)
+                                           imp_scale, max_push, h2)
+            e2 = s2 + PUSH_SLOP + h2
             if kinv[q, 0] != 0.0 and ms1 == ms2 and isc1 == isc2:
                 # Both normal impulses at once (Box2D v2's block solve). One after the
                 # other, a hard face-on hit stops the first point alone and sets the body
@@ -400,6 +426,80 @@ def solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair
             total_imp[i, 0] += c_nimp[i, 0]
             if two:
                 total_imp[i, 1] += c_nimp[i, 1]
+        elif pushing and (e1 < 0.0 or e2 < 0.0):
+            pushed = True
+    return pushed
+
+
+@njit(inline="always")
+def _hold_depth(i, q, two, c_nimp, nmass, hold):
+    """How deep (beyond the slop) a manifold's springs push: ``hold`` (HOLD / (h w^2)) times
+    the depth at which they carry its accumulated impulse, over its points' summed
+    stiffness. Per manifold, not per point: a rocking box's lifted corner carries nothing
+    for a moment but must still be held."""
+    lam = c_nimp[i, 0]
+    msum = nmass[q, 0]
+    if two:
+        lam += c_nimp[i, 1]
+        msum += nmass[q, 1]
+    return hold * lam / msum if msum > 0.0 else 0.0
+
+
+@njit
+def _separation(q, p, dpn, ca, sa, cb, sb, jac, adj):
+    """Point p's current separation from the centres' displacement along the normal and
+    the rotated anchors: a rotation (c, s) turns r . n into c (r . n) + s (r x n)."""
+    return (dpn + cb * jac[q, p, 3] + sb * jac[q, p, 1] - ca * jac[q, p, 2]
+            - sa * jac[q, p, 0] + adj[q, p])
+
+
+@njit
+def push_out(rows, ba, bb, jac, nmass, coup, adj, static_pair, c_count, c_normal, c_nimp,
+             inv_m, inv_i, dp, dq, soft, soft_static, max_push, reverse, push):
+    """One Gauss-Seidel pass of the position push (``push``: per body vx, vy, w, moved by
+    ``integrate.apply_push`` after the substep's positions): overlap deeper than a
+    manifold's springs hold is pushed out at the spring's rate, and no contact may close
+    under the push. Pseudo-velocities (split impulses): the push moves bodies but never
+    becomes velocity, so nothing is left to drift once the overlap is gone."""
+    n = rows.shape[0]
+    for qq in range(n):
+        q = n - 1 - qq if reverse else qq
+        i = rows[q]
+        a = ba[q]
+        b = bb[q]
+        nx = c_normal[i, 0]
+        ny = c_normal[i, 1]
+        sp = soft_static if static_pair[q] else soft
+        rate = sp[0] * sp[1]
+        two = c_count[i] == 2
+        depth = _hold_depth(i, q, two, c_nimp, nmass, sp[3])
+        dpn = (dp[b, 0] - dp[a, 0]) * nx + (dp[b, 1] - dp[a, 1]) * ny
+        ca = dq[a, 0]
+        sa = dq[a, 1]
+        cb = dq[b, 0]
+        sb = dq[b, 1]
+        pvn = (push[b, 0] - push[a, 0]) * nx + (push[b, 1] - push[a, 1]) * ny
+        # Target push speeds: the spring's push-out speed for the overlap it leaves.
+        e1 = _separation(q, 0, dpn, ca, sa, cb, sb, jac, adj) + PUSH_SLOP + depth
+        v1 = pvn + push[b, 2] * jac[q, 0, 1] - push[a, 2] * jac[q, 0, 0]
+        u1 = max(nmass[q, 0] * (min(-rate * min(e1, 0.0), max_push) - v1), 0.0)
+        u2 = 0.0
+        if two:
+            e2 = _separation(q, 1, dpn, ca, sa, cb, sb, jac, adj) + PUSH_SLOP + depth
+            v2 = (pvn + push[b, 2] * jac[q, 1, 1] - push[a, 2] * jac[q, 1, 0]
+                  + coup[q, 0] * u1)
+            u2 = max(nmass[q, 1] * (min(-rate * min(e2, 0.0), max_push) - v2), 0.0)
+        if u1 == 0.0 and u2 == 0.0:
+            continue
+        pn = u1 + u2
+        ma = inv_m[a]
+        mb = inv_m[b]
+        push[a, 0] -= ma * nx * pn
+        push[a, 1] -= ma * ny * pn
+        push[b, 0] += mb * nx * pn
+        push[b, 1] += mb * ny * pn
+        push[a, 2] -= inv_i[a] * (jac[q, 0, 0] * u1 + jac[q, 1, 0] * u2)
+        push[b, 2] += inv_i[b] * (jac[q, 0, 1] * u1 + jac[q, 1, 1] * u2)
 
 
 @njit(inline="always")
@@ -414,12 +514,14 @@ def _normal_point(i, p, vn, bias, k, imp_scale, c_nimp):
 
 
 @njit
-def _soft_terms(s, inv_h, use_bias, bias_rate, mass_scale, imp_scale, max_push):
-    """(bias, mass scale, impulse scale) of a point at separation s."""
+def _soft_terms(s, inv_h, use_bias, bias_rate, mass_scale, imp_scale, max_push, hold):
+    """(bias, mass scale, impulse scale) of a point at separation s whose spring pushes at
+    most ``hold`` deep (beyond the slop)."""
     if s > 0.0:
         return s * inv_h, 1.0, 0.0  # speculative: only stop what would close the gap
     if use_bias:
-        return max(bias_rate * min(s + PUSH_SLOP, 0.0), -max_push), mass_scale, imp_scale
+        return (max(bias_rate * max(min(s + PUSH_SLOP, 0.0), -hold), -max_push), mass_scale,
+                imp_scale)
     return 0.0, 1.0, 0.0
 
 

@@ -76,20 +76,20 @@ def _levels(ba, bb, inv_m, n_bodies):
 
 
 @njit
-def stack_depth(ba, bb, rows, c_count, c_normal, nmass, static_pair, inv_m, gravity_scale, gx,
-                gy, omega, n_bodies):
-    """(deepest stack, deepest contact): predicted resting depths (m) of the soft contacts
-    under gravity (gx, gy) at angular stiffness ``omega`` (doubled against immovable
-    bodies, as the solver does)."""
+def contact_loads(ba, bb, rows, c_normal, inv_m, gravity_scale, gx, gy, n_bodies):
+    """(load, level, queue, n_queued, start, edge): each contact's predicted share (N) of
+    the weight above it under gravity (gx, gy), with ``_levels``' graph. Zero loads when
+    there is no gravity."""
     k = ba.shape[0]
+    load = np.zeros(k)
     g = math.sqrt(gx * gx + gy * gy)
-    if k == 0 or g == 0.0:
-        return 0.0, 0.0
+    if g == 0.0 or k == 0:
+        none = np.zeros(0, dtype=np.int64)
+        return load, none, none, 0, none, none
+    level, queue, n, start, edge = _levels(ba, bb, inv_m, n_bodies)
     ux = -gx / g
     uy = -gy / g
-    level, queue, n, start, edge = _levels(ba, bb, inv_m, n_bodies)
     carried = np.zeros(n_bodies)
-    load = np.zeros(k)
     up = np.zeros(k)  # how much a contact holds its upper body up: n . (-g) / |g|, or 0
     for j in range(n - 1, -1, -1):  # top down: each body's weight and burden, shared down
         b = queue[j]
@@ -115,7 +115,33 @@ def stack_depth(ba, bb, rows, c_count, c_normal, nmass, static_pair, inv_m, grav
             if level[o] < level[b] and up[q] > 0.0:
                 load[q] = weight * up[q] / total
                 carried[o] += load[q]
-    depth = np.zeros(n_bodies)
+    return load, level, queue, n, start, edge
+
+
+@njit
+def rest_depths(load, rows, c_count, nmass, static_pair, omega):
+    """Each contact's resting depth (m) under its load: the load over its points' summed
+    stiffness, at angular stiffness ``omega`` (doubled against immovable bodies, as the
+    solver does)."""
+    k = load.shape[0]
+    depth = np.zeros(k)
+    for q in range(k):
+        if load[q] == 0.0:
+            continue
+        m = 0.0
+        for p in range(c_count[rows[q]]):
+            m += nmass[q, p]
+        w = 2.0 * omega if static_pair[q] else omega
+        if m > 0.0:
+            depth[q] = load[q] / (m * w * w)
+    return depth
+
+
+@njit
+def stack_depth(ba, bb, load, depth, level, queue, n, start, edge, n_bodies):
+    """(deepest stack, deepest contact): the predicted resting depths summed up each
+    support path, and the largest of one contact."""
+    below = np.zeros(n_bodies)
     deepest = 0.0
     worst = 0.0
     for j in range(n):  # bottom up: a body rests as deep as its deepest support path
@@ -125,15 +151,9 @@ def stack_depth(ba, bb, rows, c_count, c_normal, nmass, static_pair, inv_m, grav
             o = _other(q, b, ba, bb)
             if level[o] >= level[b] or load[q] == 0.0:
                 continue
-            # The manifold's load over its points' summed stiffness.
-            m = 0.0
-            for p in range(c_count[rows[q]]):
-                m += nmass[q, p]
-            w = 2.0 * omega if static_pair[q] else omega
-            d = load[q] / (m * w * w) if m > 0.0 else 0.0
-            worst = max(worst, d)
-            depth[b] = max(depth[b], depth[o] + d)
-        deepest = max(deepest, depth[b])
+            worst = max(worst, depth[q])
+            below[b] = max(below[b], below[o] + depth[q])
+        deepest = max(deepest, below[b])
     return deepest, worst
 
 
@@ -158,3 +178,25 @@ def stack_substeps(deepest, worst, n_base, n_max, n_prev):
     if n_prev > most:
         return most
     return n_prev
+
+
+@njit
+def shed_weight(ba, bb, rows, c_normal, inv_m, gravity_scale, g_old, g_new, n_bodies, c_nimp,
+                c_timp):
+    """Gravity changed from ``g_old`` to ``g_new`` since the contact table's impulses were
+    solved: each contact's impulses (its warm start) keep the fraction of its predicted load
+    that the new gravity leaves it, at most all. A warm start is an impulse already applied;
+    one carrying weight that is gone is taken back only a body per Gauss-Seidel pass down a
+    stack, and what is left flies apart (a 3-box stack at 0.05 m/s, gravity turned off)."""
+    old = contact_loads(ba, bb, rows, c_normal, inv_m, gravity_scale, g_old[0], g_old[1],
+                        n_bodies)[0]
+    new = contact_loads(ba, bb, rows, c_normal, inv_m, gravity_scale, g_new[0], g_new[1],
+                        n_bodies)[0]
+    for q in range(ba.shape[0]):
+        if old[q] > 0.0 and new[q] < old[q]:
+            f = new[q] / old[q]
+            i = rows[q]
+            for p in range(2):
+                c_nimp[i, p] *= f
+                c_timp[i, p] *= f
+

@@ -5,7 +5,8 @@
 3. effective masses for this step; arcade response (integrate.py, arcade.py)
 4. prepare contacts; the substep count, from the stacks' predicted resting depth
    (stacks.py); per substep: integrate velocities, warm start, solve (extra passes for
-   light bodies under heavy ones), integrate positions, relax; then restitution (solver.py).
+   light bodies under heavy ones), integrate positions and the push-out of overlap no
+   spring holds, relax; then restitution (solver.py).
    Bodies no contact touches go through all their substeps at once (integrate.py).
    Impulses accumulate in the contact table, which is the next step's warm start.
 5. continuous collision for fast and bullet bodies (ccd.py)
@@ -14,11 +15,13 @@
 
 ``fparams``: gx, gy, world damping, contact hertz, damping ratio, max push-out speed,
 restitution threshold, speculative margin, linear slop, sleep linear / angular tolerance,
-time to sleep, arcade static speed. ``iparams``: substeps, explicit Euler, sleeping,
-dynamic-dynamic response, shapes fresh (world vertices, exact boxes and ``rot``, the bodies'
-(cos, sin), are at the bodies' poses: the last step or query left them so), max substeps
-(0: fixed), the last step's substeps (the contact table's impulses are per substep); the
-step writes the substeps it took into ``iparams[7]``.
+time to sleep, arcade static speed, and the gravity (x, y) the contact table's impulses
+were solved under (the warm start sheds weight gravity no longer puts on a contact).
+``iparams``: substeps, explicit Euler, sleeping, dynamic-dynamic response, shapes fresh
+(world vertices, exact boxes and ``rot``, the bodies' (cos, sin), are at the bodies' poses:
+the last step or query left them so), max substeps (0: fixed), the last step's substeps
+(the contact table's impulses are per substep); the step writes the substeps it took into
+``iparams[7]``.
 """
 
 import numpy as np
@@ -28,6 +31,7 @@ from .arcade import arcade_response
 from .broadphase import SENSOR, SOLID, find_pairs, has_sensors
 from .ccd import sweep_fast_bodies
 from .integrate import (
+    apply_push,
     begin_step,
     contact_bodies,
     end_step,
@@ -45,11 +49,12 @@ from .solver import (
     make_soft,
     mass_ratio_rows,
     prepare_contacts,
+    push_out,
     rescale_impulses,
     solve_contacts,
     warm_start,
 )
-from .stacks import stack_depth, stack_substeps
+from .stacks import contact_loads, rest_depths, shed_weight, stack_depth, stack_substeps
 
 
 @njit
@@ -117,9 +122,12 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
     # Stacks that would rest too deep take more substeps, the springs stiffer in proportion.
     n_prev = iparams[6]
     if iparams[5] > substeps and rows.shape[0] > 0:
-        deepest, worst = stack_depth(ba, bb, rows, c_count, c_normal, nmass, static_pair,
-                                     inv_m, gravity_scale, gx, gy,
-                                     2.0 * np.pi * contact_hertz, n_bodies)
+        load, level, queue, nq, start, edge = contact_loads(ba, bb, rows, c_normal, inv_m,
+                                                           gravity_scale, gx, gy, n_bodies)
+        depth = rest_depths(load, rows, c_count, nmass, static_pair,
+                            2.0 * np.pi * contact_hertz)
+        deepest, worst = stack_depth(ba, bb, load, depth, level, queue, nq, start, edge,
+                                     n_bodies)
         n = stack_substeps(deepest, worst, substeps, iparams[5], n_prev)
         contact_hertz *= n / substeps
         substeps = n
@@ -128,10 +136,16 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
         # The table's impulses are per substep: the warm start keeps the same force.
         rescale_impulses(c_nimp, c_timp, n_prev / substeps)
     iparams[7] = substeps
-    soft = np.empty(3)
-    soft_static = np.empty(3)
-    soft[0], soft[1], soft[2] = make_soft(contact_hertz, zeta, h)
-    soft_static[0], soft_static[1], soft_static[2] = make_soft(2.0 * contact_hertz, zeta, h)
+    if (fparams[13] != gx or fparams[14] != gy) and rows.shape[0] > 0:
+        # Gravity changed: the warm start sheds the weight it no longer carries.
+        shed_weight(ba, bb, rows, c_normal, inv_m, gravity_scale, fparams[13:15], fparams[:2],
+                    n_bodies, c_nimp, c_timp)
+    soft = np.empty(4)
+    soft_static = np.empty(4)
+    soft[0], soft[1], soft[2], soft[3] = make_soft(contact_hertz, zeta, h)
+    soft_static[0], soft_static[1], soft_static[2], soft_static[3] = make_soft(
+        2.0 * contact_hertz, zeta, h)
+    push = np.zeros((n_bodies, 3))  # the substep's push-out on positions (vx, vy, w)
     total_imp = np.zeros((c_a.shape[0], 2))
     heavy = mass_ratio_rows(ba, bb, inv_m)  # light bodies under heavy ones: extra passes
     touched = contact_bodies(ba, bb, n_bodies)
@@ -139,31 +153,40 @@ def step_world(dt, fparams, iparams, n_bodies, n_shapes,
                     angular_damping, world_damping, gx, gy, h, substeps, explicit, com, angle,
                     angle0, dp, dq, kind, b_flags, n_bodies, touched)
     # Without contacts the loop has nothing left to do: integrate_alone moved every body.
-    for _ in range(substeps if rows.shape[0] > 0 else 0):
+    for sub in range(substeps if rows.shape[0] > 0 else 0):
         if explicit:
             integrate_positions(vel, angvel, com, angle, angle0, dp, dq, inv_m, kind, b_flags,
                                 n_bodies, h, touched)
         integrate_velocities(vel, angvel, force, torque, inv_m, inv_i, gravity_scale, damping,
                              angular_damping, world_damping, gx, gy, h, kind, b_flags,
                              n_bodies, touched)
+        back = sub % 2 == 1
         warm_start(rows, ba, bb, jac, c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m,
                    inv_i)
-        solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair, max_imp,
-                       kinv, c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m, inv_i, dp, dq,
-                       h, True, soft, soft_static, max_push, False, total_imp, heavy, False)
+        pushed = solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair,
+                                max_imp, kinv, c_count, c_normal, c_nimp, c_timp, vel, angvel,
+                                inv_m, inv_i, dp, dq, h, True, soft, soft_static, max_push,
+                                back, total_imp, heavy, False, push)
         for extra in range(EXTRA_PASSES if heavy.shape[0] > 0 else 0):
             solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair,
                            max_imp, kinv, c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m,
-                           inv_i, dp, dq, h, True, soft, soft_static, max_push, extra % 2 == 0,
-                           total_imp, heavy, True)
+                           inv_i, dp, dq, h, True, soft, soft_static, max_push,
+                           (extra % 2 == 0) != back,
+                           total_imp, heavy, True, push)
+        if pushed:
+            push_out(rows, ba, bb, jac, nmass, coup, adj, static_pair, c_count, c_normal,
+                     c_nimp, inv_m, inv_i, dp, dq, soft, soft_static, max_push, back, push)
         if not explicit:
             integrate_positions(vel, angvel, com, angle, angle0, dp, dq, inv_m, kind, b_flags,
                                 n_bodies, h, touched)
+        if pushed:
+            apply_push(push, com, angle, angle0, dp, dq, n_bodies, h)
         # Relax in the opposite order: a one-way Gauss-Seidel sweep leans a stack the way it
         # runs (a B = 40 pyramid sheared 0.19 m); forward then back cancels the lean.
         solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair, max_imp,
                        kinv, c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m, inv_i, dp, dq,
-                       h, False, soft, soft_static, max_push, True, total_imp, heavy, False)
+                       h, False, soft, soft_static, max_push, not back, total_imp, heavy, False,
+                       push)
     apply_restitution(rows, ba, bb, jac, nmass, relv, rest, max_imp, c_count, c_normal,
                       c_nimp, vel, angvel, inv_m, inv_i, rest_threshold, total_imp, vfree,
                       wfree, kin_moving)
