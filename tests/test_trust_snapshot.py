@@ -171,6 +171,33 @@ def test_snapshot_from_before_adaptive_substeps_reads_as_fixed():
     assert state_bytes(twin) == state_bytes(w)
 
 
+def test_gravity_changed_since_the_last_step_continues_bit_identically():
+    # The gravity the warm start was solved under is state: the next step sheds the
+    # weight the new gravity takes off each contact.
+    w = _column(3)
+    for _ in range(60):
+        w.step(DT)
+    w.gravity = (0.0, -2.0)
+    twin = c2d.World.restore(w.snapshot())
+    for world in (w, twin):
+        for _ in range(30):
+            world.step(DT)
+    assert state_bytes(twin) == state_bytes(w)
+
+
+def test_snapshot_from_before_weight_shedding_reads_as_solved_under_its_gravity():
+    w = rich_world(steps=30)
+
+    def old(header, payload):
+        del header["settings"]["solved_gravity"]
+
+    twin = c2d.World.restore(_directory_edit(w.snapshot(), old))
+    for world in (w, twin):
+        for _ in range(30):
+            world.step(DT)
+    assert state_bytes(twin) == state_bytes(w)
+
+
 def test_warm_start_and_events_survive(world_data):
     w, data = world_data
     twin = c2d.World.restore(data)
@@ -598,6 +625,8 @@ def test_header_schema_is_strict(world_data):
         lambda h, p: h.__setitem__("extra", 1),
         lambda h, p: h.pop("systems"),
         lambda h, p: h["settings"].__setitem__("gravity", [0.0, "x"]),
+        lambda h, p: h["settings"].__setitem__("solved_gravity", [0.0, 1e400]),
+        lambda h, p: h["settings"].__setitem__("solved_gravity", [0.0]),
         lambda h, p: h["settings"].__setitem__("substeps", 0),
         lambda h, p: h["settings"].__setitem__("substeps", True),
         lambda h, p: h["settings"].__setitem__("max_substeps", -1),

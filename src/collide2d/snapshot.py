@@ -17,9 +17,11 @@ Format, version 1 (all integers little-endian)::
     32      H     header: a UTF-8 JSON object, checked against a fixed schema
     32 + H  P     payload: the arrays' raw little-endian bytes, back to back
 
-The header holds the settings (gravity, damping, substeps, the most substeps and those the
-last step took, sleeping, integrator, dynamic_response, the contact parameters and the
-time; headers written before the substep pair existed read as fixed substeps), the store
+The header holds the settings (gravity and the gravity the warm start was solved under,
+damping, substeps, the most substeps and those the last step took, sleeping, integrator,
+dynamic_response, the contact parameters and the time; headers written before the substep
+pair existed read as fixed substeps, those without the solved gravity as solved under
+their gravity), the store
 counts, the registered systems, the character and tile-map settings, and the array
 directory: ``[name, dtype, shape]`` per array, in payload order. Only
 ``float64, int64, int32, int8, bool`` arrays exist in the format; there is no object dtype,

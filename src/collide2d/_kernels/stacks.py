@@ -18,6 +18,9 @@ what it carries to its contacts one level lower, shared by how squarely each hol
 against gravity. It does not follow the impulses, whose transients (a pyramid's first
 settling overshoots its loads twofold) switched the substep count back and forth, and
 every switch moves the springs' rest depth: the B = 100 pyramid drifted 0.4 m that way.
+
+The same loads tell the warm start what weight to shed when gravity changes
+(``shed_weight``).
 """
 
 import math
