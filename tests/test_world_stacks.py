@@ -148,7 +148,7 @@ def test_column_comes_to_rest_without_sleeping(n):
         vmax = max(vmax, *(np.abs(b.velocity).max() for b in boxes),
                    *(abs(b.angular_velocity) for b in boxes))
     assert vmax < 1e-4
-    assert max(abs(b.position[0] - x) for b, x in zip(boxes, x0)) < 1e-5
+    assert max(abs(b.position[0] - x) for b, x in zip(boxes, x0, strict=True)) < 1e-5
     assert max(abs(b.position[0]) for b in boxes) < 0.01       # still a column
 
 
