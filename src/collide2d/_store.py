@@ -12,27 +12,25 @@ from __future__ import annotations
 
 import numpy as np
 
-# Body kinds.
-STATIC, KINEMATIC, DYNAMIC = 0, 1, 2
+from ._kernels.constants import (  # noqa: F401  (re-exported for the surface)
+    B_ALIVE,
+    B_ARCADE,
+    B_AWAKE,
+    B_BULLET,
+    B_CUSTOM_MASS,
+    B_FIXED_ROTATION,
+    DYNAMIC,
+    EXPLICIT,
+    KINEMATIC,
+    MAX_SUBSTEPS,
+    S_ALIVE,
+    S_SENSOR,
+    SEMI_IMPLICIT,
+    STATIC,
+)
+
 KIND_NAMES = {"static": STATIC, "kinematic": KINEMATIC, "dynamic": DYNAMIC}
 KIND_OF = {v: k for k, v in KIND_NAMES.items()}
-
-# Body flags.
-B_ALIVE = 1
-B_BULLET = 2
-B_FIXED_ROTATION = 4
-B_ARCADE = 8
-B_AWAKE = 16
-B_CUSTOM_MASS = 32
-
-# Shape flags.
-S_ALIVE = 1
-S_SENSOR = 2
-
-# The most substeps a world takes (setters and snapshots check it).
-MAX_SUBSTEPS = 1024
-# Body integrators.
-SEMI_IMPLICIT, EXPLICIT = 0, 1
 
 
 def _grow(arr: np.ndarray, cap: int, fill=0) -> np.ndarray:

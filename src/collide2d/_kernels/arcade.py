@@ -8,8 +8,7 @@ the tangential part stops (static friction, which keeps characters on slopes).
 """
 
 from .._jit import njit
-
-B_ARCADE = 8
+from .constants import B_ARCADE
 
 
 @njit

@@ -19,17 +19,9 @@ everything downstream) is deterministic.
 import numpy as np
 
 from .._jit import njit
-
-S_ALIVE = 1
-S_SENSOR = 2
-B_AWAKE = 16
-DYNAMIC = 2
-KINEMATIC = 1
+from .constants import DYNAMIC, IGNORE, KINEMATIC, S_ALIVE, S_SENSOR, SENSOR, SOLID
 
 # Pair responses.
-IGNORE = 0
-SOLID = 1
-SENSOR = 2
 
 # Boxes sampled for the typical box size (the grid's cell size).
 SIZE_SAMPLE = 64

@@ -17,16 +17,10 @@ import numpy as np
 
 from .._jit import njit
 from .broadphase import filters_allow
+from .constants import B_AWAKE, B_BULLET, DYNAMIC, S_ALIVE, S_SENSOR, STATIC
 from .groups import group_by
 from .poses import transform_vertices
 from .sat import sweep_pair
-
-DYNAMIC = 2
-STATIC = 0
-B_AWAKE = 16
-B_BULLET = 2
-S_ALIVE = 1
-S_SENSOR = 2
 
 
 @njit

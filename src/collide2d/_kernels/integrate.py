@@ -11,12 +11,8 @@ import math
 import numpy as np
 
 from .._jit import njit
+from .constants import B_ALIVE, B_AWAKE, B_FIXED_ROTATION, DYNAMIC, KINEMATIC
 
-DYNAMIC = 2
-KINEMATIC = 1
-B_AWAKE = 16
-B_FIXED_ROTATION = 4
-B_ALIVE = 1
 MAX_ROTATION = 0.25 * math.pi
 
 

@@ -11,11 +11,7 @@ sleeping pile, a force, or a moved neighbour wakes it.
 import numpy as np
 
 from .._jit import njit
-
-DYNAMIC = 2
-B_ALIVE = 1
-B_AWAKE = 16
-C_TOUCHING = 1
+from .constants import B_ALIVE, B_AWAKE, C_TOUCHING, DYNAMIC
 
 
 @njit

@@ -16,10 +16,8 @@ impulses, and a touching flag.
 import numpy as np
 
 from .._jit import njit
-from .broadphase import B_AWAKE, DYNAMIC, KINEMATIC
+from .constants import B_AWAKE, C_TOUCHING, DYNAMIC, KINEMATIC
 from .sat import collide, collide_polygons, shape_distance, vertex_normals
-
-C_TOUCHING = 1
 
 # A manifold point counts as touching (for events and islands) within this separation.
 TOUCH_SLOP = 0.005

@@ -31,12 +31,12 @@ import math
 import numpy as np
 
 from .._jit import njit
+from .constants import S_ALIVE
 from .queries import cast_segments
 
 STOP = 0
 BOUNCE = 1
 PASS = 2
-S_ALIVE = 1
 # A bounced particle restarts this far off the surface (relative to its coordinates, + m).
 NUDGE = 1e-9
 

@@ -7,8 +7,7 @@ Every step runs this over the whole vertex pool, O(vertices).
 import math
 
 from .._jit import njit
-
-S_ALIVE = 1
+from .constants import S_ALIVE
 
 
 @njit

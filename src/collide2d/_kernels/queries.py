@@ -25,11 +25,11 @@ import numpy as np
 
 from .._jit import njit
 from .bvh import query_box
+from .constants import S_SENSOR
 from .poses import points_box
 from .sat import shape_distance, sweep_pair
 from .segment import point_in_shape, raycast_shape
 
-S_SENSOR = 2
 # Moving bodies (particles): the relative path is followed to within this distance (m) ...
 MOTION_TOL = 1e-3
 # ... by at most this many chords per row and step.

@@ -31,6 +31,7 @@ import numpy as np
 from .._jit import njit
 from .broadphase import filters_allow
 from .ccd import body_rows
+from .constants import B_ALIVE, B_AWAKE, DYNAMIC, KINEMATIC, S_ALIVE, S_SENSOR
 from .poses import points_box, transform_vertices
 from .sat import shape_distance
 from .tiles import (
@@ -43,14 +44,6 @@ from .tiles import (
     sweep_shapes,
     sweep_tiles,
 )
-
-STATIC = 0
-KINEMATIC = 1
-DYNAMIC = 2
-B_ALIVE = 1
-B_AWAKE = 16
-S_ALIVE = 1
-S_SENSOR = 2
 
 MODE_CROSS = 0
 MODE_BLOCK = 1

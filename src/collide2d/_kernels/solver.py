@@ -27,8 +27,8 @@ import math
 import numpy as np
 
 from .._jit import njit
+from .constants import B_ARCADE
 
-B_ARCADE = 8
 # Overlap (m) left alone by the push-out: a stack rests this much deeper per contact, and
 # bodies a hair inside each other are not moved at all.
 PUSH_SLOP = 0.001

@@ -29,8 +29,9 @@ import numpy as np
 
 from .._jit import njit
 from .arcade import arcade_response
-from .broadphase import SENSOR, SOLID, find_pairs, has_sensors
+from .broadphase import find_pairs, has_sensors
 from .ccd import sweep_fast_bodies
+from .constants import SENSOR, SOLID
 from .integrate import (
     apply_push,
     begin_step,

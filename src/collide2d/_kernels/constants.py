@@ -1,0 +1,37 @@
+"""Conventions every kernel and the surface share: body kinds, flag bits, pair responses.
+
+One definition of each, imported by the kernels (Numba reads module globals as compile-time
+constants) and by the stores. Values are part of the snapshot format: never renumber.
+"""
+
+# Body kinds.
+STATIC = 0
+KINEMATIC = 1
+DYNAMIC = 2
+
+# Body flags.
+B_ALIVE = 1
+B_BULLET = 2
+B_FIXED_ROTATION = 4
+B_ARCADE = 8
+B_AWAKE = 16
+B_CUSTOM_MASS = 32
+
+# Shape flags.
+S_ALIVE = 1
+S_SENSOR = 2
+
+# What a pair of shapes does when their boxes meet.
+IGNORE = 0
+SOLID = 1
+SENSOR = 2
+
+# Contact row flags.
+C_TOUCHING = 1
+
+# Body integrators.
+SEMI_IMPLICIT = 0
+EXPLICIT = 1
+
+# The most substeps a world takes (setters and snapshots check it).
+MAX_SUBSTEPS = 1024
