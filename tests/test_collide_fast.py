@@ -25,6 +25,7 @@ from shapely.geometry import LinearRing, Point
 
 import collide2d as c2d
 from collide2d._kernels import broadphase, narrowphase, sat
+from collide2d._store import ContactStore
 from collide2d.world import SPECULATIVE_DISTANCE
 
 nojit = pytest.mark.nojit
@@ -471,10 +472,14 @@ def test_collide_pairs_rows_match_collide():
                                        b.kind, s.count, broadphase.SOLID,
                                        broadphase.SOLID)
     old = w._contacts
-    out = narrowphase.collide_pairs(pa, pb, pr, s.body, s.vstart, s.vcount, s.radius,
-                                    s.vworld, b.kind, b.flags.copy(), b.vel, b.angvel, s.count,
-                                    MARGIN, old[0], old[1], *old[3:])
-    c_a, c_b, _, c_count, c_normal, c_point, c_sep, c_id = out[:8]
+    new = ContactStore(len(pa))
+    bodies = b.view()._replace(flags=b.flags.copy())
+    m = narrowphase.collide_pairs(pa, pb, pr, s.view(), bodies, s.count, MARGIN, old.table,
+                                  old.count, new.table)
+    new.count = m
+    rows_new = new.rows()
+    c_a, c_b, c_count, c_normal = rows_new.a, rows_new.b, rows_new.count, rows_new.normal
+    c_point, c_sep, c_id = rows_new.point, rows_new.sep, rows_new.id
     rows = {}
     for i in range(len(pa)):
         x, y = int(pa[i]), int(pb[i])

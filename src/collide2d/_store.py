@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._kernels import views as V
 from ._kernels.constants import (  # noqa: F401  (re-exported for the surface)
     B_ALIVE,
     B_ARCADE,
@@ -39,7 +40,77 @@ def _grow(arr: np.ndarray, cap: int, fill=0) -> np.ndarray:
     return out
 
 
-class BodyStore:
+class SlotStore:
+    """Rows handed out as slots: a free list (lowest slot first, for a deterministic
+    layout), a generation per slot bumped on release, capacity doubling when full.
+
+    ``FIELDS`` is the schema: name -> (row shape, dtype, fill). Fields in ``TRANSIENT`` are
+    caches the step rebuilds; snapshots save the others (``saved_fields``), walking the
+    schema, so a new field is saved and restored with no change to the snapshot code.
+    ``view()`` is the kernels' named view of every field (capacity rows), rebuilt only
+    when an array is replaced.
+    """
+
+    FIELDS: dict = {}
+    TRANSIENT: frozenset = frozenset()
+    View = None  # the namedtuple type of view()
+
+    def __init__(self, capacity: int = 16):
+        object.__setattr__(self, "_view", None)
+        self.capacity = capacity
+        for name, (shape, dtype, fill) in self.FIELDS.items():
+            setattr(self, name, np.full((capacity,) + shape, fill, dtype=dtype))
+        self.free: list[int] = []
+        self.count = 0  # slots ever used (high-water mark)
+
+    def __setattr__(self, name, value):
+        if name in self.FIELDS or name in self._VIEW_EXTRA:
+            object.__setattr__(self, "_view", None)
+        object.__setattr__(self, name, value)
+
+    _VIEW_EXTRA: tuple = ()
+
+    @classmethod
+    def saved_fields(cls) -> dict:
+        return {k: v for k, v in cls.FIELDS.items() if k not in cls.TRANSIENT}
+
+    def view(self):
+        if self._view is None:
+            object.__setattr__(self, "_view",
+                               self.View(*(getattr(self, n) for n in self.View._fields)))
+        return self._view
+
+    def _new_slot(self) -> int:
+        if self.free:
+            return self.free.pop()
+        if self.count == self.capacity:
+            self._resize(self.capacity * 2)
+        self.count += 1
+        return self.count - 1
+
+    def alloc(self) -> int:
+        slot = self._new_slot()
+        for name, (_, _, fill) in self.FIELDS.items():
+            if name != "generation":
+                getattr(self, name)[slot] = fill
+        return slot
+
+    def release(self, slot: int) -> None:
+        self.flags[slot] = 0
+        self.generation[slot] += 1
+        self.free.append(slot)
+        self.free.sort(reverse=True)  # reuse the lowest slot first: deterministic layout
+
+    def _resize(self, cap: int) -> None:
+        for name, (_, _, fill) in self.FIELDS.items():
+            setattr(self, name, _grow(getattr(self, name), cap, fill))
+        self.capacity = cap
+
+    def state(self) -> dict[str, np.ndarray]:
+        return {name: getattr(self, name) for name in self.FIELDS}
+
+
+class BodyStore(SlotStore):
     """One row per body slot."""
 
     FIELDS = {
@@ -65,44 +136,15 @@ class BodyStore:
         "sleep_time": ((), np.float64, 0.0),
         "generation": ((), np.int64, 0),
         "order": ((), np.int64, -1),          # index in World.bodies
+        # (cos, sin) of the angle as the shapes were last placed with: valid while the
+        # world's shapes are fresh, so an untouched world skips the trigonometry
+        "rot": ((2,), np.float64, 0.0),
     }
-
-    def __init__(self, capacity: int = 16):
-        self.capacity = capacity
-        for name, (shape, dtype, fill) in self.FIELDS.items():
-            setattr(self, name, np.full((capacity,) + shape, fill, dtype=dtype))
-        self.free: list[int] = []
-        self.count = 0  # slots ever used (high-water mark)
-
-    def alloc(self) -> int:
-        if self.free:
-            slot = self.free.pop()
-        else:
-            if self.count == self.capacity:
-                self._resize(self.capacity * 2)
-            slot = self.count
-            self.count += 1
-        for name, (_, _, fill) in self.FIELDS.items():
-            if name != "generation":
-                getattr(self, name)[slot] = fill
-        return slot
-
-    def release(self, slot: int) -> None:
-        self.flags[slot] = 0
-        self.generation[slot] += 1
-        self.free.append(slot)
-        self.free.sort(reverse=True)  # reuse the lowest slot first: deterministic layout
-
-    def _resize(self, cap: int) -> None:
-        for name, (_, _, fill) in self.FIELDS.items():
-            setattr(self, name, _grow(getattr(self, name), cap, fill))
-        self.capacity = cap
-
-    def state(self) -> dict[str, np.ndarray]:
-        return {name: getattr(self, name) for name in self.FIELDS}
+    TRANSIENT = frozenset(("rot",))
+    View = V.BodyView
 
 
-class ShapeStore:
+class ShapeStore(SlotStore):
     """One row per convex part. A user-facing Shape owns one row, or several when a concave
     polygon was decomposed; ``owner`` maps each row to the Shape's id (its first row)."""
 
@@ -122,13 +164,11 @@ class ShapeStore:
         "generation": ((), np.int64, 0),
         "aabb": ((4,), np.float64, 0.0),  # world frame: min x, min y, max x, max y
     }
+    View = V.ShapeView
+    _VIEW_EXTRA = ("vlocal", "vworld")
 
     def __init__(self, capacity: int = 16, vcapacity: int = 64):
-        self.capacity = capacity
-        for name, (shape, dtype, fill) in self.FIELDS.items():
-            setattr(self, name, np.full((capacity,) + shape, fill, dtype=dtype))
-        self.free: list[int] = []
-        self.count = 0
+        super().__init__(capacity)
         # Vertex pool: local (body frame) and world frame, appended; holes are compacted
         # when more than half the pool is dead.
         self.vlocal = np.zeros((vcapacity, 2))
@@ -137,19 +177,7 @@ class ShapeStore:
         self.vdead = 0
 
     def alloc(self, verts_local: np.ndarray) -> int:
-        if self.free:
-            slot = self.free.pop()
-        else:
-            if self.count == self.capacity:
-                cap = self.capacity * 2
-                for name, (_, _, fill) in self.FIELDS.items():
-                    setattr(self, name, _grow(getattr(self, name), cap, fill))
-                self.capacity = cap
-            slot = self.count
-            self.count += 1
-        for name, (_, _, fill) in self.FIELDS.items():
-            if name != "generation":
-                getattr(self, name)[slot] = fill
+        slot = super().alloc()
         n = verts_local.shape[0]
         if self.vcount_used + n > self.vlocal.shape[0]:
             cap = max(2 * self.vlocal.shape[0], self.vcount_used + n)
@@ -162,12 +190,9 @@ class ShapeStore:
         return slot
 
     def release(self, slot: int) -> None:
-        self.flags[slot] = 0
         self.body[slot] = -1
-        self.generation[slot] += 1
         self.vdead += int(self.vcount[slot])
-        self.free.append(slot)
-        self.free.sort(reverse=True)
+        super().release(slot)
         if self.vdead * 2 > self.vcount_used:
             self._compact()
 
@@ -185,5 +210,176 @@ class ShapeStore:
         self.vcount_used = pos
         self.vdead = 0
 
-    def state(self) -> dict[str, np.ndarray]:
-        return {name: getattr(self, name) for name in self.FIELDS}
+
+def _table(fields: dict, view_type, capacity: int):
+    return view_type(*(np.full((capacity,) + shape, fill, dtype=dtype)
+                       for shape, dtype, fill in fields.values()))
+
+
+class ContactStore:
+    """The contact table: one row per pair of shape rows in contact, ``count`` rows.
+
+    Rows are rewritten every step (the step writes a new table; ``World.step`` swaps it
+    in), so there are no slots: the table is sorted by pair, which is how the next step
+    matches its manifolds against this one. ``FIELDS`` is the schema (``views.CONTACT_FIELDS``
+    in order); ``SAVED`` the fields snapshots keep, in their saved order.
+    """
+
+    FIELDS = {
+        "a": ((), np.int64, 0),              # shape rows, a < b
+        "b": ((), np.int64, 0),
+        "resp": ((), np.int8, 0),            # IGNORE, SOLID or SENSOR
+        "count": ((), np.int64, 0),          # manifold points, 0 to 2
+        "normal": ((2,), np.float64, 0.0),   # unit, from a to b
+        "point": ((2, 2), np.float64, 0.0),  # midway between the surfaces (m)
+        "sep": ((2,), np.float64, 0.0),      # separation per point (m), negative inside
+        "id": ((2,), np.int64, 0),           # feature ids: warm starting matches them
+        "nimp": ((2,), np.float64, 0.0),     # accumulated normal impulse per substep (N s)
+        "timp": ((2,), np.float64, 0.0),     # and tangent
+        "flags": ((), np.int64, 0),          # C_TOUCHING
+        # the step that wrote the table: rows that began touching, rows of the table
+        # before it that ended (set on that table's rows), total normal impulse (N s)
+        "began": ((), np.bool_, False),
+        "ended": ((), np.bool_, False),
+        "impulse": ((2,), np.float64, 0.0),
+    }
+    SAVED = ("a", "b", "resp", "count", "normal", "point", "sep", "id", "nimp", "timp",
+             "flags")
+
+    def __init__(self, capacity: int = 16):
+        self.table = _table(self.FIELDS, V.ContactView, capacity)
+        self.count = 0
+
+    @property
+    def capacity(self) -> int:
+        return self.table.a.shape[0]
+
+    def rows(self):
+        """The ``count`` rows (views, not copies) as a ContactView."""
+        return V.ContactView(*(arr[: self.count] for arr in self.table))
+
+    def set_rows(self, **columns) -> None:
+        """Replace the table by these rows (every field given, or filled with its default)."""
+        n = len(next(iter(columns.values()))) if columns else 0
+        cap = max(16, n)
+        self.table = _table(self.FIELDS, V.ContactView, cap)
+        for name, arr in columns.items():
+            getattr(self.table, name)[:n] = arr
+        self.count = n
+
+    def keep(self, mask: np.ndarray) -> None:
+        """Keep the rows where ``mask`` is true, in order."""
+        n = int(np.count_nonzero(mask))
+        for arr in self.table:
+            arr[:n] = arr[: self.count][mask]
+        self.count = n
+
+
+class SensorStore(ContactStore):
+    """Sensor overlaps at the end of the last step: rows (a, b) of shape rows, a < b,
+    sorted, with the step's changes (``began``; ``ended`` on the table before it)."""
+
+    FIELDS = {
+        "a": ((), np.int64, 0),
+        "b": ((), np.int64, 0),
+        "began": ((), np.bool_, False),
+        "ended": ((), np.bool_, False),
+    }
+    SAVED = ("a", "b")
+
+    def __init__(self, capacity: int = 16):
+        self.table = _table(self.FIELDS, V.SensorView, capacity)
+        self.count = 0
+
+    def rows(self):
+        return V.SensorView(*(arr[: self.count] for arr in self.table))
+
+    def set_rows(self, **columns) -> None:
+        n = len(next(iter(columns.values()))) if columns else 0
+        self.table = _table(self.FIELDS, V.SensorView, max(16, n))
+        for name, arr in columns.items():
+            getattr(self.table, name)[:n] = arr
+        self.count = n
+
+
+class StepBuffers:
+    """What a step works in (``views.StepView``), kept between steps so a step allocates
+    nothing once the world has stopped growing: the tables it writes (swapped with the
+    world's after the step), per-body solver state sized to the body store, and pair-sized
+    buffers grown when a step finds more pairs than they hold."""
+
+    BODY = {"com": (2,), "com0": (2,), "angle0": (), "dp": (2,), "dq": (2,), "inv_m": (),
+            "inv_i": (), "vfree": (2,), "wfree": (), "push": (3,)}
+    BODY_FLAGS = ("kin_moving", "deep_body", "touched")
+    ROWS = {"rows": ((), np.int64), "ba": ((), np.int64), "bb": ((), np.int64),
+            "jac": ((2, 4), np.float64), "nmass": ((2,), np.float64),
+            "tmass": ((2,), np.float64), "coup": ((6,), np.float64),
+            "adj": ((2,), np.float64), "relv": ((2,), np.float64), "fric": ((), np.float64),
+            "rest": ((), np.float64), "static_pair": ((), np.bool_),
+            "max_imp": ((2,), np.float64), "kinv": ((3,), np.float64),
+            "deep": ((), np.float64), "heavy": ((), np.int64)}
+
+    def __init__(self):
+        self.contacts = ContactStore(16)
+        self.sensors = SensorStore(16)
+        self.arrays: dict[str, np.ndarray] = {}
+        self.body_capacity = 0
+        self.pair_capacity = 0
+        self.state = np.zeros(1, V.STEP_DTYPE)
+        self.soft = np.zeros(4)
+        self.soft_static = np.zeros(4)
+        self._view = None
+        self.fit(16, 16)
+
+    def fit(self, bodies: int, pairs: int) -> None:
+        """Hold at least ``bodies`` bodies and ``pairs`` pairs (grown by doubling)."""
+        if bodies > self.body_capacity:
+            cap = max(bodies, 2 * self.body_capacity)
+            for name, shape in self.BODY.items():
+                self.arrays[name] = np.zeros((cap,) + shape)
+            for name in self.BODY_FLAGS:
+                self.arrays[name] = np.zeros(cap, dtype=np.bool_)
+            self.body_capacity = cap
+            self._view = None
+        if pairs > self.pair_capacity:
+            cap = max(pairs, 2 * self.pair_capacity)
+            self.arrays["pair_a"] = np.zeros(cap, dtype=np.int64)
+            self.arrays["pair_b"] = np.zeros(cap, dtype=np.int64)
+            self.arrays["pair_resp"] = np.zeros(cap, dtype=np.int8)
+            for name, (shape, dtype) in self.ROWS.items():
+                self.arrays[name] = np.zeros((cap,) + shape, dtype=dtype)
+            self.pair_capacity = cap
+            self._view = None
+        if pairs > self.contacts.capacity:
+            # The table the step writes: the last step's replaced table, whose ended rows
+            # are no longer read once a step runs.
+            self.contacts = ContactStore(self.pair_capacity)
+            self._view = None
+
+    def fit_sensors(self, rows: int) -> None:
+        if self.sensors.capacity < rows:
+            self.sensors = SensorStore(max(rows, 2 * self.sensors.capacity))
+            self._view = None
+
+    def swap_contacts(self, world_contacts: ContactStore) -> ContactStore:
+        """The table this step wrote becomes the world's; the world's old table becomes
+        this one's buffer for the next step (its ended flags stay readable until then)."""
+        new, self.contacts = self.contacts, world_contacts
+        new.count = int(self.state[0]["n_contacts"])
+        self._view = None
+        return new
+
+    def swap_sensors(self, world_sensors: SensorStore) -> SensorStore:
+        new, self.sensors = self.sensors, world_sensors
+        new.count = int(self.state[0]["n_sensors"])
+        self._view = None
+        return new
+
+    def view(self):
+        if self._view is None:
+            a = self.arrays
+            self._view = V.StepView(
+                self.contacts.table, self.sensors.table,
+                *(a[name] for name in V.STEP_FIELDS[2:-3]),
+                self.soft, self.soft_static, self.state)
+        return self._view

@@ -106,20 +106,23 @@ _NAME = re.compile(r"[A-Za-z0-9_]{1,64}\Z")
 
 _SHAPE_KINDS = ("circle", "polygon", "segment")
 
-# World attributes holding the last step's contact and event state, as a fresh World defines
-# them: a tuple of arrays, or one array. Row-index columns are checked against the shape
-# store. Everything not listed here or in _OWNED is a transient cache or a user attribute.
-_EVENT_ATTRS = ("_contacts", "_began", "_impulses", "_ended_rows", "_sensors",
-                "_sensor_began", "_sensor_ended")
-# (attribute, columns holding shape rows, rows must be live and pairs sorted and unique)
-_ROW_COLUMNS = (("_contacts", (0, 1), True), ("_ended_rows", (0, 1), False),
-                ("_sensors", (0, 1), True), ("_sensor_ended", (0, 1), False))
-# Same-length companions: (attribute, attribute whose first column it annotates). The began
-# flags are not listed: they are only ever masks in Python, never handed to a kernel, and
-# worlds saved by earlier builds could hold them misaligned after a removal.
-_ALIGNED = (("_impulses", "_contacts"),)
-_CONTACT_COUNT = 3      # column of _contacts / _ended_rows holding the point count
-_CONTACT_RESP = 2       # column holding the pair response (ignore, solid, sensor)
+# The contact and sensor tables, as the format names them: (header key, store, rows,
+# fields). ``rows`` is "current" (the world's table after the last step) or "ended" (the
+# rows of the table that step replaced which ended in it). A tuple of fields is saved as
+# one array per field, ``event.<key>.<i>`` in the store's saved order; one field as
+# ``event.<key>``. Walking the stores' ``SAVED`` schemas, a field added there is saved.
+_EVENT_STATE = (
+    ("_contacts", "_contacts", "current", S.ContactStore.SAVED),
+    ("_began", "_contacts", "current", "began"),
+    ("_impulses", "_contacts", "current", "impulse"),
+    ("_ended_rows", "_contacts", "ended", S.ContactStore.SAVED),
+    ("_sensors", "_sensors", "current", S.SensorStore.SAVED),
+    ("_sensor_began", "_sensors", "current", "began"),
+    ("_sensor_ended", "_sensors", "ended", S.SensorStore.SAVED),
+)
+# (key, rows must be live and pairs sorted and unique): tables whose shape rows are checked.
+_ROW_COLUMNS = (("_contacts", True), ("_ended_rows", False), ("_sensors", True),
+                ("_sensor_ended", False))
 _MAX_POINTS = 2
 
 _FLOAT_SETTINGS = {
@@ -133,6 +136,8 @@ _FLOAT_SETTINGS = {
     "time": (False, False),
 }
 _SUBSTEP_KEYS = ("max_substeps", "substeps_used")
+# Solver extras (World settings, all on by default).
+_EXTRAS = ("push_out", "mass_ratio_passes", "shed_weight")
 _SETTING_KEYS = ("gravity", "solved_gravity", "damping", "substeps", *_SUBSTEP_KEYS,
                  "sleeping", "integrator", "dynamic_response", "contact_hertz",
                  "contact_damping_ratio", "contact_push_speed", "restitution_threshold",
@@ -143,9 +148,9 @@ _OWNED = frozenset(("_bodies", "_shapes", "bodies", "_shape_handles", "_gravity"
                     "_solved_gravity", "_damping", "_substeps", "_max_substeps",
                     "_substeps_used", "_sleeping", "_integrator", "_dynamic_response",
                     "contact_hertz", "contact_damping_ratio", "contact_push_speed",
-                    "restitution_threshold", "arcade_static_speed", "time", "_systems",
-                    "_shapes_dirty", "_locked", "_ended_lazy", "_ended_cache")
-                   + _EVENT_ATTRS)
+                    "restitution_threshold", "arcade_static_speed", "_time", "_systems",
+                    "_shapes_dirty", "_locked", "_params", "_contacts", "_sensors",
+                    "_step_buffers"))
 
 _SYSTEMS: dict[str, type] = {}
 
@@ -192,13 +197,16 @@ def _collect(world, extras: bool = True) -> tuple[dict, dict[str, np.ndarray]]:
             settings[name] = V.finite_scalar(name, getattr(world, name), positive=positive,
                                              nonnegative=nonneg)
     settings = {k: settings[k] for k in _SETTING_KEYS}
+    off = [name for name in _EXTRAS if not getattr(world, name)]
+    if off:  # absent when all are on, so default worlds save the bytes they always did
+        settings["extras_off"] = off
 
     b, s = world._bodies, world._shapes
     arrays: dict[str, np.ndarray] = {}
-    for name in b.FIELDS:
+    for name in b.saved_fields():
         arrays["body." + name] = getattr(b, name)[: b.count]
     arrays["body.free"] = np.asarray(b.free, dtype=np.int64)
-    for name in s.FIELDS:
+    for name in s.saved_fields():
         arrays["shape." + name] = getattr(s, name)[: s.count]
     arrays["shape.free"] = np.asarray(s.free, dtype=np.int64)
     arrays["shape.vlocal"] = s.vlocal[: s.vcount_used]
@@ -215,17 +223,15 @@ def _collect(world, extras: bool = True) -> tuple[dict, dict[str, np.ndarray]]:
                                         int(arrays["handle.nrows"].sum()))
 
     events = {}
-    for attr in _EVENT_ATTRS:
-        if not hasattr(world, attr):
-            continue
-        value = getattr(world, attr)
-        if isinstance(value, tuple):
-            events[attr] = len(value)
-            for i, arr in enumerate(value):
-                arrays[f"event.{attr[1:]}.{i}"] = arr
+    for key, store, rows, fields in _EVENT_STATE:
+        table = _event_rows(world, store, rows)
+        if isinstance(fields, tuple):
+            events[key] = len(fields)
+            for i, name in enumerate(fields):
+                arrays[f"event.{key[1:]}.{i}"] = getattr(table, name)
         else:
-            events[attr] = -1
-            arrays[f"event.{attr[1:]}"] = value
+            events[key] = -1
+            arrays[f"event.{key[1:]}"] = getattr(table, fields)
 
     kinds = []
     for i, system in enumerate(world._systems if extras else ()):
@@ -250,6 +256,12 @@ def _collect(world, extras: bool = True) -> tuple[dict, dict[str, np.ndarray]]:
         "characters": _collect_characters(world, arrays) if extras else None,
     }
     return header, arrays
+
+
+def _event_rows(world, store: str, rows: str):
+    if store == "_contacts":
+        return world._contacts.rows() if rows == "current" else world._ended_contacts()
+    return world._sensors.rows() if rows == "current" else world._ended_sensors()
 
 
 # ---------------------------------------------------------------------------- encode / decode
@@ -371,7 +383,13 @@ def _check_header_schema(h) -> None:
     if isinstance(st, dict) and "solved_gravity" not in st:
         # Written before the warm start shed weight: solved under the gravity it names.
         st["solved_gravity"] = st.get("gravity")
-    _expect_keys(st, _SETTING_KEYS, "settings")
+    # extras_off is saved only when some solver extra is off.
+    _expect_keys(st, (*_SETTING_KEYS, *(("extras_off",) if "extras_off" in st else ())),
+                 "settings")
+    off = st.get("extras_off", [])
+    if (not isinstance(off, list) or len(set(off)) != len(off)
+            or not all(isinstance(k, str) and k in _EXTRAS for k in off)):
+        raise _corrupt(f"settings.extras_off must list solver extras among {list(_EXTRAS)}")
     for name in ("gravity", "solved_gravity"):
         g = st[name]
         if not (isinstance(g, list) and len(g) == 2
@@ -451,7 +469,7 @@ def _validate(world_template, header, arrays) -> None:
 
     # -- bodies
     bf = {}
-    for name, (shape, dtype, _) in S.BodyStore.FIELDS.items():
+    for name, (shape, dtype, _) in S.BodyStore.saved_fields().items():
         bf[name] = _take(arrays, "body." + name, dtype, (nb,) + shape)
         expected.add("body." + name)
     free_b = _take(arrays, "body.free", np.int64, (None,))
@@ -480,7 +498,7 @@ def _validate(world_template, header, arrays) -> None:
 
     # -- shapes
     sf = {}
-    for name, (shape, dtype, _) in S.ShapeStore.FIELDS.items():
+    for name, (shape, dtype, _) in S.ShapeStore.saved_fields().items():
         sf[name] = _take(arrays, "shape." + name, dtype, (ns,) + shape)
         expected.add("shape." + name)
     free_s = _take(arrays, "shape.free", np.int64, (None,))
@@ -542,45 +560,46 @@ def _validate(world_template, header, arrays) -> None:
     _check(not np.any(np.all(vlocal[seg] == vlocal[seg + 1], axis=1)),
            "a segment has equal endpoints")
 
-    # -- event state: the layout of a fresh world's, rows in range
+    # -- event state: the layout of _EVENT_STATE, rows in range
     events = header["events"]
-    names = [a for a in _EVENT_ATTRS if hasattr(world_template, a)]
-    _check(set(events) == set(names), f"event state {sorted(events)} differs from {names}")
+    keys = [key for key, *_ in _EVENT_STATE]
+    _check(list(events) == keys, f"event state {list(events)} differs from {keys}")
     loaded = {}
-    for attr in names:
-        tmpl = getattr(world_template, attr)
-        parts = tmpl if isinstance(tmpl, tuple) else (tmpl,)
-        _check(events[attr] == (len(parts) if isinstance(tmpl, tuple) else -1),
-               f"event state {attr} has the wrong number of arrays")
-        got = []
-        for i, t in enumerate(parts):
-            key = f"event.{attr[1:]}.{i}" if isinstance(tmpl, tuple) else f"event.{attr[1:]}"
-            got.append(_take(arrays, key, t.dtype, (None,) + t.shape[1:]))
-            expected.add(key)
-        _check(len({g.shape[0] for g in got}) == 1, f"event state {attr} has ragged columns")
-        _check(all(np.all(np.isfinite(g)) for g in got if g.dtype.kind == "f"),
-               f"event state {attr} holds non-finite numbers")
-        loaded[attr] = got
-    for attr, cols, live in _ROW_COLUMNS:
-        if attr not in loaded:
-            continue
-        a, b = (loaded[attr][c] for c in cols)
+    for key, store, _, fields in _EVENT_STATE:
+        schema = (S.ContactStore if store == "_contacts" else S.SensorStore).FIELDS
+        names = fields if isinstance(fields, tuple) else (fields,)
+        _check(events[key] == (len(names) if isinstance(fields, tuple) else -1),
+               f"event state {key} has the wrong number of arrays")
+        got = {}
+        for i, name in enumerate(names):
+            arr_key = f"event.{key[1:]}.{i}" if isinstance(fields, tuple) else f"event.{key[1:]}"
+            shape, dtype, _ = schema[name]
+            got[name] = _take(arrays, arr_key, dtype, (None,) + shape)
+            expected.add(arr_key)
+        _check(len({g.shape[0] for g in got.values()}) == 1,
+               f"event state {key} has ragged columns")
+        _check(all(np.all(np.isfinite(g)) for g in got.values() if g.dtype.kind == "f"),
+               f"event state {key} holds non-finite numbers")
+        loaded[key] = got
+    for key, live in _ROW_COLUMNS:
+        a, b = loaded[key]["a"], loaded[key]["b"]
         _check(np.all((a >= 0) & (a < ns) & (b >= 0) & (b < ns)),
-               f"event state {attr} names shape rows out of range")
+               f"event state {key} names shape rows out of range")
         if live:
             _check(np.all(s_alive[a]) and np.all(s_alive[b]) and np.all(a < b),
-                   f"event state {attr} names removed rows or unordered pairs")
+                   f"event state {key} names removed rows or unordered pairs")
             _check(np.all((a[1:] > a[:-1]) | ((a[1:] == a[:-1]) & (b[1:] > b[:-1]))),
-                   f"event state {attr} is not sorted by pair")
-        if len(loaded[attr]) > _CONTACT_COUNT:
-            cnt = loaded[attr][_CONTACT_COUNT]
-            _check(np.all((cnt >= 0) & (cnt <= _MAX_POINTS)), f"{attr} point counts invalid")
-            resp = loaded[attr][_CONTACT_RESP]
-            _check(np.all((resp >= 0) & (resp <= 2)), f"{attr} responses invalid")
-    for attr, base in _ALIGNED:
-        if attr in loaded and base in loaded:
-            _check(loaded[attr][0].shape[0] == loaded[base][0].shape[0],
-                   f"event state {attr} is not aligned with {base}")
+                   f"event state {key} is not sorted by pair")
+        if "count" in loaded[key]:
+            cnt = loaded[key]["count"]
+            _check(np.all((cnt >= 0) & (cnt <= _MAX_POINTS)), f"{key} point counts invalid")
+            resp = loaded[key]["resp"]
+            _check(np.all((resp >= 0) & (resp <= 2)), f"{key} responses invalid")
+    # Per-row results belong to the rows of their table.
+    for key, base in (("_began", "_contacts"), ("_impulses", "_contacts"),
+                      ("_sensor_began", "_sensors")):
+        _check(next(iter(loaded[key].values())).shape[0]
+               == loaded[base]["a"].shape[0], f"event state {key} is not aligned with {base}")
 
     # -- character movers and tile maps
     expected.update(_validate_characters(header["characters"], arrays, alive, s_alive, sf, nb))
@@ -801,16 +820,18 @@ def _build(world, header, arrays, systems: bool = True):
     world.substeps = st["substeps"]
     world.max_substeps = st["max_substeps"] or None
     world._substeps_used = st["substeps_used"]
-    world._sleeping = st["sleeping"]
+    world.sleeping = st["sleeping"]  # before the stores exist: wakes nothing
     world.integrator = st["integrator"]
     world.dynamic_response = st["dynamic_response"]
     for name in _FLOAT_SETTINGS:
         if name != "damping":
             setattr(world, name, st[name])
+    for name in _EXTRAS:
+        setattr(world, name, name not in st.get("extras_off", ()))
 
     nb = header["bodies"]["count"]
     bs = S.BodyStore(_capacity(nb, 16))
-    for name in bs.FIELDS:
+    for name in bs.saved_fields():
         getattr(bs, name)[:nb] = arrays["body." + name]
     bs.count = nb
     bs.free = [int(x) for x in arrays["body.free"]]
@@ -818,7 +839,7 @@ def _build(world, header, arrays, systems: bool = True):
     ns = header["shapes"]["count"]
     nv = header["shapes"]["vcount_used"]
     ss = S.ShapeStore(_capacity(ns, 16), max(64, nv))
-    for name in ss.FIELDS:
+    for name in ss.saved_fields():
         getattr(ss, name)[:ns] = arrays["shape." + name]
     ss.count = ns
     ss.free = [int(x) for x in arrays["shape.free"]]
@@ -842,12 +863,22 @@ def _build(world, header, arrays, systems: bool = True):
         body._shapes.append(shape)
         world._shape_handles[owner] = shape
 
-    for attr, n in header["events"].items():
-        if n == -1:
-            setattr(world, attr, arrays[f"event.{attr[1:]}"].copy())
+    tables = {}
+    for key, store, rows, fields in _EVENT_STATE:
+        cols = tables.setdefault((store, rows), {})
+        if isinstance(fields, tuple):
+            for i, name in enumerate(fields):
+                cols[name] = arrays[f"event.{key[1:]}.{i}"]
         else:
-            setattr(world, attr, tuple(arrays[f"event.{attr[1:]}.{i}"].copy()
-                                       for i in range(n)))
+            cols[fields] = arrays[f"event.{key[1:]}"]
+    world._contacts.set_rows(**tables["_contacts", "current"])
+    world._sensors.set_rows(**tables["_sensors", "current"])
+    # The ended rows stand as the replaced tables, every row ended, until the next step.
+    buffers = world._step_buffers
+    ended = tables["_contacts", "ended"]
+    buffers.contacts.set_rows(**ended, ended=np.ones(len(ended["a"]), dtype=np.bool_))
+    ended = tables["_sensors", "ended"]
+    buffers.sensors.set_rows(**ended, ended=np.ones(len(ended["a"]), dtype=np.bool_))
     world._shapes_dirty = True
     world._locked = False
 

@@ -24,19 +24,19 @@ import numpy as np
 
 from . import _store as S
 from . import _validate as V
-from ._kernels import broadphase as _bp
 from ._kernels import integrate as _integrate
 from ._kernels import poses as _poses
-from ._kernels.step import step_world
+from ._kernels import step as _step
+from ._kernels import views as _views
+from ._kernels.constants import C_TOUCHING, IGNORE, SENSOR, SOLID
 from .body import Body
 from .character import CharacterMixin
 from .queries import QueryMixin
 from .shapes import Shape
 from .snapshot import SnapshotMixin
 
-_RESPONSES = {"ignore": _bp.IGNORE, "solid": _bp.SOLID, "sensor": _bp.SENSOR}
+_RESPONSES = {"ignore": IGNORE, "solid": SOLID, "sensor": SENSOR}
 _INTEGRATORS = {"semi-implicit": S.SEMI_IMPLICIT, "euler": S.EXPLICIT}
-_C_TOUCHING = 1
 
 
 class ContactEvent(NamedTuple):
@@ -62,11 +62,15 @@ class ContactArrays(NamedTuple):
     impulse: np.ndarray
 
 
-def _empty_contacts():
-    return (np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0, np.int8),
-            np.empty(0, np.int64), np.empty((0, 2)), np.empty((0, 2, 2)), np.empty((0, 2)),
-            np.empty((0, 2), np.int64), np.empty((0, 2)), np.empty((0, 2)),
-            np.empty(0, np.int64))
+class StepProfile(NamedTuple):
+    """Seconds each stage of one step took (``World.profile``), per stage name in the order
+    the step runs them; substep stages are summed over the substeps. ``total`` is the
+    whole step as profiled (each stage called from Python, so a little slower than
+    ``step``)."""
+
+    stages: dict
+    substeps: int
+    total: float
 
 
 class World(SnapshotMixin, QueryMixin, CharacterMixin):
@@ -92,6 +96,10 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
                  dynamic_response: str = "solid", max_substeps: int | None = None):
         self._bodies = S.BodyStore()
         self._shapes = S.ShapeStore()
+        # The step's settings as the kernels read them; setters write them here.
+        self._params = np.zeros(1, _views.PARAMS_DTYPE)
+        for name, value in {**_EXTRAS, **_TOLERANCES}.items():
+            self._params[0][name] = value
         self.bodies: list[Body] = []
         self._shape_handles: dict[int, Shape] = {}
         self.gravity = gravity
@@ -104,33 +112,22 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         self.sleeping = sleeping
         self.integrator = integrator
         self.dynamic_response = dynamic_response
-        #: Contact spring stiffness (Hz) and damping ratio of the soft contact model. A stack
-        #: sags by load / stiffness: 50 Hz (Box2D v3 uses 30) keeps the B = 40 pyramid within
-        #: 0.09 m; the step caps it at a quarter of the substep rate.
         self.contact_hertz = 50.0
         self.contact_damping_ratio = 10.0
-        #: Fastest speed (m/s) at which overlap is pushed out.
         self.contact_push_speed = 3.0
-        #: Approach speed (m/s) below which contacts do not bounce.
         self.restitution_threshold = 1.0
-        #: Arcade bodies: tangential speed (m/s) below which static friction holds.
         self.arcade_static_speed = 0.05
         self.time = 0.0
-        self._contacts = _empty_contacts()
-        self._began = np.empty(0, np.bool_)
-        # Total normal impulse of the last step per contact row and point (N s).
-        self._impulses = np.empty((0, 2))
-        self._ended_rows = _empty_contacts()
-        # Sensor overlaps at the end of the last step: rows (a, b), and the changes.
-        self._sensors = (np.empty(0, np.int64), np.empty(0, np.int64))
-        self._sensor_began = np.empty(0, np.bool_)
-        self._sensor_ended = (np.empty(0, np.int64), np.empty(0, np.int64))
+        # Contacts and sensor overlaps after the last step; the step's working buffers,
+        # which also hold the tables the last step replaced (their ended rows).
+        self._contacts = S.ContactStore()
+        self._sensors = S.SensorStore()
+        self._step_buffers = S.StepBuffers()
         self._callbacks: dict[str, list[Callable]] = {
             k: [] for k in ("contact_begin", "contact_persist", "contact_end", "sensor_begin",
                             "sensor_end")}
         self._systems: list = []   # particle systems etc., stepped after the bodies
         self._shapes_dirty = True
-        self._rot = np.empty((0, 2))  # see _rotations
         self._locked = False
 
     # ------------------------------------------------------------------ settings
@@ -141,6 +138,71 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
     @gravity.setter
     def gravity(self, value):
         self._gravity = V.vector("gravity", value)
+        self._params[0]["gx"] = self._gravity[0]
+        self._params[0]["gy"] = self._gravity[1]
+
+    def _contact_setting(name, doc, positive=False):  # noqa: N805
+        def get(self):
+            return float(self._params[0][name])
+
+        def set_(self, value):
+            self._params[0][name] = V.finite_scalar(name, value, positive=positive,
+                                                    nonnegative=True)
+
+        return property(get, set_, doc=doc)
+
+    contact_hertz = _contact_setting(
+        "contact_hertz", "Contact spring stiffness (Hz, > 0) of the soft contact model. A "
+        "stack sags by load / stiffness: 50 Hz (Box2D v3 uses 30) keeps the B = 40 pyramid "
+        "within 0.09 m; the step caps it at a quarter of the substep rate.", positive=True)
+    contact_damping_ratio = _contact_setting(
+        "contact_damping_ratio", "Damping ratio (>= 0) of the contact springs.")
+    contact_push_speed = _contact_setting(
+        "contact_push_speed", "Fastest speed (m/s, >= 0) at which overlap is pushed out.")
+    restitution_threshold = _contact_setting(
+        "restitution_threshold", "Approach speed (m/s, >= 0) below which contacts do not "
+        "bounce. Games in pixels-as-metres or small arenas may need it lower: a ball slower "
+        "than this sticks instead of bouncing.")
+    arcade_static_speed = _contact_setting(
+        "arcade_static_speed", "Arcade bodies: tangential speed (m/s, >= 0) below which "
+        "static friction holds.")
+    del _contact_setting
+
+    def _extra(name, doc):  # noqa: N805
+        def get(self):
+            return bool(self._params[0][name])
+
+        def set_(self, value):
+            self._params[0][name] = int(V.flag(name, value))
+
+        return property(get, set_, doc=doc)
+
+    push_out = _extra(
+        "push_out", "Solver extra (on by default): overlap deeper than a manifold's springs "
+        "hold (twice the depth at which they carry its load) is pushed out on "
+        "pseudo-velocities, which move bodies but never become velocity, so bodies created "
+        "overlapping separate and stop. Costs one pass over the deep manifolds' bodies in "
+        "the substeps that find any.")
+    mass_ratio_passes = _extra(
+        "mass_ratio_passes", "Solver extra (on by default): three more biased passes per "
+        "substep over the manifolds of bodies touching a dynamic body over four times "
+        "heavier, so a light body under a heavy one holds. Costs those passes, in worlds "
+        "with such mass ratios only.")
+    shed_weight = _extra(
+        "shed_weight", "Solver extra (on by default): when gravity changes, each contact's "
+        "warm start is scaled by the load it will carry under the new gravity, so a "
+        "settled stack does not pop when gravity is turned off. Costs one pass over the "
+        "contacts, in the step after a change only.")
+    del _extra
+
+    @property
+    def time(self) -> float:
+        """Simulated time (s): the sum of every step's dt."""
+        return self._time
+
+    @time.setter
+    def time(self, value):
+        self._time = V.finite_scalar("time", value)
 
     @property
     def damping(self) -> float:
@@ -152,6 +214,7 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         if d > 1.0:
             raise ValueError(f"damping: must be in [0, 1] (fraction kept per second), got {d}")
         self._damping = d
+        self._params[0]["damping"] = d
 
     @property
     def substeps(self) -> int:
@@ -163,6 +226,7 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
                 or not 1 <= value <= S.MAX_SUBSTEPS):
             raise ValueError(f"substeps: must be an int in [1, {S.MAX_SUBSTEPS}], got {value!r}")
         self._substeps = int(value)
+        self._params[0]["substeps"] = self._substeps
 
     @property
     def max_substeps(self) -> int | None:
@@ -176,6 +240,7 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
             raise ValueError(f"max_substeps: must be None or an int in [1, {S.MAX_SUBSTEPS}], "
                              f"got {value!r}")
         self._max_substeps = None if value is None else int(value)
+        self._params[0]["max_substeps"] = self._max_substeps or 0
 
     @property
     def substeps_used(self) -> int:
@@ -200,6 +265,7 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
     @sleeping.setter
     def sleeping(self, value):
         self._sleeping = V.flag("sleeping", value)
+        self._params[0]["sleeping"] = int(self._sleeping)
         if not self._sleeping:
             b = self._bodies
             live = (b.flags[: b.count] & S.B_ALIVE) != 0
@@ -212,6 +278,7 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
     @integrator.setter
     def integrator(self, value):
         self._integrator = V.choice("integrator", value, _INTEGRATORS)
+        self._params[0]["explicit"] = _INTEGRATORS[self._integrator]
 
     @property
     def dynamic_response(self) -> str:
@@ -220,6 +287,7 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
     @dynamic_response.setter
     def dynamic_response(self, value):
         self._dynamic_response = V.choice("dynamic_response", value, _RESPONSES)
+        self._params[0]["dynamic_response"] = _RESPONSES[self._dynamic_response]
 
     # ------------------------------------------------------------------ bodies
     def add_body(self, kind: str = "dynamic", position=(0.0, 0.0), angle: float = 0.0,
@@ -297,30 +365,23 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
 
     def _remove_shape(self, shape: Shape) -> None:
         # Whatever rested on this shape must wake up and fall.
-        c = self._contacts
+        c = self._contacts.rows()
         st = self._shapes
         rows = np.asarray(shape._rows)
-        touching = np.isin(c[0], rows) | np.isin(c[1], rows)
+        touching = np.isin(c.a, rows) | np.isin(c.b, rows)
         b = self._bodies
-        for other in np.unique(np.concatenate((st.body[c[0][touching]], st.body[c[1][touching]]))):
+        for other in np.unique(np.concatenate((st.body[c.a[touching]], st.body[c.b[touching]]))):
             b.flags[other] |= S.B_AWAKE
             b.sleep_time[other] = 0.0
         for r in shape._rows:
             self._shapes.release(r)
         self._shape_handles.pop(shape._rows[0], None)
         shape.body._shapes.remove(shape)
-        # Drop contacts that name a removed row.
-        c = self._contacts
-        keep = np.isin(c[0], shape._rows, invert=True) & np.isin(c[1], shape._rows, invert=True)
-        self._contacts = tuple(arr[keep] for arr in c)
-        # Per-row results of the last step follow their rows.
-        if self._impulses.shape[0] == keep.shape[0]:
-            self._impulses = self._impulses[keep]
-        if self._began.shape[0] == keep.shape[0]:
-            self._began = self._began[keep]
-        sa, sb = self._sensors
-        keep = np.isin(sa, shape._rows, invert=True) & np.isin(sb, shape._rows, invert=True)
-        self._sensors = (sa[keep], sb[keep])
+        # Drop the contacts and sensor overlaps that name a removed row.
+        self._contacts.keep(~touching)
+        sensors = self._sensors.rows()
+        self._sensors.keep(np.isin(sensors.a, rows, invert=True)
+                           & np.isin(sensors.b, rows, invert=True))
 
     def _topology_changed(self) -> None:
         self._shapes_dirty = True
@@ -366,68 +427,124 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         if not self._shapes_dirty:
             return
         b, s = self._bodies, self._shapes
-        _poses.update_shapes(b.pos, b.angle, self._rotations(), s.body, s.flags, s.vstart,
+        _poses.update_shapes(b.pos, b.angle, b.rot, s.body, s.flags, s.vstart,
                              s.vcount, s.radius, s.vlocal, s.vworld, s.aabb, s.count, 0.0)
         self._shapes_dirty = False
 
-    def _rotations(self) -> np.ndarray:
-        """The (cos, sin) of every body slot's angle, as the shapes were last placed with
-        (valid while ``_shapes_dirty`` is false): a step that finds nothing moved since
-        the last one skips the trigonometry."""
-        cap = self._bodies.angle.shape[0]
-        if self._rot.shape[0] != cap:
-            self._rot = np.empty((cap, 2))
-            self._shapes_dirty = True
-        return self._rot
-
     # ------------------------------------------------------------------ step
-    def step(self, dt: float) -> None:
-        """Advance the world by ``dt`` seconds (> 0), then run callbacks and systems."""
+    def _begin_step(self, dt) -> tuple:
+        """Validate, fill the step's record, and size its buffers: (world view, params,
+        buffers)."""
         dt = V.finite_scalar("dt", dt, positive=True)
         self._check_finite()
         b, s = self._bodies, self._shapes
-        rot = self._rotations()
-        fparams = np.array([
-            self._gravity[0], self._gravity[1], self._damping, self.contact_hertz,
-            self.contact_damping_ratio, self.contact_push_speed, self.restitution_threshold,
-            SPECULATIVE_DISTANCE, LINEAR_SLOP, SLEEP_LINEAR, SLEEP_ANGULAR, TIME_TO_SLEEP,
-            self.arcade_static_speed, self._solved_gravity[0], self._solved_gravity[1]])
-        iparams = np.array([self._substeps, _INTEGRATORS[self._integrator],
-                            int(self._sleeping), _RESPONSES[self._dynamic_response],
-                            int(not self._shapes_dirty), self._max_substeps or 0,
-                            self._substeps_used, 0], dtype=np.int64)
-        old = self._contacts
-        self._locked = True
-        try:
-            out = step_world(dt, fparams, iparams, b.count, s.count,
-                             b.pos, b.angle, b.vel, b.angvel, b.local_com, b.mass, b.inertia,
-                             b.inv_mass, b.inv_inertia, b.force, b.torque, b.damping,
-                             b.angular_damping, b.gravity_scale, b.kind, b.flags, b.sleep_time,
-                             rot,
-                             s.body, s.vstart, s.vcount, s.radius, s.friction, s.elasticity,
-                             s.category, s.mask, s.group, s.flags, s.aabb, s.vlocal, s.vworld,
-                             old[0], old[1], *old[3:], *self._sensors)
-        except BaseException:
-            self._shapes_dirty = True  # the kernel may have fattened boxes or moved vertices
-            raise
-        finally:
-            self._locked = False
-        self._contacts = tuple(out[:11])
-        self._began = out[11]
-        ended = out[12]
-        self._ended_lazy = (old, ended)  # rows taken on first use (events are rare)
-        old_sensors = self._sensors
-        self._sensors = (out[13], out[14])
-        self._sensor_began = out[15]
-        self._sensor_ended = (old_sensors[0][out[16]], old_sensors[1][out[16]])
-        self._impulses = out[17]
-        self._substeps_used = int(iparams[7])
+        prm = self._params[0]
+        prm["dt"] = dt
+        prm["solved_gx"] = self._solved_gravity[0]
+        prm["solved_gy"] = self._solved_gravity[1]
+        prm["substeps_prev"] = self._substeps_used
+        prm["shapes_fresh"] = int(not self._shapes_dirty)
+        prm["n_bodies"] = b.count
+        prm["n_shapes"] = s.count
+        prm["n_contacts"] = self._contacts.count
+        prm["n_sensors"] = self._sensors.count
+        buffers = self._step_buffers
+        buffers.fit(b.capacity, 0)
+        w = _views.WorldView(b.view(), s.view(), self._contacts.table, self._sensors.table)
+        return dt, w, buffers
+
+    def _grow(self, buffers, stage: int) -> None:
+        """A stage asked for more rows than the step's tables hold."""
+        need = int(buffers.state[0]["need"])
+        if stage == _step.PAIRS:
+            buffers.fit(0, need)
+        else:
+            buffers.fit_sensors(need)
+
+    def _end_step(self, dt, buffers) -> None:
+        self._contacts = buffers.swap_contacts(self._contacts)
+        self._sensors = buffers.swap_sensors(self._sensors)
+        self._substeps_used = int(buffers.state[0]["substeps"])
         self._solved_gravity = self._gravity.copy()
         self._shapes_dirty = False  # the step ends with shapes at their final poses
         self.time += dt
         for system in list(self._systems):
             system._step(dt)
         self._dispatch()
+
+    def step(self, dt: float) -> None:
+        """Advance the world by ``dt`` seconds (> 0), then run callbacks and systems.
+
+        The stages (``collide2d._kernels.step.STAGES``) run in one compiled call;
+        ``profile`` runs the same stages one by one and times each."""
+        dt, w, buffers = self._begin_step(dt)
+        self._locked = True
+        try:
+            first = 0
+            while True:
+                stage = _step.run_step(w, self._params, buffers.view(), first)
+                if stage == _step.DONE:
+                    break
+                self._grow(buffers, stage)
+                first = stage
+        except BaseException:
+            self._shapes_dirty = True  # the kernel may have fattened boxes or moved vertices
+            raise
+        finally:
+            self._locked = False
+        self._end_step(dt, buffers)
+
+    def profile(self, dt: float) -> StepProfile:
+        """Take one step like ``step(dt)``, running its stages one by one from Python, and
+        return the seconds each took (Box2D's ``b2Profile``). The world ends exactly as
+        ``step`` would leave it: the same stages in the same order.
+
+        Example
+        -------
+        >>> import collide2d as c2d
+        >>> world = c2d.World()
+        >>> _ = world.add_body(kind="static").add_box(10, 1)
+        >>> _ = world.add_body(position=(0, 1)).add_box(1, 1)
+        >>> prof = world.profile(1 / 60)
+        >>> list(prof.stages)[:4]
+        ['place', 'pairs', 'collide', 'prepare']
+        """
+        import time
+
+        dt, w, buffers = self._begin_step(dt)
+        times = {name: 0.0 for name, _, _ in _step.STAGES}
+        clock = time.perf_counter
+        start = clock()
+        self._locked = True
+        try:
+            for name, fn, per_substep in _step.STAGES:
+                if per_substep:
+                    continue
+                t0 = clock()
+                while fn(w, self._params, buffers.view()):
+                    self._grow(buffers, _step.PAIRS if name == "pairs" else _step.SENSORS)
+                times[name] += clock() - t0
+                if name == "prepare":
+                    self._profile_substeps(w, buffers, times)
+        except BaseException:
+            self._shapes_dirty = True
+            raise
+        finally:
+            self._locked = False
+        total = clock() - start
+        self._end_step(dt, buffers)
+        return StepProfile(times, int(buffers.state[0]["substeps"]), total)
+
+    def _profile_substeps(self, w, buffers, times) -> None:
+        st = buffers.state[0]
+        clock = __import__("time").perf_counter
+        substep_stages = [(n, f) for n, f, per in _step.STAGES if per]
+        for sub in range(int(st["substeps"]) if st["n_rows"] > 0 else 0):
+            st["sub"] = sub
+            for name, fn in substep_stages:
+                t0 = clock()
+                fn(w, self._params, buffers.view())
+                times[name] += clock() - t0
 
     def _check_finite(self) -> None:
         b = self._bodies
@@ -437,39 +554,38 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
             raise ValueError(f"body {int(b.order[slot])} (world.bodies index): its position, "
                              "angle, velocity or force is NaN or inf; the step was not taken")
 
-    @property
-    def _ended_rows(self) -> tuple:
-        """Last step's contact rows that ended (taken from the old table on first use)."""
-        lazy = self.__dict__.get("_ended_lazy")
-        if lazy is not None:
-            old, ended = lazy
-            self._ended_cache = tuple(arr[ended] for arr in old)
-            self._ended_lazy = None
-        return self._ended_cache
+    def _ended_contacts(self):
+        """Rows of the table the last step replaced that ended in it (a ContactView)."""
+        old = self._step_buffers.contacts.rows()
+        return _views.ContactView(*(arr[old.ended] for arr in old))
 
-    @_ended_rows.setter
-    def _ended_rows(self, value) -> None:
-        self._ended_cache = value
-        self._ended_lazy = None
+    def _ended_sensors(self):
+        old = self._step_buffers.sensors.rows()
+        return _views.SensorView(*(arr[old.ended] for arr in old))
 
     # ------------------------------------------------------------------ contacts and events
     def contacts(self) -> ContactArrays:
         """Touching solid contacts after the last step, as arrays (shape ids, lower first)."""
-        return self._contact_arrays(self._contacts, _bp.SOLID, touching=True)
+        c = self._contacts.rows()
+        return self._contact_arrays(c, (c.resp == SOLID) & ((c.flags & C_TOUCHING) != 0),
+                                    c.impulse)
 
     def contact_begin_events(self) -> ContactArrays:
         """Solid contacts that began in the last step."""
-        return self._contact_arrays(self._contacts, _bp.SOLID, rows=self._began)
+        c = self._contacts.rows()
+        return self._contact_arrays(c, (c.resp == SOLID) & c.began, c.impulse)
 
     def contact_end_events(self) -> ContactArrays:
         """Solid contacts that ended in the last step (normal and points as last seen)."""
-        return self._contact_arrays(self._ended_rows, _bp.SOLID)
+        c = self._ended_contacts()
+        return self._contact_arrays(c, c.resp == SOLID, np.zeros((len(c.a), 2)))
 
     def sensor_overlaps(self) -> np.ndarray:
         """Every pair of shapes currently overlapping where one is a sensor (or both are
         dynamic with ``dynamic_response="sensor"``): a (k, 2) array of shape ids, lower id
         first, sorted."""
-        return self._owner_pairs(*self._sensors)
+        rows = self._sensors.rows()
+        return self._owner_pairs(rows.a, rows.b)
 
     def _owner_pairs(self, a, b) -> np.ndarray:
         own = self._shapes.owner
@@ -477,22 +593,16 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         pairs.sort(axis=1)
         return np.unique(pairs, axis=0) if len(pairs) else pairs.astype(np.int64)
 
-    def _contact_arrays(self, c, resp, touching=False, rows=None) -> ContactArrays:
-        sel = c[2] == resp
-        if touching:
-            sel &= (c[10] & _C_TOUCHING) != 0
-        if rows is not None:
-            sel &= rows
+    def _contact_arrays(self, c, sel, impulse) -> ContactArrays:
         own = self._shapes.owner
-        a, b = own[c[0][sel]], own[c[1][sel]]
-        normal = c[4][sel].copy()
+        a, b = own[c.a[sel]], own[c.b[sel]]
+        normal = c.normal[sel].copy()
         flip = a > b
         a2 = np.where(flip, b, a)
         b2 = np.where(flip, a, b)
         normal[flip] *= -1.0
-        imp = self._impulses if c is self._contacts else np.zeros((len(c[0]), 2))
-        return ContactArrays(a2, b2, normal, c[5][sel].copy(), c[3][sel].copy(),
-                             imp[sel].sum(axis=1))
+        return ContactArrays(a2, b2, normal, c.point[sel].copy(), c.count[sel].copy(),
+                             impulse[sel].sum(axis=1))
 
     def on_contact_begin(self, fn: Callable[[ContactEvent], None]) -> Callable:
         """Call ``fn(event)`` after each step for every contact that began. Returns fn, so it
@@ -526,25 +636,27 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         cb = self._callbacks
         if not any(cb.values()):
             return
-        c = self._contacts
-        touching = (c[10] & _C_TOUCHING) != 0
-        solid = c[2] == _bp.SOLID
-        persist = touching & ~self._began
-        plan = (("contact_begin", c, solid & self._began),
-                ("contact_persist", c, solid & persist),
-                ("contact_end", self._ended_rows, self._ended_rows[2] == _bp.SOLID))
-        for name, table, rows in plan:
+        c = self._contacts.rows()
+        touching = (c.flags & C_TOUCHING) != 0
+        solid = c.resp == SOLID
+        ended = self._ended_contacts()
+        plan = (("contact_begin", c, solid & c.began, True),
+                ("contact_persist", c, solid & touching & ~c.began, True),
+                ("contact_end", ended, ended.resp == SOLID, False))
+        for name, table, rows, current in plan:
             if not cb[name]:
                 continue
             for i in np.flatnonzero(rows):
-                ev = self._event(table, int(i))
+                ev = self._event(table, int(i), current)
                 if ev is None:
                     continue
                 for fn in cb[name]:
                     fn(ev)
-        sa, sb = self._sensors
-        for name, (a, b) in (("sensor_begin", (sa[self._sensor_began], sb[self._sensor_began])),
-                             ("sensor_end", self._sensor_ended)):
+        sensors = self._sensors.rows()
+        gone = self._ended_sensors()
+        for name, (a, b) in (("sensor_begin", (sensors.a[sensors.began],
+                                               sensors.b[sensors.began])),
+                             ("sensor_end", (gone.a, gone.b))):
             if not cb[name]:
                 continue
             for pair in self._owner_pairs(a, b):
@@ -556,19 +668,19 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
                 for fn in cb[name]:
                     fn(ev)
 
-    def _event(self, c, i) -> ContactEvent | None:
+    def _event(self, c, i, current) -> ContactEvent | None:
         own = self._shapes.owner
-        a, b = int(own[c[0][i]]), int(own[c[1][i]])
+        a, b = int(own[c.a[i]]), int(own[c.b[i]])
         sa, sb = self._shape_handles.get(a), self._shape_handles.get(b)
         if sa is None or sb is None:
             return None
-        normal = c[4][i].copy()
+        normal = c.normal[i].copy()
         if a > b:
             sa, sb = sb, sa
             normal = -normal
-        k = int(c[3][i])
-        impulse = float(self._impulses[i][:k].sum()) if c is self._contacts else 0.0
-        return ContactEvent(sa, sb, normal, c[5][i][:k].copy(), impulse)
+        k = int(c.count[i])
+        impulse = float(c.impulse[i][:k].sum()) if current else 0.0
+        return ContactEvent(sa, sb, normal, c.point[i][:k].copy(), impulse)
 
 
 # Engine tolerances (m, m/s, rad/s, s).
@@ -577,3 +689,9 @@ SPECULATIVE_DISTANCE = 4.0 * LINEAR_SLOP
 SLEEP_LINEAR = 0.05
 SLEEP_ANGULAR = math.radians(2.0)
 TIME_TO_SLEEP = 0.5
+
+# Solver extras (World settings of the same names), all on by default.
+_EXTRAS = {"push_out": 1, "mass_ratio_passes": 1, "shed_weight": 1}
+_TOLERANCES = {"margin": SPECULATIVE_DISTANCE, "slop": LINEAR_SLOP,
+               "sleep_linear": SLEEP_LINEAR, "sleep_angular": SLEEP_ANGULAR,
+               "time_to_sleep": TIME_TO_SLEEP}

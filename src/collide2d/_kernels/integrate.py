@@ -8,8 +8,6 @@ of velocity kept after one second, so a substep of length h multiplies by dampin
 
 import math
 
-import numpy as np
-
 from .._jit import njit
 from .constants import B_ALIVE, B_AWAKE, B_FIXED_ROTATION, DYNAMIC, KINEMATIC
 
@@ -89,12 +87,10 @@ def integrate_velocities(vel, angvel, force, torque, inv_m, inv_i, gravity_scale
 
 @njit
 def free_velocities(vel, angvel, force, torque, inv_m, inv_i, gravity_scale, gx, gy, dt, kind,
-                    flags, n_bodies):
+                    flags, n_bodies, vfree, wfree, moving):
     """Each body's velocity at the end of the step had it touched nothing (damping aside),
     and which bodies are kinematic and moving: restitution's energy bound."""
-    vfree = np.empty((n_bodies, 2))
-    wfree = np.empty(n_bodies)
-    moving = np.zeros(n_bodies, dtype=np.bool_)
+    moving[:n_bodies] = False
     for b in range(n_bodies):
         vfree[b, 0] = vel[b, 0]
         vfree[b, 1] = vel[b, 1]
@@ -107,7 +103,6 @@ def free_velocities(vel, angvel, force, torque, inv_m, inv_i, gravity_scale, gx,
                 wfree[b] += dt * inv_i[b] * torque[b]
         elif kind[b] == KINEMATIC:
             moving[b] = vel[b, 0] != 0.0 or vel[b, 1] != 0.0 or angvel[b] != 0.0
-    return vfree, wfree, moving
 
 
 @njit
@@ -192,14 +187,13 @@ def apply_push(push, com, angle, angle0, dp, dq, n_bodies, h):
 
 
 @njit
-def contact_bodies(ba, bb, n_bodies):
-    """Which bodies some contact row touches: the substep loop integrates and solves these;
-    ``integrate_alone`` takes the others through all substeps at once."""
-    touched = np.zeros(n_bodies, dtype=np.bool_)
+def contact_bodies(ba, bb, n_bodies, touched):
+    """Into ``touched``, which bodies some contact row touches: the substep loop integrates
+    and solves these; ``integrate_alone`` takes the others through all substeps at once."""
+    touched[:n_bodies] = False
     for q in range(ba.shape[0]):
         touched[ba[q]] = True
         touched[bb[q]] = True
-    return touched
 
 
 @njit

@@ -36,23 +36,53 @@ def _active(kind, flags, vx, vy, w):
 
 
 @njit
-def collide_pairs(pa, pb, pr, s_body, s_vstart, s_vcount, s_radius, vworld, kind, b_flags,
-                  vel, angvel, n_shapes, margin,
-                  o_a, o_b, o_count, o_normal, o_point, o_sep, o_id, o_nimp, o_timp, o_flags):
-    """Returns the new contact table (tuple of arrays) and begin/end event row lists."""
+def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new):
+    """Manifolds for the candidate pairs into the table ``new`` (capacity at least the
+    number of pairs), matched against the ``n_old`` rows of ``old``: impulses carry over,
+    ``new.began`` marks rows that began touching and ``old.ended`` rows that stopped.
+    Returns the number of rows written."""
+    s_body = shapes.body
+    s_vstart = shapes.vstart
+    s_vcount = shapes.vcount
+    s_radius = shapes.radius
+    vworld = shapes.vworld
+    kind = bodies.kind
+    b_flags = bodies.flags
+    vel = bodies.vel
+    angvel = bodies.angvel
+    o_a = old.a
+    o_b = old.b
+    o_count = old.count
+    o_normal = old.normal
+    o_point = old.point
+    o_sep = old.sep
+    o_id = old.id
+    o_nimp = old.nimp
+    o_timp = old.timp
+    o_flags = old.flags
     n = pa.shape[0]
-    c_a = np.empty(n, dtype=np.int64)
-    c_b = np.empty(n, dtype=np.int64)
-    c_resp = np.empty(n, dtype=np.int8)
-    c_count = np.zeros(n, dtype=np.int64)
-    c_normal = np.zeros((n, 2))
-    c_point = np.zeros((n, 2, 2))
-    c_sep = np.zeros((n, 2))
-    c_id = np.zeros((n, 2), dtype=np.int64)
-    c_nimp = np.zeros((n, 2))
-    c_timp = np.zeros((n, 2))
-    c_flags = np.zeros(n, dtype=np.int64)
-    began = np.zeros(n, dtype=np.bool_)
+    c_a = new.a
+    c_b = new.b
+    c_resp = new.resp
+    c_count = new.count
+    c_normal = new.normal
+    c_point = new.point
+    c_sep = new.sep
+    c_id = new.id
+    c_nimp = new.nimp
+    c_timp = new.timp
+    c_flags = new.flags
+    began = new.began
+    # Rows not written below keep zeros (unused points of a one-point manifold included).
+    c_count[:n] = 0
+    c_normal[:n] = 0.0
+    c_point[:n] = 0.0
+    c_sep[:n] = 0.0
+    c_id[:n] = 0
+    c_nimp[:n] = 0.0
+    c_timp[:n] = 0.0
+    c_flags[:n] = 0
+    began[:n] = False
     pts = np.empty((2, 2))
     seps = np.empty(2)
     ids = np.empty(2, dtype=np.int64)
@@ -76,7 +106,6 @@ def collide_pairs(pa, pb, pr, s_body, s_vstart, s_vcount, s_radius, vworld, kind
         vertex_normals(vworld, s_vstart, s_vcount, n_shapes, nrm)
     m = 0
     j = 0  # cursor into the old table
-    n_old = o_a.shape[0]
     old_matched = np.zeros(n_old, dtype=np.bool_)
     for i in range(n):
         a = pa[i]
@@ -158,7 +187,8 @@ def collide_pairs(pa, pb, pr, s_body, s_vstart, s_vcount, s_radius, vworld, kind
                 b_flags[bb] |= B_AWAKE
         m += 1
     # Ended: old touching rows that are gone or no longer touching.
-    ended = np.zeros(n_old, dtype=np.bool_)
+    ended = old.ended
+    ended[:n_old] = False
     for q in range(n_old):
         if o_flags[q] & C_TOUCHING:
             if not old_matched[q]:
@@ -172,17 +202,17 @@ def collide_pairs(pa, pb, pr, s_body, s_vstart, s_vcount, s_radius, vworld, kind
         if j < n_old and o_a[j] == c_a[i] and o_b[j] == c_b[i]:
             if (o_flags[j] & C_TOUCHING) and not (c_flags[i] & C_TOUCHING):
                 ended[j] = True
-    return (c_a[:m], c_b[:m], c_resp[:m], c_count[:m], c_normal[:m], c_point[:m], c_sep[:m],
-            c_id[:m], c_nimp[:m], c_timp[:m], c_flags[:m], began[:m], ended)
+    return m
 
 
 @njit
-def sensor_pairs(pa, pb, s_vstart, s_vcount, s_radius, vworld, n_shapes, o_a, o_b):
-    """Sensor pairs that overlap (interiors meet), as sorted rows (a, b), with a began flag
-    per row and an ended flag per old row. Called on end-of-step poses."""
+def sensor_pairs(pa, pb, s_vstart, s_vcount, s_radius, vworld, n_shapes, old, n_old, new):
+    """Sensor pairs that overlap (interiors meet) into the table ``new`` as sorted rows
+    (a, b) with ``new.began``, and ``old.ended`` for the ``n_old`` old rows. Called on
+    end-of-step poses; returns the number of rows."""
     n = pa.shape[0]
-    a_out = np.empty(n, dtype=np.int64)
-    b_out = np.empty(n, dtype=np.int64)
+    a_out = new.a
+    b_out = new.b
     m = 0
     for i in range(n):
         a = pa[i]
@@ -193,16 +223,18 @@ def sensor_pairs(pa, pb, s_vstart, s_vcount, s_radius, vworld, n_shapes, o_a, o_
             a_out[m] = a
             b_out[m] = b
             m += 1
-    a_out = a_out[:m]
-    b_out = b_out[:m]
-    began = np.ones(m, dtype=np.bool_)
-    ended = np.ones(o_a.shape[0], dtype=np.bool_)
+    began = new.began
+    began[:m] = True
+    ended = old.ended
+    ended[:n_old] = True
+    o_a = old.a
+    o_b = old.b
     j = 0
     for i in range(m):
         key = a_out[i] * n_shapes + b_out[i]
-        while j < o_a.shape[0] and o_a[j] * n_shapes + o_b[j] < key:
+        while j < n_old and o_a[j] * n_shapes + o_b[j] < key:
             j += 1
-        if j < o_a.shape[0] and o_a[j] == a_out[i] and o_b[j] == b_out[i]:
+        if j < n_old and o_a[j] == a_out[i] and o_b[j] == b_out[i]:
             began[i] = False
             ended[j] = False
-    return a_out, b_out, began, ended
+    return m

@@ -64,15 +64,29 @@ def make_soft(hertz, zeta, h):
 
 
 @njit
-def prepare_contacts(c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, s_body, s_friction,
-                     s_elasticity, com, vel, angvel, inv_m, inv_i, b_flags):
-    """Per-point solver data. Returns (rows, ba, bb, jac, nmass, tmass, coup, adj_sep,
-    rel_vel, friction, restitution, static_pair, max_imp, kinv) for solid contacts with
-    points."""
-    n = c_a.shape[0]
-    rows = np.empty(n, dtype=np.int64)
+def prepare_contacts(contacts, m, shapes, bodies, t):
+    """Per-point solver data for the solid contacts with points among the table's first
+    ``m`` rows, into ``t`` (rows, ba, bb, jac, nmass, tmass, coup, adj, relv, fric, rest,
+    static_pair, max_imp, kinv). Returns how many manifolds it prepared."""
+    c_a = contacts.a
+    c_b = contacts.b
+    c_resp = contacts.resp
+    c_count = contacts.count
+    c_normal = contacts.normal
+    c_point = contacts.point
+    c_sep = contacts.sep
+    s_body = shapes.body
+    s_friction = shapes.friction
+    s_elasticity = shapes.elasticity
+    vel = bodies.vel
+    angvel = bodies.angvel
+    b_flags = bodies.flags
+    com = t.com
+    inv_m = t.inv_m
+    inv_i = t.inv_i
+    rows = t.rows
     k = 0
-    for i in range(n):
+    for i in range(m):
         if c_resp[i] == 1 and c_count[i] > 0:
             ba = s_body[c_a[i]]
             bb = s_body[c_b[i]]
@@ -80,24 +94,32 @@ def prepare_contacts(c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, s_body
             if not arcade and inv_m[ba] + inv_m[bb] + inv_i[ba] + inv_i[bb] > 0.0:
                 rows[k] = i
                 k += 1
-    rows = rows[:k]
-    ba_arr = np.empty(k, dtype=np.int64)
-    bb_arr = np.empty(k, dtype=np.int64)
-    nmass = np.zeros((k, 2))
-    tmass = np.zeros((k, 2))
-    adj = np.zeros((k, 2))
-    relv = np.zeros((k, 2))
-    fric = np.empty(k)
-    rest = np.empty(k)
-    static_pair = np.zeros(k, dtype=np.bool_)
-    max_imp = np.zeros((k, 2))
-    kinv = np.zeros((k, 3))  # inverse 2x2 normal mass (i11, i12, i22); zeros: no block
-    # Per point: r_a x n, r_b x n, r_a . n, r_b . n. The velocity Jacobians use the anchors of
-    # the step's start (as Box2D v3); with t = perp(n), r x t = -(r . n).
-    jac = np.zeros((k, 2, 4))
-    # Couplings between a manifold's constraint rows n1, n2, t1, t2 (entries of J M^-1 J^T):
-    # n1-n2, n1-t1, n1-t2, n2-t1, n2-t2, t1-t2.
-    coup = np.zeros((k, 6))
+    ba_arr = t.ba
+    bb_arr = t.bb
+    nmass = t.nmass
+    tmass = t.tmass
+    adj = t.adj
+    relv = t.relv
+    fric = t.fric
+    rest = t.rest
+    static_pair = t.static_pair
+    max_imp = t.max_imp
+    kinv = t.kinv  # inverse 2x2 normal mass (i11, i12, i22); zeros: no block
+    jac = t.jac
+    coup = t.coup
+    nmass[:k] = 0.0
+    tmass[:k] = 0.0
+    adj[:k] = 0.0
+    relv[:k] = 0.0
+    static_pair[:k] = False
+    max_imp[:k] = 0.0
+    kinv[:k] = 0.0
+    jac[:k] = 0.0
+    coup[:k] = 0.0
+    # jac per point: r_a x n, r_b x n, r_a . n, r_b . n. The velocity Jacobians use the
+    # anchors of the step's start (as Box2D v3); with t = perp(n), r x t = -(r . n).
+    # coup: couplings between a manifold's constraint rows n1, n2, t1, t2 (entries of
+    # J M^-1 J^T): n1-n2, n1-t1, n1-t2, n2-t1, n2-t2, t1-t2.
     for q in range(k):
         i = rows[q]
         a = c_a[i]
@@ -163,8 +185,7 @@ def prepare_contacts(c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, s_body
                 kinv[q, 0] = k22 / det
                 kinv[q, 1] = -k12 / det
                 kinv[q, 2] = k11 / det
-    return (rows, ba_arr, bb_arr, jac, nmass, tmass, coup, adj, relv, fric, rest, static_pair,
-            max_imp, kinv)
+    return k
 
 
 @njit
@@ -178,15 +199,15 @@ def rescale_impulses(c_nimp, c_timp, f):
 
 
 @njit
-def mass_ratio_rows(ba, bb, inv_m):
-    """Indices of the manifolds that touch a body in contact with a dynamic body over
-    ``MASS_RATIO`` times heavier.
+def mass_ratio_rows(ba, bb, inv_m, sel):
+    """Into ``sel``, the indices of the manifolds that touch a body in contact with a
+    dynamic body over ``MASS_RATIO`` times heavier.
 
     A light body between a heavy one and the ground is Gauss-Seidel's worst case: each pass
     moves the heavy body by about the mass ratio's inverse, so with one pass per substep a
     1 kg box under a 10-1000 kg box never settles but rocks until the top box falls off.
     Its manifolds get ``EXTRA_PASSES`` more (cheap: few rows); four in all held every ratio
-    up to 1:1000 at rest, as do eight substeps."""
+    up to 1:1000 at rest, as do eight substeps. Returns how many."""
     k = ba.shape[0]
     light = np.zeros(inv_m.shape[0], dtype=np.bool_)
     for q in range(k):
@@ -196,13 +217,12 @@ def mass_ratio_rows(ba, bb, inv_m):
             light[ba[q]] = True
         elif mb > MASS_RATIO * ma and ma > 0.0:
             light[bb[q]] = True
-    sel = np.empty(k, dtype=np.int64)
     n = 0
     for q in range(k):
         if light[ba[q]] or light[bb[q]]:
             sel[n] = q
             n += 1
-    return sel[:n]
+    return n
 
 
 @njit

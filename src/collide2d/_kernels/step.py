@@ -1,28 +1,34 @@
-"""The world step: every stage, in order, in one compiled call.
+"""The world step: a list of named stages, each a compiled function ``stage(w, p, t)``.
 
-1. shapes to world space and bounding boxes (poses.py); candidate pairs (broadphase.py)
-2. manifolds, warm-start matching, begin / end (narrowphase.py)
-3. effective masses for this step; arcade response (integrate.py, arcade.py)
-4. prepare contacts; the substep count, from the stacks' predicted resting depth
-   (stacks.py); if gravity changed, the warm start sheds the weight it no longer carries
-   (stacks.py); per substep: integrate velocities, warm start, solve (extra passes for
-   light bodies under heavy ones), push out overlap deeper than the springs hold,
-   integrate positions, relax; then restitution (solver.py).
-   Bodies no contact touches go through all their substeps at once (integrate.py).
-   Impulses accumulate in the contact table, which is the next step's warm start.
-5. continuous collision for fast and bullet bodies (ccd.py)
-6. body origins from centres, forces cleared (integrate.py); sleeping islands (islands.py)
-7. shapes at final poses; sensor overlaps there (broadphase.py, narrowphase.py)
+``w`` is the world's persistent state (``views.WorldView``: bodies, shapes, the contact
+and sensor tables of the last step), ``p`` the step's settings (a one-row
+``views.PARAMS_DTYPE`` record) and ``t`` what the step works in (``views.StepView``: the
+tables it writes, candidate pairs, per-body solver state, constraint rows and the step
+record). Every stage returns 0, or 1 when a table in ``t`` is too small: nothing it wrote
+counts, ``t.state["need"]`` says how many rows it needs, and the caller grows the table and
+runs the steps again from that stage (``run_step``'s ``first``). Only ``pairs`` and
+``sensors`` can ask, and both are pure functions of the poses.
 
-``fparams``: gx, gy, world damping, contact hertz, damping ratio, max push-out speed,
-restitution threshold, speculative margin, linear slop, sleep linear / angular tolerance,
-time to sleep, arcade static speed, and the gravity (x, y) the contact table's impulses
-were solved under (the warm start sheds weight gravity no longer puts on a contact).
-``iparams``: substeps, explicit Euler, sleeping, dynamic-dynamic response, shapes fresh
-(world vertices, exact boxes and ``rot``, the bodies' (cos, sin), are at the bodies' poses:
-the last step or query left them so), max substeps (0: fixed), the last step's substeps
-(the contact table's impulses are per substep); the step writes the substeps it took into
-``iparams[7]``.
+Stages, in order (``STAGES``):
+
+1. ``place``: shapes to world space and fattened boxes (poses.py)
+2. ``pairs``: candidate pairs (broadphase.py)
+3. ``collide``: manifolds, warm-start matching, begin / end (narrowphase.py)
+4. ``prepare``: centres of mass and effective masses (integrate.py), arcade response
+   (arcade.py), constraint rows (solver.py), the substep count from the stacks' predicted
+   resting depth and the warm start's rescale (stacks.py), the soft-contact coefficients;
+   bodies no contact touches go through all their substeps at once (integrate.py)
+5. per substep: ``integrate_velocities``, ``warm_start``, ``solve`` (extra passes for light
+   bodies under heavy ones, then the push-out of overlap deeper than the springs hold),
+   ``integrate_positions``, ``relax`` (solver.py, integrate.py)
+6. ``restitution`` (solver.py)
+7. ``continuous``: fast and bullet bodies swept to their time of impact (ccd.py)
+8. ``finish``: body origins from centres, forces cleared, shapes at their final poses
+9. ``sleep``: sleeping islands (islands.py)
+10. ``sensors``: sensor overlaps at the final poses (broadphase.py, narrowphase.py)
+
+Impulses accumulate in the contact table the step writes, which is the next step's warm
+start.
 """
 
 import numpy as np
@@ -58,170 +64,354 @@ from .solver import (
 )
 from .stacks import contact_loads, rest_depths, shed_weight, stack_depth, stack_substeps
 
+# Stage numbers: where run_step starts again after a table grew.
+PAIRS = 1
+SENSORS = 13
+DONE = -1
+
 
 @njit
-def step_world(dt, fparams, iparams, n_bodies, n_shapes,
-               pos, angle, vel, angvel, local_com, mass, inertia, inv_mass, inv_inertia,
-               force, torque, damping, angular_damping, gravity_scale, kind, b_flags,
-               sleep_time, rot,
-               s_body, s_vstart, s_vcount, s_radius, s_friction, s_elasticity, s_category,
-               s_mask, s_group, s_flags, aabb, vlocal, vworld,
-               o_a, o_b, o_count, o_normal, o_point, o_sep, o_id, o_nimp, o_timp, o_flags,
-               os_a, os_b):
-    gx = fparams[0]
-    gy = fparams[1]
-    world_damping = fparams[2]
-    hertz = fparams[3]
-    zeta = fparams[4]
-    max_push = fparams[5]
-    rest_threshold = fparams[6]
-    margin = fparams[7]
-    slop = fparams[8]
-    substeps = iparams[0]
-    explicit = iparams[1] != 0
-    h = dt / substeps
-
-    # 1-2. pairs and manifolds. Shapes left at their poses by the last step (nothing moved
-    # since) only need their boxes fattened, and their bodies' rotations are those it left.
-    if iparams[4] != 0:
-        fatten_boxes(s_flags, aabb, n_shapes, margin)
+def place(w, p, t):
+    """Shapes left at their poses by the last step (nothing moved since) only need their
+    boxes fattened, and their bodies' rotations are those it left."""
+    prm = p[0]
+    b = w.bodies
+    s = w.shapes
+    if prm["shapes_fresh"] != 0:
+        fatten_boxes(s.flags, s.aabb, prm["n_shapes"], prm["margin"])
     else:
-        body_rotations(angle, n_bodies, rot)
-        place_shapes(pos, rot, s_body, s_flags, s_vstart, s_vcount, s_radius, vlocal, vworld,
-                     aabb, n_shapes, margin)
-    pa, pb, pr = find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, kind,
-                            n_shapes, iparams[3], SOLID)
-    (c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, c_id, c_nimp, c_timp, c_flags,
-     began, ended) = collide_pairs(pa, pb, pr, s_body, s_vstart, s_vcount, s_radius, vworld,
-                                   kind, b_flags, vel, angvel, n_shapes, margin,
-                                   o_a, o_b, o_count, o_normal, o_point, o_sep, o_id, o_nimp,
-                                   o_timp, o_flags)
+        body_rotations(b.angle, prm["n_bodies"], b.rot)
+        place_shapes(b.pos, b.rot, s.body, s.flags, s.vstart, s.vcount, s.radius, s.vlocal,
+                     s.vworld, s.aabb, prm["n_shapes"], prm["margin"])
+    return 0
 
-    # 3. poses and effective masses (after narrowphase woke what it touched)
-    com = np.empty((n_bodies, 2))
-    com0 = np.empty((n_bodies, 2))
-    angle0 = np.empty(n_bodies)
-    dp = np.empty((n_bodies, 2))
-    dq = np.empty((n_bodies, 2))
-    inv_m = np.empty(n_bodies)
-    inv_i = np.empty(n_bodies)
-    begin_step(pos, rot, local_com, kind, b_flags, inv_mass, inv_inertia, mass, inertia,
-               n_bodies, com, com0, angle, angle0, dp, dq, inv_m, inv_i)
+
+@njit
+def pairs(w, p, t):
+    prm = p[0]
+    st = t.state[0]
+    s = w.shapes
+    pa, pb, pr = find_pairs(s.aabb, s.body, s.flags, s.category, s.mask, s.group,
+                            w.bodies.kind, prm["n_shapes"], prm["dynamic_response"], SOLID)
+    k = pa.shape[0]
+    # Every pair may become a contact row and a constraint row.
+    if k > t.pair_a.shape[0] or k > t.contacts.a.shape[0] or k > t.rows.shape[0]:
+        st["need"] = k
+        return 1
+    t.pair_a[:k] = pa
+    t.pair_b[:k] = pb
+    t.pair_resp[:k] = pr
+    st["n_pairs"] = k
+    st["need"] = 0
+    return 0
+
+
+@njit
+def collide(w, p, t):
+    prm = p[0]
+    st = t.state[0]
+    k = st["n_pairs"]
+    st["n_contacts"] = collide_pairs(t.pair_a[:k], t.pair_b[:k], t.pair_resp[:k], w.shapes,
+                                     w.bodies, prm["n_shapes"], prm["margin"], w.contacts,
+                                     prm["n_contacts"], t.contacts)
+    return 0
+
+
+@njit
+def prepare(w, p, t):
+    """Everything the substeps share: poses and effective masses (after the narrowphase
+    woke what it touched), constraint rows, the substep count and the soft coefficients."""
+    prm = p[0]
+    st = t.state[0]
+    b = w.bodies
+    s = w.shapes
+    c = t.contacts
+    nb = prm["n_bodies"]
+    m = st["n_contacts"]
+    gx = prm["gx"]
+    gy = prm["gy"]
+    dt = prm["dt"]
+    begin_step(b.pos, b.rot, b.local_com, b.kind, b.flags, b.inv_mass, b.inv_inertia, b.mass,
+               b.inertia, nb, t.com, t.com0, b.angle, t.angle0, t.dp, t.dq, t.inv_m, t.inv_i)
     # Restitution's energy bound: only contacts read it, so without any it is skipped.
-    vfree, wfree, kin_moving = free_velocities(vel, angvel, force, torque, inv_m, inv_i,
-                                               gravity_scale, gx, gy, dt, kind, b_flags,
-                                               n_bodies if c_a.shape[0] > 0 else 0)
-    arcade_response(c_a, c_b, c_resp, c_count, c_normal, c_sep, s_body, s_friction,
-                    s_elasticity, b_flags, com, dp, vel, angvel, inv_m, fparams[12])
-
-    # 4. solve
-    (rows, ba, bb, jac, nmass, tmass, coup, adj, relv, fric, rest, static_pair, max_imp,
-     kinv) = prepare_contacts(c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, s_body,
-                              s_friction, s_elasticity, com, vel, angvel, inv_m, inv_i, b_flags)
+    free_velocities(b.vel, b.angvel, b.force, b.torque, t.inv_m, t.inv_i, b.gravity_scale, gx,
+                    gy, dt, b.kind, b.flags, nb if m > 0 else 0, t.vfree, t.wfree,
+                    t.kin_moving)
+    arcade_response(c.a[:m], c.b[:m], c.resp[:m], c.count[:m], c.normal[:m], c.sep[:m],
+                    s.body, s.friction, s.elasticity, b.flags, t.com, t.dp, b.vel, b.angvel,
+                    t.inv_m, prm["arcade_static_speed"])
+    k = prepare_contacts(c, m, s, b, t)
+    st["n_rows"] = k
+    rows = t.rows[:k]
+    ba = t.ba[:k]
+    bb = t.bb[:k]
+    c_count = c.count[:m]
+    c_normal = c.normal[:m]
+    c_nimp = c.nimp[:m]
+    c_timp = c.timp[:m]
+    inv_m = t.inv_m[:nb]
+    substeps = prm["substeps"]
+    h = dt / substeps
     # Contact stiffness can not exceed what the substep resolves (a quarter of its rate);
-    # contacts with immovable bodies are twice as stiff (Box2D v3's choice).
-    contact_hertz = min(hertz, 0.25 / h)
+    # contacts with immovable bodies are twice as stiff.
+    contact_hertz = min(prm["contact_hertz"], 0.25 / h)
     # Stacks that would rest too deep take more substeps, the springs stiffer in proportion.
-    n_prev = iparams[6]
-    if iparams[5] > substeps and rows.shape[0] > 0:
+    n_prev = prm["substeps_prev"]
+    if prm["max_substeps"] > substeps and k > 0:
         load, level, queue, nq, start, edge = contact_loads(ba, bb, rows, c_normal, inv_m,
-                                                           gravity_scale, gx, gy, n_bodies)
-        depth = rest_depths(load, rows, c_count, nmass, static_pair,
+                                                           b.gravity_scale, gx, gy, nb)
+        depth = rest_depths(load, rows, c_count, t.nmass[:k], t.static_pair[:k],
                             2.0 * np.pi * contact_hertz)
-        deepest, worst = stack_depth(ba, bb, load, depth, level, queue, nq, start, edge,
-                                     n_bodies)
-        n = stack_substeps(deepest, worst, substeps, iparams[5], n_prev)
+        deepest, worst = stack_depth(ba, bb, load, depth, level, queue, nq, start, edge, nb)
+        n = stack_substeps(deepest, worst, substeps, prm["max_substeps"], n_prev)
         contact_hertz *= n / substeps
         substeps = n
         h = dt / substeps
     if substeps != n_prev:
         # The table's impulses are per substep: the warm start keeps the same force.
         rescale_impulses(c_nimp, c_timp, n_prev / substeps)
-    iparams[7] = substeps
-    if (fparams[13] != gx or fparams[14] != gy) and rows.shape[0] > 0:
+    st["substeps"] = substeps
+    st["h"] = h
+    st["contact_hertz"] = contact_hertz
+    g_old = np.empty(2)
+    g_old[0] = prm["solved_gx"]
+    g_old[1] = prm["solved_gy"]
+    if (prm["shed_weight"] != 0 and (g_old[0] != gx or g_old[1] != gy) and k > 0):
         # Gravity changed: the warm start sheds the weight it no longer carries.
-        shed_weight(ba, bb, rows, c_normal, inv_m, gravity_scale, fparams[13:15], fparams[:2],
-                    n_bodies, c_nimp, c_timp)
-    soft = np.empty(4)
-    soft_static = np.empty(4)
-    soft[0], soft[1], soft[2], soft[3] = make_soft(contact_hertz, zeta, h)
-    soft_static[0], soft_static[1], soft_static[2], soft_static[3] = make_soft(
+        g_new = np.empty(2)
+        g_new[0] = gx
+        g_new[1] = gy
+        shed_weight(ba, bb, rows, c_normal, inv_m, b.gravity_scale, g_old, g_new, nb, c_nimp,
+                    c_timp)
+    zeta = prm["contact_damping_ratio"]
+    t.soft[0], t.soft[1], t.soft[2], t.soft[3] = make_soft(contact_hertz, zeta, h)
+    t.soft_static[0], t.soft_static[1], t.soft_static[2], t.soft_static[3] = make_soft(
         2.0 * contact_hertz, zeta, h)
-    push = np.zeros((n_bodies, 3))  # the substep's push-out on positions (vx, vy, w)
-    deep = np.empty(rows.shape[0])  # how deep each manifold's springs push (warm_start's)
-    deep_body = np.zeros(n_bodies, dtype=np.bool_)  # bodies push_out moves this substep
-    total_imp = np.zeros((c_a.shape[0], 2))
-    heavy = mass_ratio_rows(ba, bb, inv_m)  # light bodies under heavy ones: extra passes
-    touched = contact_bodies(ba, bb, n_bodies)
-    integrate_alone(vel, angvel, force, torque, inv_m, inv_i, gravity_scale, damping,
-                    angular_damping, world_damping, gx, gy, h, substeps, explicit, com, angle,
-                    angle0, dp, dq, kind, b_flags, n_bodies, touched)
-    # Without contacts the loop has nothing left to do: integrate_alone moved every body.
-    for sub in range(substeps if rows.shape[0] > 0 else 0):
-        if explicit:
-            integrate_positions(vel, angvel, com, angle, angle0, dp, dq, inv_m, kind, b_flags,
-                                n_bodies, h, touched)
-        integrate_velocities(vel, angvel, force, torque, inv_m, inv_i, gravity_scale, damping,
-                             angular_damping, world_damping, gx, gy, h, kind, b_flags,
-                             n_bodies, touched)
-        back = sub % 2 == 1
-        warm_start(rows, ba, bb, jac, nmass, static_pair, c_count, c_normal, c_nimp, c_timp,
-                   vel, angvel, inv_m, inv_i, soft, soft_static, deep)
-        pushed = solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair,
-                                max_imp, kinv, c_count, c_normal, c_nimp, c_timp, vel, angvel,
-                                inv_m, inv_i, dp, dq, h, True, soft, soft_static, max_push,
-                                back, total_imp, heavy, False, deep,
-                                deep_body)
-        for extra in range(EXTRA_PASSES if heavy.shape[0] > 0 else 0):
-            solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair,
-                           max_imp, kinv, c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m,
-                           inv_i, dp, dq, h, True, soft, soft_static, max_push,
-                           (extra % 2 == 0) != back,
-                           total_imp, heavy, True, deep, deep_body)
-        if pushed:  # on pseudo-velocities, moved after the positions (then cleared)
-            push_out(rows, ba, bb, jac, nmass, coup, adj, static_pair, c_count, c_normal,
-                     inv_m, inv_i, dp, dq, soft, soft_static, max_push, back, deep, deep_body,
-                     push)
-        if not explicit:
-            integrate_positions(vel, angvel, com, angle, angle0, dp, dq, inv_m, kind, b_flags,
-                                n_bodies, h, touched)
-        if pushed:
-            apply_push(push, com, angle, angle0, dp, dq, n_bodies, h)
-        # Relax in the opposite order: a one-way Gauss-Seidel sweep leans a stack the way it
-        # runs (a B = 40 pyramid sheared 0.19 m); forward then back cancels the lean. The
-        # pair's order alternates by substep: always forward then back, a column of boxes
-        # rocked for ever (3 boxes at 0.05 m/s, 5 at 0.13 m/s) where Box2D v3's settles.
-        solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair, max_imp,
-                       kinv, c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m, inv_i, dp, dq,
-                       h, False, soft, soft_static, max_push, not back, total_imp, heavy, False,
-                       deep, deep_body)
-    apply_restitution(rows, ba, bb, jac, nmass, relv, rest, max_imp, c_count, c_normal,
-                      c_nimp, vel, angvel, inv_m, inv_i, rest_threshold, total_imp, vfree,
-                      wfree, kin_moving)
+    t.push[:nb] = 0.0
+    t.deep_body[:nb] = False
+    c.impulse[:m] = 0.0
+    st["n_heavy"] = (mass_ratio_rows(ba, bb, inv_m, t.heavy)
+                     if prm["mass_ratio_passes"] != 0 else 0)
+    contact_bodies(ba, bb, nb, t.touched)
+    integrate_alone(b.vel, b.angvel, b.force, b.torque, t.inv_m, t.inv_i, b.gravity_scale,
+                    b.damping, b.angular_damping, prm["damping"], gx, gy, h, substeps,
+                    prm["explicit"] != 0, t.com, b.angle, t.angle0, t.dp, t.dq, b.kind,
+                    b.flags, nb, t.touched)
+    return 0
 
-    # 5. continuous collision
-    sweep_fast_bodies(n_bodies, kind, b_flags, com, com0, dp, vel, angle, angle0, dq, local_com,
-                      s_body, s_flags, s_vstart, s_vcount, s_radius, s_category, s_mask,
-                      s_group, vlocal, vworld, aabb, n_shapes, slop)
 
-    # 6. finish
-    end_step(pos, angle, angle0, rot, local_com, com, force, torque, inv_m, kind, b_flags, n_bodies)
-    update_sleep(n_bodies, kind, b_flags, vel, angvel, sleep_time, c_a, c_b, c_resp, c_flags,
-                 s_body, dt, iparams[2] != 0, fparams[9], fparams[10], fparams[11])
+@njit
+def integrate_velocities_stage(w, p, t):
+    prm = p[0]
+    st = t.state[0]
+    b = w.bodies
+    nb = prm["n_bodies"]
+    h = st["h"]
+    if prm["explicit"] != 0:
+        integrate_positions(b.vel, b.angvel, t.com, b.angle, t.angle0, t.dp, t.dq, t.inv_m,
+                            b.kind, b.flags, nb, h, t.touched)
+    integrate_velocities(b.vel, b.angvel, b.force, b.torque, t.inv_m, t.inv_i, b.gravity_scale,
+                         b.damping, b.angular_damping, prm["damping"], prm["gx"], prm["gy"], h,
+                         b.kind, b.flags, nb, t.touched)
+    return 0
 
-    # 7. shapes at their final poses (exact boxes: queries use them until the next change),
-    # then sensor overlaps at those poses, as the user sees the world after the step.
-    place_shapes(pos, rot, s_body, s_flags, s_vstart, s_vcount, s_radius, vlocal, vworld, aabb,
-                 n_shapes, 0.0)
-    if iparams[3] == SENSOR or has_sensors(s_flags, n_shapes):
-        qa, qb, _ = find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, kind,
-                               n_shapes, iparams[3], SENSOR)
-        sa, sb, s_began, s_ended = sensor_pairs(qa, qb, s_vstart, s_vcount, s_radius, vworld,
-                                                n_shapes, os_a, os_b)
+
+@njit
+def warm_start_stage(w, p, t):
+    st = t.state[0]
+    c = t.contacts
+    k = st["n_rows"]
+    m = st["n_contacts"]
+    warm_start(t.rows[:k], t.ba[:k], t.bb[:k], t.jac[:k], t.nmass[:k], t.static_pair[:k],
+               c.count[:m], c.normal[:m], c.nimp[:m], c.timp[:m], w.bodies.vel,
+               w.bodies.angvel, t.inv_m, t.inv_i, t.soft, t.soft_static, t.deep[:k])
+    return 0
+
+
+@njit
+def _pass(w, p, t, use_bias, reverse, subset):
+    """One pass of solve_contacts over the step's rows (or the heavy subset)."""
+    st = t.state[0]
+    c = t.contacts
+    b = w.bodies
+    k = st["n_rows"]
+    m = st["n_contacts"]
+    return solve_contacts(t.rows[:k], t.ba[:k], t.bb[:k], t.jac[:k], t.nmass[:k],
+                          t.tmass[:k], t.coup[:k], t.adj[:k], t.fric[:k], t.static_pair[:k],
+                          t.max_imp[:k], t.kinv[:k], c.count[:m], c.normal[:m], c.nimp[:m],
+                          c.timp[:m], b.vel, b.angvel, t.inv_m, t.inv_i, t.dp, t.dq, st["h"],
+                          use_bias, t.soft, t.soft_static, p[0]["contact_push_speed"], reverse,
+                          c.impulse[:m], t.heavy[:st["n_heavy"]], subset, t.deep[:k],
+                          t.deep_body)
+
+
+@njit
+def solve(w, p, t):
+    """The biased pass, the extra passes for light bodies under heavy ones, and the
+    push-out of overlap deeper than the springs hold (on pseudo-velocities, moved after
+    the positions)."""
+    st = t.state[0]
+    back = st["sub"] % 2 == 1
+    pushed = _pass(w, p, t, True, back, False)
+    for extra in range(EXTRA_PASSES if st["n_heavy"] > 0 else 0):
+        _pass(w, p, t, True, (extra % 2 == 0) != back, True)
+    if pushed and p[0]["push_out"] != 0:
+        k = st["n_rows"]
+        c = t.contacts
+        m = st["n_contacts"]
+        push_out(t.rows[:k], t.ba[:k], t.bb[:k], t.jac[:k], t.nmass[:k], t.coup[:k],
+                 t.adj[:k], t.static_pair[:k], c.count[:m], c.normal[:m], t.inv_m, t.inv_i,
+                 t.dp, t.dq, t.soft, t.soft_static, p[0]["contact_push_speed"], back,
+                 t.deep[:k], t.deep_body, t.push)
+        st["pushed"] = 1
     else:
-        sa = os_a[:0]
-        sb = os_b[:0]
-        s_began = np.zeros(0, dtype=np.bool_)
-        s_ended = np.ones(os_a.shape[0], dtype=np.bool_)
-    return (c_a, c_b, c_resp, c_count, c_normal, c_point, c_sep, c_id, c_nimp, c_timp, c_flags,
-            began, ended, sa, sb, s_began, s_ended, total_imp)
+        st["pushed"] = 0
+    return 0
+
+
+@njit
+def integrate_positions_stage(w, p, t):
+    prm = p[0]
+    st = t.state[0]
+    b = w.bodies
+    nb = prm["n_bodies"]
+    if prm["explicit"] == 0:
+        integrate_positions(b.vel, b.angvel, t.com, b.angle, t.angle0, t.dp, t.dq, t.inv_m,
+                            b.kind, b.flags, nb, st["h"], t.touched)
+    if st["pushed"] != 0:
+        apply_push(t.push, t.com, b.angle, t.angle0, t.dp, t.dq, nb, st["h"])
+    return 0
+
+
+@njit
+def relax(w, p, t):
+    """The unbiased pass, in the opposite order to the biased one: a one-way Gauss-Seidel
+    sweep leans a stack the way it runs (a B = 40 pyramid sheared 0.19 m); forward then
+    back cancels the lean. The pair's order alternates by substep: always forward then
+    back, a column of boxes rocked for ever (3 boxes at 0.05 m/s, 5 at 0.13 m/s)."""
+    back = t.state[0]["sub"] % 2 == 1
+    _pass(w, p, t, False, not back, False)
+    return 0
+
+
+@njit
+def restitution(w, p, t):
+    st = t.state[0]
+    c = t.contacts
+    b = w.bodies
+    k = st["n_rows"]
+    m = st["n_contacts"]
+    apply_restitution(t.rows[:k], t.ba[:k], t.bb[:k], t.jac[:k], t.nmass[:k], t.relv[:k],
+                      t.rest[:k], t.max_imp[:k], c.count[:m], c.normal[:m], c.nimp[:m], b.vel,
+                      b.angvel, t.inv_m, t.inv_i, p[0]["restitution_threshold"],
+                      c.impulse[:m], t.vfree, t.wfree, t.kin_moving)
+    return 0
+
+
+@njit
+def continuous(w, p, t):
+    prm = p[0]
+    b = w.bodies
+    s = w.shapes
+    sweep_fast_bodies(prm["n_bodies"], b.kind, b.flags, t.com, t.com0, t.dp, b.vel, b.angle,
+                      t.angle0, t.dq, b.local_com, s.body, s.flags, s.vstart, s.vcount,
+                      s.radius, s.category, s.mask, s.group, s.vlocal, s.vworld, s.aabb,
+                      prm["n_shapes"], prm["slop"])
+    return 0
+
+
+@njit
+def finish(w, p, t):
+    """Body origins, forces cleared, and shapes at their final poses (exact boxes: queries
+    use them until the next change)."""
+    prm = p[0]
+    b = w.bodies
+    s = w.shapes
+    end_step(b.pos, b.angle, t.angle0, b.rot, b.local_com, t.com, b.force, b.torque, t.inv_m,
+             b.kind, b.flags, prm["n_bodies"])
+    place_shapes(b.pos, b.rot, s.body, s.flags, s.vstart, s.vcount, s.radius, s.vlocal,
+                 s.vworld, s.aabb, prm["n_shapes"], 0.0)
+    return 0
+
+
+@njit
+def sleep(w, p, t):
+    prm = p[0]
+    b = w.bodies
+    c = t.contacts
+    m = t.state[0]["n_contacts"]
+    update_sleep(prm["n_bodies"], b.kind, b.flags, b.vel, b.angvel, b.sleep_time, c.a[:m],
+                 c.b[:m], c.resp[:m], c.flags[:m], w.shapes.body, prm["dt"],
+                 prm["sleeping"] != 0, prm["sleep_linear"], prm["sleep_angular"],
+                 prm["time_to_sleep"])
+    return 0
+
+
+@njit
+def sensors(w, p, t):
+    """Sensor overlaps at the final poses, as the user sees the world after the step."""
+    prm = p[0]
+    st = t.state[0]
+    s = w.shapes
+    n_old = prm["n_sensors"]
+    if prm["dynamic_response"] == SENSOR or has_sensors(s.flags, prm["n_shapes"]):
+        qa, qb, _ = find_pairs(s.aabb, s.body, s.flags, s.category, s.mask, s.group,
+                               w.bodies.kind, prm["n_shapes"], prm["dynamic_response"], SENSOR)
+        if qa.shape[0] > t.sensors.a.shape[0]:
+            st["need"] = qa.shape[0]
+            return 1
+        st["n_sensors"] = sensor_pairs(qa, qb, s.vstart, s.vcount, s.radius, s.vworld,
+                                       prm["n_shapes"], w.sensors, n_old, t.sensors)
+    else:
+        st["n_sensors"] = 0
+        w.sensors.ended[:n_old] = True
+    st["need"] = 0
+    return 0
+
+
+@njit
+def run_step(w, p, t, first):
+    """Every stage in order from ``first`` (0, or where a grown table lets a stage run
+    again). Returns ``DONE``, or the stage to run again once ``t.state["need"]`` rows fit."""
+    st = t.state[0]
+    if first <= PAIRS:
+        if first == 0:
+            place(w, p, t)
+        if pairs(w, p, t):
+            return PAIRS
+        collide(w, p, t)
+        prepare(w, p, t)
+        # Without contacts the loop has nothing left to do: prepare moved every body.
+        for sub in range(st["substeps"] if st["n_rows"] > 0 else 0):
+            st["sub"] = sub
+            integrate_velocities_stage(w, p, t)
+            warm_start_stage(w, p, t)
+            solve(w, p, t)
+            integrate_positions_stage(w, p, t)
+            relax(w, p, t)
+        restitution(w, p, t)
+        continuous(w, p, t)
+        finish(w, p, t)
+        sleep(w, p, t)
+    if sensors(w, p, t):
+        return SENSORS
+    return DONE
+
+
+#: The stages in the order ``run_step`` runs them: (name, function, once per substep).
+STAGES = (
+    ("place", place, False),
+    ("pairs", pairs, False),
+    ("collide", collide, False),
+    ("prepare", prepare, False),
+    ("integrate_velocities", integrate_velocities_stage, True),
+    ("warm_start", warm_start_stage, True),
+    ("solve", solve, True),
+    ("integrate_positions", integrate_positions_stage, True),
+    ("relax", relax, True),
+    ("restitution", restitution, False),
+    ("continuous", continuous, False),
+    ("finish", finish, False),
+    ("sleep", sleep, False),
+    ("sensors", sensors, False),
+)

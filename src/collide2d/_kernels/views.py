@@ -1,0 +1,93 @@
+"""The named forms in which state crosses from the stores to the kernels.
+
+A view is a namedtuple of a store's arrays (Numba passes it by value; a kernel reads
+``bodies.vel[b, 0]``). Settings and per-step scalars travel as one-row structured arrays
+(records): a kernel reads ``p["gx"]`` after ``p = params[0]``, and writes its scalar
+results (``step["substeps"]``) the same way. Nothing here is compiled; the field lists are
+the single source of names for the stores that build the views and the kernels that read
+them.
+"""
+
+from collections import namedtuple
+
+import numpy as np
+
+#: Body store fields, in the order the views list them (``_store.BodyStore`` owns the data).
+BODY_FIELDS = ("vel", "angvel", "pos", "angle", "local_com", "mass", "inertia", "inv_mass",
+               "inv_inertia", "force", "torque", "damping", "angular_damping",
+               "gravity_scale", "kind", "flags", "sleep_time", "generation", "order", "rot")
+BodyView = namedtuple("BodyView", BODY_FIELDS)
+
+#: Shape store fields plus the vertex pool (local and world frame).
+SHAPE_FIELDS = ("body", "owner", "vstart", "vcount", "radius", "density", "friction",
+                "elasticity", "category", "mask", "group", "flags", "generation", "aabb",
+                "vlocal", "vworld")
+ShapeView = namedtuple("ShapeView", SHAPE_FIELDS)
+
+#: One row per pair of shape rows in contact (a < b, sorted by pair): the persistent
+#: manifold (points, normal from a to b, separations, feature ids, accumulated impulses:
+#: the warm start) and the results of the step that wrote the row.
+CONTACT_FIELDS = ("a", "b", "resp", "count", "normal", "point", "sep", "id", "nimp", "timp",
+                  "flags", "began", "ended", "impulse")
+ContactView = namedtuple("ContactView", CONTACT_FIELDS)
+
+#: One row per overlapping sensor pair (a < b, sorted), with the step's changes.
+SENSOR_FIELDS = ("a", "b", "began", "ended")
+SensorView = namedtuple("SensorView", SENSOR_FIELDS)
+
+#: The persistent world state a step reads and writes.
+WorldView = namedtuple("WorldView", ("bodies", "shapes", "contacts", "sensors"))
+
+#: What one step works in: the tables it writes (``contacts``, ``sensors``: they become the
+#: world's after the step), candidate pairs, per-body solver state, per-manifold
+#: constraint rows, and the step record. Capacity-sized, kept between steps.
+STEP_FIELDS = (
+    "contacts", "sensors",
+    # candidate pairs (shape rows a < b, sorted) and their responses
+    "pair_a", "pair_b", "pair_resp",
+    # per body: centre of mass now and at the step's start, start angle, position and
+    # rotation deltas, effective inverse masses (zero: immovable this step), restitution's
+    # free velocities, push-out pseudo-velocities, and flags
+    "com", "com0", "angle0", "dp", "dq", "inv_m", "inv_i", "vfree", "wfree", "kin_moving",
+    "push", "deep_body", "touched",
+    # per solved manifold: its contact row, bodies, Jacobian terms, masses, couplings,
+    # separations, approach speeds, material, and the push-out depth
+    "rows", "ba", "bb", "jac", "nmass", "tmass", "coup", "adj", "relv", "fric", "rest",
+    "static_pair", "max_imp", "kinv", "deep", "heavy",
+    # soft-contact coefficients (bias rate, mass scale, impulse scale, hold) between
+    # movable bodies and against immovable ones
+    "soft", "soft_static",
+    # the step record (STEP_DTYPE)
+    "state",
+)
+StepView = namedtuple("StepView", STEP_FIELDS)
+
+#: Settings of one step (the world's, copied in by the surface before each step).
+PARAMS_DTYPE = np.dtype([
+    ("dt", np.float64), ("gx", np.float64), ("gy", np.float64),
+    ("damping", np.float64), ("contact_hertz", np.float64),
+    ("contact_damping_ratio", np.float64), ("contact_push_speed", np.float64),
+    ("restitution_threshold", np.float64), ("margin", np.float64), ("slop", np.float64),
+    ("sleep_linear", np.float64), ("sleep_angular", np.float64),
+    ("time_to_sleep", np.float64), ("arcade_static_speed", np.float64),
+    # the gravity the contact table's impulses were solved under
+    ("solved_gx", np.float64), ("solved_gy", np.float64),
+    ("substeps", np.int64), ("max_substeps", np.int64),  # max 0: fixed
+    ("substeps_prev", np.int64),  # the contact table's impulses are per substep of these
+    ("explicit", np.int64), ("sleeping", np.int64), ("dynamic_response", np.int64),
+    # world vertices, exact boxes and body rotations are at the bodies' poses already
+    ("shapes_fresh", np.int64),
+    ("n_bodies", np.int64), ("n_shapes", np.int64),
+    ("n_contacts", np.int64), ("n_sensors", np.int64),  # rows of the world's tables
+    # solver extras, each switchable (1 on; World's settings of the same names)
+    ("push_out", np.int64), ("mass_ratio_passes", np.int64), ("shed_weight", np.int64),
+])
+
+#: Scalars a step passes from stage to stage, and its results.
+STEP_DTYPE = np.dtype([
+    ("n_pairs", np.int64), ("n_contacts", np.int64), ("n_rows", np.int64),
+    ("n_heavy", np.int64), ("n_sensors", np.int64),
+    ("substeps", np.int64), ("sub", np.int64), ("pushed", np.int64),
+    ("need", np.int64),  # rows a table must hold for a stage to run (0: enough)
+    ("h", np.float64), ("contact_hertz", np.float64),
+])

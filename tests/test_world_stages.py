@@ -1,0 +1,120 @@
+"""The step as named stages: ``profile`` runs the same stages as ``step`` one by one, the
+stores' schemas drive snapshots, and each solver extra is a setting that snapshots keep."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import collide2d as c2d
+from collide2d import _store as S
+from collide2d._kernels import step as K
+
+DT = 1.0 / 60.0
+
+
+def pile(seed: int = 3) -> c2d.World:
+    rng = np.random.default_rng(seed)
+    w = c2d.World(gravity=(0.0, -10.0))
+    ground = w.add_body(kind="static")
+    ground.add_box(20.0, 1.0, offset=(0.0, -0.5))
+    ground.add_box(1.0, 10.0, offset=(-6.0, 5.0), sensor=True)
+    for i in range(30):
+        b = w.add_body(position=(rng.uniform(-4, 4), 1.0 + 0.7 * i), angle=rng.uniform(0, 3))
+        if i % 3 == 0:
+            b.add_circle(0.3, elasticity=0.4)
+        else:
+            b.add_box(0.6, 0.4)
+    w.add_body(position=(-9.0, 2.0), velocity=(200.0, 0.0), bullet=True).add_circle(0.05)
+    return w
+
+
+def test_profile_runs_the_same_stages_as_step():
+    stepped, profiled = pile(), pile()
+    for i in range(90):
+        stepped.step(DT)
+        if i % 3 == 0:
+            prof = profiled.profile(DT)
+        else:
+            profiled.step(DT)
+    assert stepped.snapshot() == profiled.snapshot()
+    assert list(prof.stages) == [name for name, _, _ in K.STAGES]
+    assert prof.substeps == 4
+    assert all(t >= 0.0 for t in prof.stages.values())
+    assert prof.total >= sum(prof.stages.values())
+    assert prof.stages["solve"] > 0.0    # the pile is in contact: substeps ran
+
+
+def test_tables_grow_when_a_step_finds_more_pairs_than_they_hold():
+    """The step buffers start at 16 pairs: the settled pile of 31 bodies has about 48, and
+    the stage that asks is run again after the tables grow, with the same result as a
+    world whose tables were large from the start."""
+    small, large = pile(), pile()
+    large._step_buffers.fit(0, 4096)
+    large._step_buffers.fit_sensors(4096)
+    for _ in range(150):
+        small.step(DT)
+        large.step(DT)
+    assert small.snapshot() == large.snapshot()
+    assert small._step_buffers.pair_capacity > 16
+
+
+def test_a_new_store_field_is_saved_and_restored_by_the_schema(monkeypatch):
+    fields = dict(S.BodyStore.FIELDS)
+    fields["test_only"] = ((2,), np.float64, 0.0)
+    monkeypatch.setattr(S.BodyStore, "FIELDS", fields)
+    w = c2d.World()
+    body = w.add_body(position=(1.0, 2.0))
+    body.add_circle(0.5)
+    w._bodies.test_only[body._slot] = (3.5, -1.25)
+    twin = c2d.World.restore(w.snapshot())
+    assert twin._bodies.test_only[body._slot].tolist() == [3.5, -1.25]
+
+
+@pytest.mark.parametrize("name", ["push_out", "mass_ratio_passes", "shed_weight"])
+def test_solver_extras_are_settings_that_snapshots_keep(name):
+    w = pile()
+    assert getattr(w, name) is True
+    setattr(w, name, False)
+    for _ in range(20):
+        w.step(DT)
+    twin = c2d.World.restore(w.snapshot())
+    assert getattr(twin, name) is False
+    w.step(DT)
+    twin.step(DT)
+    assert twin.snapshot() == w.snapshot()
+    with pytest.raises((TypeError, ValueError), match=name):
+        setattr(w, name, "yes")
+
+
+def test_push_out_separates_overlapping_boxes_and_switching_it_off_does_not():
+    """Two boxes created 5 cm inside each other with no gravity: push-out moves them apart
+    on positions (no velocity left); without it only the springs push, as far as the load
+    they carry (none) lets them."""
+    def overlap(push):
+        w = c2d.World(gravity=(0.0, 0.0))
+        w.push_out = push
+        a = w.add_body(position=(0.0, 0.0))
+        a.add_box(1.0, 1.0)
+        b = w.add_body(position=(0.95, 0.0))
+        b.add_box(1.0, 1.0)
+        for _ in range(120):
+            w.step(DT)
+        return w, a, b
+    w, a, b = overlap(True)
+    gap = (b.position[0] - a.position[0]) - 1.0
+    assert gap > -0.006            # within the linear slop and the push-out's tolerance
+    assert abs(a.velocity[0]) < 1e-3 and abs(b.velocity[0]) < 1e-3
+    w, a, b = overlap(False)
+    assert (b.position[0] - a.position[0]) - 1.0 != pytest.approx(gap, abs=1e-6)
+
+
+def test_contact_settings_are_validated_when_set():
+    w = c2d.World()
+    with pytest.raises(TypeError, match="restitution_threshold"):
+        w.restitution_threshold = "x"
+    with pytest.raises(ValueError, match="contact_hertz"):
+        w.contact_hertz = float("nan")
+    with pytest.raises(ValueError, match="time"):
+        w.time = float("nan")
+    assert w.restitution_threshold == 1.0 and w.contact_hertz == 50.0
