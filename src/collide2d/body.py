@@ -483,6 +483,27 @@ def _ids_by_slot(bodies) -> np.ndarray:
     return (bodies.generation[:n] << _SLOT_BITS) | np.arange(n, dtype=np.int64)
 
 
+_IDENTITY = np.arange(1024, dtype=np.int64)
+
+
+def _slot_identity(n: int) -> np.ndarray:
+    """0, 1, ..., n - 1 (a shared array): given to kernels that map a body slot through a
+    lookup table, so that they write slots, which ``_ids_of_slots`` then turns into ids for
+    just the rows found instead of building an id table of every slot per query."""
+    global _IDENTITY
+    if _IDENTITY.shape[0] < n:
+        _IDENTITY = np.arange(max(n, 2 * _IDENTITY.shape[0]), dtype=np.int64)
+    return _IDENTITY[:n]
+
+
+def _ids_of_slots(bodies, slots: np.ndarray) -> np.ndarray:
+    """Ids of body slots (-1 stays -1), in place."""
+    found = slots >= 0
+    s = slots[found]
+    slots[found] = (bodies.generation[s] << _SLOT_BITS) | s
+    return slots
+
+
 def _slots_of_ids(bodies, name: str, ids) -> np.ndarray:
     """Validated slots (k,) of an array-like of live body ids (k,); a Body handle sequence is
     refused here (the callers that take handles convert them first)."""

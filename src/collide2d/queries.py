@@ -47,7 +47,7 @@ from . import _validate as V
 from ._decompose import decompose_ccw
 from ._kernels import bvh as _bvh
 from ._kernels import queries as _q
-from .body import _ids_by_slot
+from .body import _ids_of_slots, _slot_identity
 
 if TYPE_CHECKING:
     from .body import Body
@@ -350,10 +350,13 @@ class QueryMixin:
         point = np.empty((m, 2))
         normal = np.empty((m, 2))
         fraction = np.empty(m)
+        # The kernel maps slots through the identity: hits come back as slots, made ids below.
         _q.cast_segments(p, q, *tree.args(), s.body, s.owner, s.flags, s.category, s.mask,
-                         s.vstart, s.vcount, s.radius, s.vworld, _ids_by_slot(self._bodies), *f,
-                         False, *_NO_MOTION, hit, body, shape, point, normal, fraction)
-        return RayHitArrays(hit, body, shape, point, normal, fraction)
+                         s.vstart, s.vcount, s.radius, s.vworld,
+                         _slot_identity(self._bodies.count), *f, False, *_NO_MOTION, hit, body,
+                         shape, point, normal, fraction)
+        return RayHitArrays(hit, _ids_of_slots(self._bodies, body), shape, point, normal,
+                            fraction)
 
     def raycast_all(self, a, b, filter: QueryFilter | None = None) -> list[RayHit]:
         """Every shape crossed by the segment a->b, nearest first (ties: lower shape id).
@@ -437,9 +440,9 @@ class QueryMixin:
         body = np.empty(m, dtype=np.int64)
         shape = np.empty(m, dtype=np.int64)
         _q.points_batch(pts, *tree.args(), s.body, s.owner, s.flags, s.category, s.mask,
-                        s.vstart, s.vcount, s.radius, s.vworld, _ids_by_slot(self._bodies), *f,
-                        hit, body, shape)
-        return PointHitArrays(hit, body, shape)
+                        s.vstart, s.vcount, s.radius, s.vworld,
+                        _slot_identity(self._bodies.count), *f, hit, body, shape)
+        return PointHitArrays(hit, _ids_of_slots(self._bodies, body), shape)
 
     def query_aabb(self, lower, upper, filter: QueryFilter | None = None) -> list[Shape]:
         """Shapes whose bounding box meets the closed box [lower, upper] (m), by shape id.
