@@ -58,7 +58,7 @@ def run_slide(scene: SlideScene, steps: int) -> dict:
 
     def after(k):
         state["step"] = k
-        deepest, outside = slide_violations(scene, world._bodies.pos[ids])
+        deepest, outside = slide_violations(scene, world.positions(ids))
         state["deepest"] = max(state["deepest"], deepest)
         state["outside"] = max(state["outside"], outside)
 

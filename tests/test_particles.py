@@ -53,7 +53,7 @@ def test_stop_at_a_thin_plate_at_any_speed():
     assert_allclose(balls.velocities[:, 0], speeds)  # the impact velocity is kept
     assert sorted(s[0] for s in seen) == [0, 1, 2, 3]
     for _, body, shape, normal, point, fraction in seen:
-        assert body == plate.index and shape == plate.shapes[0].id
+        assert body == plate.id and shape == plate.shapes[0].id
         assert normal == [-1.0, 0.0] and point == pytest.approx([49.995, 0.0])
         assert 0.0 <= fraction <= 1.0
     # The fastest ball's step: it covers 1e7 / 60 m, the plate is 49.995 m away.
@@ -239,7 +239,7 @@ def test_filters_sensors_and_excluded_bodies():
     target.add_box(0.5, 4, category=0b10)
     shots = world.add_particles([(0, 0)], (600, 0), filter=QueryFilter(exclude=own))
     world.step(DT)
-    assert shots.hits.body.tolist() == [target.index]
+    assert shots.hits.body.tolist() == [target.id]
     masked = world.add_particles([(0, 1)], (600, 0), filter=QueryFilter(exclude=own, mask=1))
     world.step(DT)
     assert len(masked.hits.particle) == 0 and masked.alive.all()

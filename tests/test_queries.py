@@ -361,7 +361,7 @@ def test_query_points_equals_query_point():
             n_hit += 1
             assert found == sorted(found, key=lambda s: s.id)
             assert batch.shape[k] == found[0].id
-            assert batch.body[k] == found[0].body.index
+            assert batch.body[k] == found[0].body.id
         else:
             assert batch.shape[k] == -1 and batch.body[k] == -1
     assert n_hit > 40

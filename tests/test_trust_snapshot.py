@@ -303,7 +303,7 @@ def test_snapshot_right_after_removing_a_touching_body():
     began flags; a snapshot taken then must still restore, and step on identically."""
     w = rich_world(steps=20)
     touching = {int(r) for r in w._shapes.body[w._contacts.rows().a]}
-    victim = next(b for b in w.bodies if b.id in touching and b.kind == "dynamic")
+    victim = next(b for b in w.bodies if b._slot in touching and b.kind == "dynamic")
     w.remove(victim)
     twin = c2d.World.restore(w.snapshot())
     for _ in range(20):

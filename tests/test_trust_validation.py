@@ -343,7 +343,7 @@ def test_geometry_rejects_bad_input(call, exc, name):
 def test_nan_written_into_a_body_stops_the_next_step(field, value):
     c = make_world()
     w = c.world
-    slot = c.ball.id
+    slot = c.ball._slot
     getattr(w._bodies, field)[slot] = value
     before = w.snapshot()
     with pytest.raises(ValueError, match=rf"body {c.ball.index}\b.*NaN or inf"):
@@ -364,7 +364,7 @@ def test_nan_from_a_callback_is_caught_at_the_next_step_naming_the_body():
     def buggy(event):
         bodies = {event.shape_a.body, event.shape_b.body}
         if target in bodies:
-            w._bodies.vel[target.id] = (NAN, 0.0)   # a bug: NaN straight into the arrays
+            w._bodies.vel[target._slot] = (NAN, 0.0)   # a bug: NaN straight into the arrays
 
     w.on_contact_begin(buggy)
     with pytest.raises(ValueError, match=rf"body {target.index} \(world.bodies index\)"):
@@ -381,7 +381,7 @@ def test_nan_guard_names_the_right_body_after_removals():
     for b in bodies:
         b.add_circle(0.5)
     w.remove(bodies[1])
-    w._bodies.vel[bodies[3].id] = (0.0, NAN)
+    w._bodies.vel[bodies[3]._slot] = (0.0, NAN)
     assert bodies[3].index == 2
     with pytest.raises(ValueError, match=r"body 2 \(world.bodies index\)"):
         w.step(DT)

@@ -5,6 +5,7 @@ here. Units are SI (metres, kilograms, seconds, radians), y points up, polygons 
 counter-clockwise (either winding is accepted and normalised).
 """
 
+from .batch import ShapeGeometry
 from .body import Body
 from .character import MoveContact, MoveResult, MoveResults
 from .geometry import (
@@ -56,7 +57,7 @@ __all__ = [
     "polygons_overlap_many", "segment_intersection", "segment_intersection_many",
     "segment_polygon", "segment_polygon_many", "sweep", "sweep_many",
 ]
-__all__ += ["TileMap", "MoveResult", "MoveResults", "MoveContact"]
+__all__ += ["TileMap", "MoveResult", "MoveResults", "MoveContact", "ShapeGeometry"]
 # World query results; the world's RayHit is collide2d.queries.RayHit (collide2d.RayHit is
 # the geometry one: fraction, point, normal, edge).
 __all__ += ["QueryFilter", "RayHitArrays", "PointHitArrays", "ShapeOverlap", "ShapeCastHit",

@@ -56,8 +56,18 @@ class Body:
 
     @property
     def id(self) -> int:
-        """The body's slot in the world's arrays (stable while the body lives)."""
-        return self._s()
+        """The body's id: an int that names this body, and only this body, for the life of
+        its world (batch getters and setters, query and particle hit arrays,
+        ``move_and_slide_many``); ``world.body(id)`` gives the handle back.
+
+        Unlike :attr:`index`, an id does not shift when other bodies are removed, and it is
+        never reused: a body that takes a removed body's storage gets a new id, so a stale
+        id raises ``ValueError`` instead of naming another body. Ids are non-negative
+        int64 values and -1 means "no body" in arrays; treat them as opaque (the value
+        encodes where the body is stored and how often that place was reused).
+        """
+        s = self._s()
+        return _encode(s, self._gen)
 
     @property
     def index(self) -> int:
@@ -454,7 +464,70 @@ class Body:
         if not self.alive:
             return "<Body removed>"
         p = self.position
-        return f"<Body {self.kind} id={self._slot} position=({p[0]:.3g}, {p[1]:.3g})>"
+        return f"<Body {self.kind} id={self.id} position=({p[0]:.3g}, {p[1]:.3g})>"
+
+
+# -- body ids: generation << 32 | slot. Generation 0 gives id == slot, so a world that never
+# removed a body has ids 0, 1, 2, ... in creation order.
+_SLOT_BITS = 32
+_SLOT_MASK = (1 << _SLOT_BITS) - 1
+
+
+def _encode(slot: int, generation: int) -> int:
+    return (int(generation) << _SLOT_BITS) | int(slot)
+
+
+def _ids_by_slot(bodies) -> np.ndarray:
+    """(count,) int64: the id every body slot would have now (dead slots included)."""
+    n = bodies.count
+    return (bodies.generation[:n] << _SLOT_BITS) | np.arange(n, dtype=np.int64)
+
+
+_IDENTITY = np.arange(1024, dtype=np.int64)
+
+
+def _slot_identity(n: int) -> np.ndarray:
+    """0, 1, ..., n - 1 (a shared array): given to kernels that map a body slot through a
+    lookup table, so that they write slots, which ``_ids_of_slots`` then turns into ids for
+    just the rows found instead of building an id table of every slot per query."""
+    global _IDENTITY
+    if _IDENTITY.shape[0] < n:
+        _IDENTITY = np.arange(max(n, 2 * _IDENTITY.shape[0]), dtype=np.int64)
+    return _IDENTITY[:n]
+
+
+def _ids_of_slots(bodies, slots: np.ndarray) -> np.ndarray:
+    """Ids of body slots (-1 stays -1), in place."""
+    found = slots >= 0
+    s = slots[found]
+    slots[found] = (bodies.generation[s] << _SLOT_BITS) | s
+    return slots
+
+
+def _slots_of_ids(bodies, name: str, ids) -> np.ndarray:
+    """Validated slots (k,) of an array-like of live body ids (k,); a Body handle sequence is
+    refused here (the callers that take handles convert them first)."""
+    a = np.asarray(ids)
+    if a.dtype == np.bool_ or not (np.issubdtype(a.dtype, np.integer) or a.size == 0):
+        raise TypeError(f"{name}: expected an int array of body ids (see Body.id), got "
+                        f"dtype {a.dtype}")
+    if a.ndim != 1:
+        raise ValueError(f"{name}: expected a 1-D array of body ids, got shape {a.shape}")
+    if a.size == 0:
+        return np.empty(0, np.int64)
+    if np.issubdtype(a.dtype, np.unsignedinteger) and int(a.max()) > np.iinfo(np.int64).max:
+        raise ValueError(f"{name}: {int(a.max())} is not the id of a live body")
+    a = a.astype(np.int64, copy=False)
+    slot = a & _SLOT_MASK
+    gen = a >> _SLOT_BITS
+    bad = (a < 0) | (slot >= bodies.count)
+    ok = ~bad
+    s = slot[ok]
+    bad[ok] = (bodies.generation[s] != gen[ok]) | ((bodies.flags[s] & S.B_ALIVE) == 0)
+    if bad.any():
+        raise ValueError(f"{name}: {int(a[np.flatnonzero(bad)[0]])} is not the id of a live "
+                         "body (removed, or never one)")
+    return slot
 
 
 def _row_mass(st, r):

@@ -47,7 +47,7 @@ from . import _store as S
 from . import _validate as V
 from ._kernels import slide as _sk
 from ._kernels import tiles as _tk
-from .body import Body
+from .body import Body, _encode, _slots_of_ids
 from .shapes import Shape
 from .tilemap import RESPONSES, TileMap, _response_code
 
@@ -379,8 +379,9 @@ class CharacterMixin:
                             max_floor_angle: float = math.pi / 4) -> MoveResults:
         """:meth:`move_and_slide` for many characters in one compiled call.
 
-        ``bodies``: a sequence of Body handles or an int array of body ids (``body.id``; the
-        fast form: no Python work per body), no repeats. ``velocities``: (n, 2) m/s. Bodies
+        ``bodies``: a sequence of Body handles or an int array of body ids (see
+        :attr:`Body.id`; the fast form: no Python work per body), no repeats; a removed
+        body's id raises ``ValueError``. ``velocities``: (n, 2) m/s. Bodies
         move one after another in the order given (this matters only when
         ``character_response`` makes characters solid to each other). Returns
         :class:`MoveResults`, arrays in the order of ``bodies``.
@@ -402,19 +403,7 @@ class CharacterMixin:
         >>> np.round(r.position, 4).tolist()                  # both stopped at the walls
         [[1.4, 4.0], [6.6, 4.0]]
         """
-        if isinstance(bodies, np.ndarray) and np.issubdtype(bodies.dtype, np.integer):
-            slots = self._check_ids(bodies)
-        else:
-            try:
-                items = list(bodies)
-            except TypeError:
-                raise TypeError("bodies: expected a sequence of Body or an int array of "
-                                "body ids") from None
-            for it in items:
-                if not isinstance(it, Body) or it._world is not self:
-                    raise TypeError("bodies: expected Body handles of this world (or an int "
-                                    "array of body ids)")
-            slots = np.fromiter((it._s() for it in items), np.int64, len(items))
+        slots = self._mover_slots(bodies)
         vel = V.points("velocities", velocities)
         if vel.shape[0] != slots.shape[0]:
             raise ValueError(f"velocities: expected {slots.shape[0]} rows (one per body), got "
@@ -440,16 +429,27 @@ class CharacterMixin:
             contact_own_shape=owner[cown[keep]],
             contact_response=cr[keep])
 
-    def _check_ids(self, ids: np.ndarray) -> np.ndarray:
-        ids = np.ascontiguousarray(ids, dtype=np.int64).reshape(-1)
-        b = self._bodies
-        bad = (ids < 0) | (ids >= b.count)
-        if not bad.any():
-            bad = (b.flags[ids] & S.B_ALIVE) == 0
-        if bad.any():
-            raise ValueError(f"bodies: {int(ids[np.flatnonzero(bad)[0]])} is not the id of a "
-                             "live body")
-        return ids
+    def _mover_slots(self, bodies) -> np.ndarray:
+        """Slots of ``bodies``: an array (or sequence) of body ids, or a sequence of Body
+        handles of this world."""
+        if isinstance(bodies, np.ndarray):
+            return _slots_of_ids(self._bodies, "bodies", bodies)
+        try:
+            items = list(bodies)
+        except TypeError:
+            raise TypeError("bodies: expected a sequence of Body or an int array of "
+                            "body ids") from None
+        handles = [isinstance(it, Body) for it in items]
+        if items and not any(handles):
+            if not all(isinstance(it, (int, np.integer)) and not isinstance(it, bool)
+                       for it in items):
+                raise TypeError("bodies: expected Body handles of this world or body ids")
+            return _slots_of_ids(self._bodies, "bodies", np.array(items, dtype=np.int64))
+        for it in items:
+            if not isinstance(it, Body) or it._world is not self:
+                raise TypeError("bodies: expected Body handles of this world (or an int "
+                                "array of body ids)")
+        return np.fromiter((it._s() for it in items), np.int64, len(items))
 
     def _move(self, slots, vel, dt, max_slides, up, max_floor_angle, n_contacts):
         dt = V.finite_scalar("dt", dt, positive=True)
@@ -471,7 +471,8 @@ class CharacterMixin:
         b, s = self._bodies, self._shapes
         if (b.kind[slots] == S.STATIC).any():
             k = int(np.flatnonzero(b.kind[slots] == S.STATIC)[0])
-            raise ValueError(f"bodies: body {int(slots[k])} is static; only kinematic and "
+            bid = _encode(int(slots[k]), int(b.generation[slots[k]]))
+            raise ValueError(f"bodies: body {bid} (its id) is static; only kinematic and "
                              "dynamic bodies move")
         st = self._cs()
         st.fit(b.capacity, s.capacity)

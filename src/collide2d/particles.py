@@ -30,6 +30,7 @@ import numpy as np
 from . import _store as S
 from . import _validate as V
 from ._kernels import particles as _kp
+from .body import _ids_by_slot
 from .queries import QueryFilter, ShapeTree
 from .snapshot import register_system
 
@@ -41,7 +42,7 @@ _MODE_NAMES = {v: k for k, v in _MODES.items()}
 
 class ParticleHitArrays(NamedTuple):
     """Hits of the last step, one row per hit (a bouncing particle may hit several times):
-    ``particle`` (row in the system's arrays), ``body`` (index in ``world.bodies``),
+    ``particle`` (row in the system's arrays), ``body`` (body id, see ``Body.id``),
     ``shape`` (shape id), ``point`` (m), ``normal`` (outward unit normal of the shape;
     (0, 0) for a particle that started the step inside it), ``fraction`` (time of the hit
     within the step, 0 at its start, 1 at its end)."""
@@ -351,7 +352,7 @@ class Particles:
             self._n, self._pos, self._vel, self._alive, float(dt), float(g[0]), float(g[1]),
             math.exp(-self._drag * dt), _MODES[self._on_hit], self._elasticity,
             self._max_bounces, *self._tree.args(), s.body, s.owner, s.flags, s.category,
-            s.mask, s.vstart, s.vcount, s.radius, s.vworld, b.order, b.vel, b.angvel, *f,
+            s.mask, s.vstart, s.vcount, s.radius, s.vworld, _ids_by_slot(b), b.vel, b.angvel, *f,
             moved, dtheta, com0, com1, *self._scratch, *self._hits)
         self._n_hits = int(out[0])
         self._hits = tuple(out[1:])

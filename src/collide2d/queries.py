@@ -47,6 +47,7 @@ from . import _validate as V
 from ._decompose import decompose_ccw
 from ._kernels import bvh as _bvh
 from ._kernels import queries as _q
+from .body import _ids_of_slots, _slot_identity
 
 if TYPE_CHECKING:
     from .body import Body
@@ -128,8 +129,9 @@ class RayHit(NamedTuple):
 
 
 class RayHitArrays(NamedTuple):
-    """One row per segment: ``body`` is the index in ``world.bodies`` and ``shape`` the
-    shape id (``world.shape(id)``); rows without a hit hold False, -1 and NaN."""
+    """One row per segment: ``body`` is the body id (see ``Body.id``; ``world.body(id)``)
+    and ``shape`` the shape id (``world.shape(id)``); rows without a hit hold False, -1 and
+    NaN."""
 
     hit: np.ndarray
     body: np.ndarray
@@ -141,7 +143,7 @@ class RayHitArrays(NamedTuple):
 
 class PointHitArrays(NamedTuple):
     """One row per point: whether a shape contains it, and which (the lowest shape id when
-    several do, with its body's index in ``world.bodies``); -1 where none does."""
+    several do, with its body id, see ``Body.id``; ``world.body(id)``); -1 where none does."""
 
     hit: np.ndarray
     body: np.ndarray
@@ -318,7 +320,7 @@ class QueryMixin:
         Returns
         -------
         RayHitArrays
-            ``hit`` (N,) bool, ``body`` (N,) index in ``world.bodies`` (-1: none), ``shape``
+            ``hit`` (N,) bool, ``body`` (N,) body id (see ``Body.id``; -1: none), ``shape``
             (N,) shape id (-1), ``point`` (N, 2), ``normal`` (N, 2), ``fraction`` (N,)
             (NaN where nothing is hit).
 
@@ -348,10 +350,13 @@ class QueryMixin:
         point = np.empty((m, 2))
         normal = np.empty((m, 2))
         fraction = np.empty(m)
+        # The kernel maps slots through the identity: hits come back as slots, made ids below.
         _q.cast_segments(p, q, *tree.args(), s.body, s.owner, s.flags, s.category, s.mask,
-                         s.vstart, s.vcount, s.radius, s.vworld, self._bodies.order, *f,
-                         False, *_NO_MOTION, hit, body, shape, point, normal, fraction)
-        return RayHitArrays(hit, body, shape, point, normal, fraction)
+                         s.vstart, s.vcount, s.radius, s.vworld,
+                         _slot_identity(self._bodies.count), *f, False, *_NO_MOTION, hit, body,
+                         shape, point, normal, fraction)
+        return RayHitArrays(hit, _ids_of_slots(self._bodies, body), shape, point, normal,
+                            fraction)
 
     def raycast_all(self, a, b, filter: QueryFilter | None = None) -> list[RayHit]:
         """Every shape crossed by the segment a->b, nearest first (ties: lower shape id).
@@ -435,9 +440,9 @@ class QueryMixin:
         body = np.empty(m, dtype=np.int64)
         shape = np.empty(m, dtype=np.int64)
         _q.points_batch(pts, *tree.args(), s.body, s.owner, s.flags, s.category, s.mask,
-                        s.vstart, s.vcount, s.radius, s.vworld, self._bodies.order, *f,
-                        hit, body, shape)
-        return PointHitArrays(hit, body, shape)
+                        s.vstart, s.vcount, s.radius, s.vworld,
+                        _slot_identity(self._bodies.count), *f, hit, body, shape)
+        return PointHitArrays(hit, _ids_of_slots(self._bodies, body), shape)
 
     def query_aabb(self, lower, upper, filter: QueryFilter | None = None) -> list[Shape]:
         """Shapes whose bounding box meets the closed box [lower, upper] (m), by shape id.

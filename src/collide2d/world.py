@@ -24,12 +24,14 @@ import numpy as np
 
 from . import _store as S
 from . import _validate as V
+from . import batch as _batch
 from ._kernels import integrate as _integrate
 from ._kernels import poses as _poses
 from ._kernels import step as _step
 from ._kernels import views as _views
 from ._kernels.constants import C_TOUCHING, IGNORE, SENSOR, SOLID
-from .body import Body
+from .batch import ShapeGeometry
+from .body import Body, _ids_by_slot, _slots_of_ids
 from .character import CharacterMixin
 from .queries import QueryMixin
 from .shapes import Shape
@@ -412,15 +414,56 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         slots[st.order[live]] = live
         return slots
 
-    def positions(self) -> np.ndarray:
-        """(n, 2) body origins in ``world.bodies`` order (a copy)."""
-        return self._bodies.pos[self._live_slots()]
+    def positions(self, ids=None) -> np.ndarray:
+        """Body origins (m), as ``body.position`` gives them, for many bodies at once.
 
-    def angles(self) -> np.ndarray:
-        return self._bodies.angle[self._live_slots()]
+        Parameters
+        ----------
+        ids : (n,) int array_like, optional
+            Body ids (see ``Body.id``); None: every body, in ``world.bodies`` order.
 
-    def velocities(self) -> np.ndarray:
-        return self._bodies.vel[self._live_slots()]
+        Returns
+        -------
+        (n, 2) float64 ndarray, a copy.
+
+        Examples
+        --------
+        >>> import collide2d as c2d
+        >>> world = c2d.World()
+        >>> a = world.add_body(position=(1, 2))
+        >>> b = world.add_body(position=(3, 4))
+        >>> world.positions().tolist(), world.positions([b.id]).tolist()
+        ([[1.0, 2.0], [3.0, 4.0]], [[3.0, 4.0]])
+        """
+        return self._bodies.pos[_batch.slots(self, ids)]
+
+    def angles(self, ids=None) -> np.ndarray:
+        """Body angles (rad, counter-clockwise): (n,) float64, a copy; ``ids`` as in
+        :meth:`positions`.
+
+        Examples
+        --------
+        >>> import collide2d as c2d
+        >>> world = c2d.World()
+        >>> body = world.add_body(angle=0.5)
+        >>> world.angles().tolist(), world.angles([body.id]).tolist()
+        ([0.5], [0.5])
+        """
+        return self._bodies.angle[_batch.slots(self, ids)]
+
+    def velocities(self, ids=None) -> np.ndarray:
+        """Velocities of the centres of mass (m/s): (n, 2) float64, a copy; ``ids`` as in
+        :meth:`positions`.
+
+        Examples
+        --------
+        >>> import collide2d as c2d
+        >>> world = c2d.World()
+        >>> body = world.add_body(velocity=(2, 0))
+        >>> world.velocities([body.id]).tolist()
+        [[2.0, 0.0]]
+        """
+        return self._bodies.vel[_batch.slots(self, ids)]
 
     def _sync_shapes(self) -> None:
         """World-space vertices and boxes for queries, if anything moved since the step."""
@@ -682,6 +725,328 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         impulse = float(c.impulse[i][:k].sum()) if current else 0.0
         return ContactEvent(sa, sb, normal, c.point[i][:k].copy(), impulse)
 
+
+    # ------------------------------------------------------------------ body ids and batches
+    # Body ids (Body.id) name bodies in every array API. Getters take ``ids=None`` for every
+    # body in ``world.bodies`` order; setters validate everything before writing anything.
+    def body(self, body_id) -> Body:
+        """The Body handle with this id (as found in query and particle hit arrays).
+
+        Raises ``ValueError`` for the id of a removed body (even when a new body took its
+        place: that one has another id) and for ints that never were an id.
+
+        Examples
+        --------
+        >>> import collide2d as c2d
+        >>> world = c2d.World()
+        >>> a = world.add_body()
+        >>> b = world.add_body()
+        >>> old_id = a.id
+        >>> world.remove(a)
+        >>> world.body(b.id) is b
+        True
+        >>> c = world.add_body()                 # takes a's place in the arrays
+        >>> c.id != old_id
+        True
+        >>> try:
+        ...     world.body(old_id)
+        ... except ValueError:
+        ...     print("removed")
+        removed
+        """
+        if isinstance(body_id, bool) or not isinstance(body_id, (int, np.integer)):
+            raise TypeError(f"body_id: expected an int, got {type(body_id).__name__}")
+        v = int(body_id)
+        if not 0 <= v < (1 << 63):
+            raise ValueError(f"body_id: {v} is not the id of a live body")
+        slot = int(_slots_of_ids(self._bodies, "body_id", np.array([v], np.int64))[0])
+        return self.bodies[int(self._bodies.order[slot])]
+
+    def body_ids(self) -> np.ndarray:
+        """Ids (see ``Body.id``) of every body, in ``world.bodies`` order: (n,) int64.
+
+        Examples
+        --------
+        >>> import collide2d as c2d
+        >>> world = c2d.World()
+        >>> bodies = [world.add_body() for _ in range(3)]
+        >>> world.body_ids().tolist() == [b.id for b in world.bodies]
+        True
+        """
+        return _ids_by_slot(self._bodies)[self._live_slots()]
+
+    def angular_velocities(self, ids=None) -> np.ndarray:
+        """Angular velocities (rad/s, counter-clockwise): (n,) float64; ``ids`` as in
+        :meth:`positions`.
+
+        Examples
+        --------
+        >>> import collide2d as c2d
+        >>> world = c2d.World()
+        >>> body = world.add_body(angular_velocity=1.5)
+        >>> world.angular_velocities([body.id]).tolist()
+        [1.5]
+        """
+        return self._bodies.angvel[_batch.slots(self, ids)]
+
+    def kinds(self, ids=None) -> np.ndarray:
+        """Body kinds as strings ("static", "kinematic", "dynamic"): (n,); ``ids`` as in
+        :meth:`positions`.
+
+        Examples
+        --------
+        >>> import collide2d as c2d
+        >>> world = c2d.World()
+        >>> _ = world.add_body(kind="static"), world.add_body()
+        >>> world.kinds().tolist()
+        ['static', 'dynamic']
+        """
+        return _batch.kinds(self, ids)
+
+    def masses(self, ids=None) -> np.ndarray:
+        """Masses (kg) as ``body.mass`` gives them (inf for static and kinematic bodies):
+        (n,) float64; ``ids`` as in :meth:`positions`.
+
+        Examples
+        --------
+        >>> import collide2d as c2d
+        >>> world = c2d.World()
+        >>> _ = world.add_body(kind="static")
+        >>> _ = world.add_body().add_box(1, 2, density=3)
+        >>> world.masses().tolist()
+        [inf, 6.0]
+        """
+        return _batch.masses(self, ids)
+
+    def inertias(self, ids=None) -> np.ndarray:
+        """Moments of inertia about the centres of mass (kg m^2) as ``body.inertia`` gives
+        them (inf for bodies that cannot turn): (n,) float64; ``ids`` as in
+        :meth:`positions`.
+
+        Examples
+        --------
+        >>> import collide2d as c2d
+        >>> world = c2d.World()
+        >>> _ = world.add_body().add_box(1, 1, density=12)
+        >>> _ = world.add_body(fixed_rotation=True).add_box(1, 1)
+        >>> world.inertias().tolist()
+        [2.0, inf]
+        """
+        return _batch.inertias(self, ids)
+
+    def gravity_scales(self, ids=None) -> np.ndarray:
+        """``body.gravity_scale`` of many bodies: (n,) float64; ``ids`` as in
+        :meth:`positions`.
+
+        Examples
+        --------
+        >>> import collide2d as c2d
+        >>> world = c2d.World()
+        >>> _ = world.add_body(gravity_scale=-0.5)
+        >>> world.gravity_scales().tolist()
+        [-0.5]
+        """
+        return self._bodies.gravity_scale[_batch.slots(self, ids)]
+
+    def awake(self, ids=None) -> np.ndarray:
+        """``body.awake`` of many bodies (False while asleep): (n,) bool; ``ids`` as in
+        :meth:`positions`.
+
+        Examples
+        --------
+        >>> import collide2d as c2d
+        >>> world = c2d.World()
+        >>> body = world.add_body()
+        >>> body.awake = False
+        >>> world.awake().tolist()
+        [False]
+        """
+        return (self._bodies.flags[_batch.slots(self, ids)] & S.B_AWAKE) != 0
+
+    def set_positions(self, ids, positions) -> None:
+        """Set ``body.position`` of many bodies at once; like the single setter, this wakes
+        them.
+
+        Parameters
+        ----------
+        ids : (n,) int array_like
+            Body ids (see ``Body.id``), each at most once (``ValueError`` otherwise).
+        positions : (n, 2) array_like
+            New body origins (m), finite.
+
+        Raises ``ValueError`` (bad shape, NaN or inf, a removed body's id, a repeated id)
+        or ``TypeError`` (not numbers) naming the argument; the world is then unchanged.
+
+        Examples
+        --------
+        >>> import collide2d as c2d
+        >>> world = c2d.World()
+        >>> a, b = world.add_body(), world.add_body()
+        >>> world.set_positions([b.id, a.id], [(0, 5), (1, 1)])
+        >>> a.position.tolist(), b.position.tolist()
+        ([1.0, 1.0], [0.0, 5.0])
+        """
+        _batch.set_rows(self, ids, "positions", positions, "pos", 2, pose=True)
+
+    def set_angles(self, ids, angles) -> None:
+        """Set ``body.angle`` (rad) of many bodies at once, waking them; ``ids`` and errors
+        as in :meth:`set_positions`, ``angles`` (n,).
+
+        Examples
+        --------
+        >>> import collide2d as c2d
+        >>> world = c2d.World()
+        >>> body = world.add_body()
+        >>> world.set_angles([body.id], [0.25])
+        >>> body.angle
+        0.25
+        """
+        _batch.set_rows(self, ids, "angles", angles, "angle", None, pose=True)
+
+    def set_velocities(self, ids, velocities) -> None:
+        """Set ``body.velocity`` (m/s) of many bodies at once, waking them; ``ids`` and
+        errors as in :meth:`set_positions`, ``velocities`` (n, 2). As with the single
+        setter, any body's velocity is set (a static body's is never used).
+
+        Examples
+        --------
+        >>> import collide2d as c2d
+        >>> world = c2d.World()
+        >>> body = world.add_body()
+        >>> world.set_velocities([body.id], [(3, 4)])
+        >>> body.velocity.tolist()
+        [3.0, 4.0]
+        """
+        _batch.set_rows(self, ids, "velocities", velocities, "vel", 2, pose=False)
+
+    def set_angular_velocities(self, ids, angular_velocities) -> None:
+        """Set ``body.angular_velocity`` (rad/s) of many bodies at once, waking them;
+        ``ids`` and errors as in :meth:`set_positions`, ``angular_velocities`` (n,).
+
+        Examples
+        --------
+        >>> import collide2d as c2d
+        >>> world = c2d.World()
+        >>> body = world.add_body()
+        >>> world.set_angular_velocities([body.id], [2.0])
+        >>> body.angular_velocity
+        2.0
+        """
+        _batch.set_rows(self, ids, "angular_velocities", angular_velocities, "angvel", None,
+                        pose=False)
+
+    def apply_forces(self, ids, forces, points=None) -> None:
+        """``body.apply_force(force, point)`` for many bodies at once.
+
+        Forces (N) add up until the next step; a repeated id adds each of its forces.
+        Static and kinematic bodies are skipped, as by the single call; dynamic ones wake.
+
+        Parameters
+        ----------
+        ids : (n,) int array_like
+            Body ids (see ``Body.id``); repeats allowed.
+        forces : (n, 2) array_like
+            Forces (N), finite.
+        points : (n, 2) array_like, optional
+            World points where they act (m); None: the centres of mass (no torque).
+
+        Raises ``ValueError`` / ``TypeError`` naming the argument (bad shape, NaN or inf, a
+        removed body's id); the world is then unchanged.
+
+        Examples
+        --------
+        >>> import collide2d as c2d
+        >>> world = c2d.World(gravity=(0, 0))
+        >>> body = world.add_body()
+        >>> _ = body.add_box(1, 1)                       # 1 kg
+        >>> world.apply_forces([body.id, body.id], [(30, 0), (30, 0)])
+        >>> world.step(0.5)
+        >>> body.velocity.tolist()
+        [30.0, 0.0]
+        """
+        _batch.apply(self, ids, "forces", forces, points, impulse=False)
+
+    def apply_impulses(self, ids, impulses, points=None) -> None:
+        """``body.apply_impulse(impulse, point)`` for many bodies at once: velocities change
+        now. Repeats add up; static and kinematic bodies are skipped; arguments and errors
+        as in :meth:`apply_forces` (``impulses`` in N s).
+
+        Examples
+        --------
+        >>> import collide2d as c2d
+        >>> world = c2d.World()
+        >>> body = world.add_body()
+        >>> _ = body.add_box(1, 1, density=2)            # 2 kg
+        >>> world.apply_impulses([body.id], [(4, 0)])
+        >>> body.velocity.tolist()
+        [2.0, 0.0]
+        """
+        _batch.apply(self, ids, "impulses", impulses, points, impulse=True)
+
+    def apply_torques(self, ids, torques) -> None:
+        """``body.apply_torque(torque)`` for many bodies at once (N m, (n,)): repeats add
+        up, static and kinematic bodies are skipped, dynamic ones wake; errors as in
+        :meth:`apply_forces`.
+
+        Examples
+        --------
+        >>> import collide2d as c2d
+        >>> world = c2d.World(gravity=(0, 0))
+        >>> body = world.add_body()
+        >>> _ = body.add_circle(1)
+        >>> world.apply_torques([body.id], [1.0])
+        >>> world.step(0.1)
+        >>> body.angular_velocity > 0
+        True
+        """
+        _batch.apply_torques(self, ids, torques)
+
+    def shape_geometry(self) -> ShapeGeometry:
+        """Every live shape's convex parts in the world frame, as arrays (for drawing).
+
+        Returns
+        -------
+        ShapeGeometry
+            One row per convex part: ``shape`` and ``body`` ids, ``sensor``, ``radius``,
+            ``offset`` and ``count`` into ``vertices`` (v, 2), and ``aabb`` (m, 4); see
+            :class:`~collide2d.batch.ShapeGeometry`. Copies, at the shapes' current poses.
+
+        Examples
+        --------
+        >>> import collide2d as c2d
+        >>> world = c2d.World()
+        >>> body = world.add_body(position=(1, 0))
+        >>> box = body.add_box(2, 2)
+        >>> g = world.shape_geometry()
+        >>> g.shape.tolist() == [box.id], g.body.tolist() == [body.id], g.count.tolist()
+        (True, True, [4])
+        >>> g.vertices.tolist(), g.aabb.tolist()
+        ([[0.0, -1.0], [2.0, -1.0], [2.0, 1.0], [0.0, 1.0]], [[0.0, -1.0, 2.0, 1.0]])
+        """
+        return _batch.shape_geometry(self)
+
+    def shape_bodies(self, shape_ids) -> np.ndarray:
+        """Body ids (see ``Body.id``) of the shapes with these ids, in the same array shape
+        (a (k, 2) array of ``sensor_overlaps()`` pairs gives (k, 2) body ids). Raises
+        ``ValueError`` for an id that is not a live shape's.
+
+        Examples
+        --------
+        >>> import collide2d as c2d
+        >>> world = c2d.World()
+        >>> body = world.add_body()
+        >>> shape = body.add_circle(1)
+        >>> world.shape_bodies([shape.id]).tolist() == [body.id]
+        True
+        """
+        return _batch.shape_bodies(self, shape_ids)
+
+    @property
+    def particle_systems(self) -> list:
+        """The particle systems of this world (``add_particles``), in the order added."""
+        from .particles import Particles
+
+        return [s for s in self._systems if isinstance(s, Particles)]
 
 # Engine tolerances (m, m/s, rad/s, s).
 LINEAR_SLOP = 0.005

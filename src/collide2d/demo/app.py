@@ -12,7 +12,6 @@ import time
 
 import numpy as np
 
-from .. import _store as S
 from ..draw import Camera, PygameRenderer, draw_world
 from ..draw.pygame_backend import _pygame
 from .dungeon import Dungeon
@@ -287,7 +286,7 @@ class Demo:
         n_contacts = int(len(world.contacts().count))
         counts = f"{n_bodies} bodies   {n_contacts} contacts"
         n_particles = sum(int(np.count_nonzero(getattr(s, "alive", ())))
-                          for s in getattr(world, "_systems", ()))
+                          for s in world.particle_systems)
         if n_particles:
             counts += f"   {n_particles} particles"
         lines = [
@@ -354,9 +353,7 @@ class Demo:
     # ------------------------------------------------------------------ checks
     def finite(self) -> bool:
         """True when every live body's pose and velocity is finite (no NaN or inf)."""
-        b = self.world._bodies
-        n = b.count
-        live = (b.flags[:n] & S.B_ALIVE) != 0
-        return bool(np.isfinite(b.pos[:n][live]).all() and np.isfinite(b.vel[:n][live]).all()
-                    and np.isfinite(b.angle[:n][live]).all()
-                    and np.isfinite(b.angvel[:n][live]).all())
+        w = self.world
+        return bool(np.isfinite(w.positions()).all() and np.isfinite(w.velocities()).all()
+                    and np.isfinite(w.angles()).all()
+                    and np.isfinite(w.angular_velocities()).all())

@@ -14,7 +14,6 @@ import math
 
 import numpy as np
 
-from .. import _store as S
 from ..draw import DrawOptions
 from ..world import World
 from .scene import Scene
@@ -117,7 +116,7 @@ class Dungeon(Scene):
         return body
 
     # ------------------------------------------------------------------ walking
-    def _slots(self):
+    def _ids(self):
         alive = np.array([c.alive for c in self.characters], dtype=bool)
         if not alive.all():
             self.characters = [c for c, a in zip(self.characters, alive, strict=True) if a]
@@ -126,8 +125,8 @@ class Dungeon(Scene):
         return np.array([c.id for c in self.characters], dtype=np.int64)
 
     def before_step(self, dt: float) -> None:
-        slots = self._slots()
-        n = slots.size
+        ids = self._ids()
+        n = ids.size
         if n == 0:
             return
         rng = self.rng
@@ -136,7 +135,7 @@ class Dungeon(Scene):
         self.heading[turn] += rng.uniform(-2.2, 2.2, int(turn.sum()))
         if self.lure is not None:       # the mouse calls the characters near it
             point, radius = self.lure
-            d = point - self.world._bodies.pos[slots]
+            d = point - self.world.positions(ids)
             near = np.hypot(d[:, 0], d[:, 1]) < radius
             self.heading[near] = np.arctan2(d[near, 1], d[near, 0])
             self.lure = None
@@ -144,7 +143,7 @@ class Dungeon(Scene):
                                                     np.sin(self.heading)))
         if self.characters[0] is self.hero:
             vel[0] = self._hero_velocity()
-        moved = self.world.move_and_slide_many(slots, vel, dt)
+        moved = self.world.move_and_slide_many(ids, vel, dt)
         self.blocked = (moved.velocity * vel).sum(axis=1) < 0.5 * (vel * vel).sum(axis=1)
 
     def _hero_velocity(self):
@@ -202,9 +201,8 @@ class Dungeon(Scene):
         pairs = world.sensor_overlaps()
         if len(pairs) == 0:
             return np.empty((0, 2), np.int64), np.empty(0, np.int64)
-        st, bd = world._shapes, world._bodies
-        body = st.body[pairs]
-        kinematic = bd.kind[body] == S.KINEMATIC
+        body = world.shape_bodies(pairs)
+        kinematic = world.kinds(body.ravel()).reshape(body.shape) == "kinematic"
         both = kinematic.all(axis=1)
         met = np.unique(np.sort(body[both], axis=1), axis=0)
         zoned = np.unique(body[~both][kinematic[~both]])
@@ -213,7 +211,7 @@ class Dungeon(Scene):
     def draw_over(self, renderer, camera, debug: bool) -> None:
         met, _ = self._overlaps()
         if len(met):
-            p = camera.world_to_screen(self.world._bodies.pos[met])
+            p = camera.world_to_screen(self.world.positions(met.ravel()).reshape(-1, 2, 2))
             renderer.lines(p, self.palette.overlap, 2.0)
 
     def stats(self) -> list[str]:

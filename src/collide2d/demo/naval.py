@@ -128,17 +128,16 @@ class Naval(Scene):
     def _ship_arrays(self):
         live = [s for s in self.ships if s[0].alive]
         self.ships = live
-        slots = np.array([s[0].id for s in live], dtype=np.int64)
+        ids = np.array([s[0].id for s in live], dtype=np.int64)
         team = np.array([s[1] for s in live], dtype=np.int64)
-        return slots, team
+        return ids, team
 
     def before_step(self, dt: float) -> None:
         world = self.world
-        slots, team = self._ship_arrays()
-        if slots.size == 0:
+        ids, team = self._ship_arrays()
+        if ids.size == 0:
             return
-        b = world._bodies
-        pos, ang, vel = b.pos[slots], b.angle[slots], b.vel[slots]
+        pos, ang, vel = world.positions(ids), world.angles(ids), world.velocities(ids)
         fwd = np.column_stack((np.cos(ang), np.sin(ang)))
         left = np.column_stack((-fwd[:, 1], fwd[:, 0]))
         routes = np.array(ROUTES)[team]
@@ -148,17 +147,17 @@ class Naval(Scene):
         target = np.column_stack((a * np.cos(phi), bb * np.sin(phi)))
         d = target - pos
         err = (np.arctan2(d[:, 1], d[:, 0]) - ang + math.pi) % math.tau - math.pi
-        mass = b.mass[slots]
-        inertia = b.inertia[slots]
-        torque = inertia * (3.0 * err - 2.5 * b.angvel[slots])
+        mass = world.masses(ids)
+        inertia = world.inertias(ids)
+        torque = inertia * (3.0 * err - 2.5 * world.angular_velocities(ids))
         v_fwd = (vel * fwd).sum(axis=1)
         v_side = (vel * left).sum(axis=1)
         thrust = mass * 2.0 * np.clip(SHIP_SPEED - v_fwd, -1.0, 2.0)
         keel = -mass * 2.5 * v_side     # the keel resists sideways drift
-        push(world, slots, fwd * thrust[:, None] + left * keel[:, None], torque)
-        self._broadsides(slots, team, pos, vel, fwd, left, dt)
+        push(world, ids, fwd * thrust[:, None] + left * keel[:, None], torque)
+        self._broadsides(ids, team, pos, vel, fwd, left, dt)
 
-    def _broadsides(self, slots, team, pos, vel, fwd, left, dt) -> None:
+    def _broadsides(self, ids, team, pos, vel, fwd, left, dt) -> None:
         rel = pos[None, :, :] - pos[:, None, :]            # [shooter, target]
         along = (rel * fwd[:, None, :]).sum(axis=2)
         across = (rel * left[:, None, :]).sum(axis=2)
@@ -188,12 +187,13 @@ class Naval(Scene):
         world = self.world
         for team, gun in enumerate(self.guns):
             hits = gun.hits
-            for k in range(len(hits.particle)):
-                body = world.bodies[int(hits.body[k])]
-                point = hits.point[k]
-                if body.kind == "dynamic":       # a ship: push it with the ball's momentum
-                    body.apply_impulse(BALL_MASS * gun.velocities[hits.particle[k]], point)
-                    self.hits[team] += 1
+            # A ship (dynamic) is pushed with the ball's momentum; land is not moved.
+            world.apply_impulses(hits.body, BALL_MASS * gun.velocities[hits.particle],
+                                 hits.point)
+            ship = world.kinds(hits.body) == "dynamic"
+            self.hits[team] += int(ship.sum())
+            for point, on_ship in zip(hits.point, ship.tolist(), strict=True):
+                if on_ship:
                     self.effects.append([point[0], point[1], self.time, (255, 170, 60), 1.4])
                 else:
                     self.effects.append([point[0], point[1], self.time, SAND, 0.9])

@@ -11,8 +11,8 @@ import math
 
 import numpy as np
 
-from .. import _store as S
 from ..draw import DrawOptions, Palette
+from ..queries import QueryFilter
 
 # Attraction: acceleration (m/s^2) per metre of the attraction radius, and damping (1/s).
 ATTRACT_GAIN, ATTRACT_DAMPING = 6.0, 2.5
@@ -57,18 +57,17 @@ class Scene:
         """Left button held on empty space at world ``point``: pull the dynamic bodies within
         ``radius`` (m) towards it (seed 004's mouse), gravity cancelled, motion damped."""
         world = self.world
-        slots = dynamic_slots(world)
-        b = world._bodies
-        d = np.asarray(point, dtype=np.float64) - b.pos[slots]
+        ids = dynamic_ids(world)
+        d = np.asarray(point, dtype=np.float64) - world.positions(ids)
         dist = np.hypot(d[:, 0], d[:, 1])
         near = dist < radius
-        slots, d, dist = slots[near], d[near], dist[near]
-        if slots.size == 0:
+        ids, d, dist = ids[near], d[near], dist[near]
+        if ids.size == 0:
             return
         pull = ATTRACT_GAIN * radius * d / np.maximum(dist, 1e-9)[:, None]
-        accel = (pull - ATTRACT_DAMPING * b.vel[slots]
-                 - world.gravity * b.gravity_scale[slots][:, None])
-        push(world, slots, b.mass[slots][:, None] * accel)
+        accel = (pull - ATTRACT_DAMPING * world.velocities(ids)
+                 - world.gravity * world.gravity_scales(ids)[:, None])
+        push(world, ids, world.masses(ids)[:, None] * accel)
 
     def key(self, key: int, down: bool) -> bool:
         """A key the scene handles itself (return True to consume it)."""
@@ -130,66 +129,33 @@ def random_shape(body, rng, size: float = 0.5, **material):
     return body.add_polygon(np.asarray(outline) * (2.0 * s), **material)
 
 
-def dynamic_slots(world) -> np.ndarray:
-    """Slots of the live, dynamic bodies."""
-    b = world._bodies
-    n = b.count
-    return np.flatnonzero(((b.flags[:n] & S.B_ALIVE) != 0) & (b.kind[:n] == S.DYNAMIC))
+def dynamic_ids(world) -> np.ndarray:
+    """Ids of the dynamic bodies, in ``world.bodies`` order."""
+    ids = world.body_ids()
+    return ids[world.kinds(ids) == "dynamic"]
 
 
-def push(world, slots: np.ndarray, forces: np.ndarray, torques=None) -> None:
-    """Add forces (N) at the centres of mass (and torques, N m) of many bodies at once and
-    wake them: the array form of ``Body.apply_force``."""
-    b = world._bodies
-    b.force[slots] += forces          # slots are distinct: no repeated index to sum
+def push(world, ids: np.ndarray, forces: np.ndarray, torques=None) -> None:
+    """Add forces (N) at the centres of mass (and torques, N m) of many dynamic bodies at
+    once and wake them."""
+    world.apply_forces(ids, forces)
     if torques is not None:
-        b.torque[slots] += torques
-    b.flags[slots] |= S.B_AWAKE
-    b.sleep_time[slots] = 0.0
+        world.apply_torques(ids, torques)
 
 
 def is_clear(world, point, radius: float) -> bool:
     """True when no shape's bounding box meets the square of half side ``radius`` (m) around
     ``point``: a place to drop a new body without starting inside another."""
-    world._sync_shapes()
-    st = world._shapes
-    n = st.count
-    a = st.aabb[:n]
-    x, y = float(point[0]), float(point[1])
-    hit = (((st.flags[:n] & S.S_ALIVE) != 0) & (a[:, 0] < x + radius) & (a[:, 2] > x - radius)
-           & (a[:, 1] < y + radius) & (a[:, 3] > y - radius))
-    return not hit.any()
+    p = np.asarray(point, dtype=np.float64)
+    return not world.query_aabb(p - radius, p + radius, _EVERY_SHAPE)
 
 
 def pick_body(world, point):
     """The dynamic body whose shape contains world ``point`` (the last drawn, on top), or
     None."""
-    world._sync_shapes()
-    st, bd = world._shapes, world._bodies
-    n = st.count
-    p = np.asarray(point, dtype=np.float64)
-    a = st.aabb[:n]
-    cand = np.flatnonzero(((st.flags[:n] & S.S_ALIVE) != 0)
-                          & (a[:, 0] <= p[0]) & (p[0] <= a[:, 2])
-                          & (a[:, 1] <= p[1]) & (p[1] <= a[:, 3]))
-    cand = cand[bd.kind[st.body[cand]] == S.DYNAMIC]
-    for row in cand[::-1]:   # a handful of rows under the cursor
-        v = st.vworld[st.vstart[row] : st.vstart[row] + st.vcount[row]]
-        if _distance_to_part(v, p) <= st.radius[row]:
-            return world.bodies[int(bd.order[st.body[row]])]
-    return None
+    found = [s for s in world.query_point(point, _EVERY_SHAPE) if s.body.kind == "dynamic"]
+    return found[-1].body if found else None   # the highest shape id: drawn last, on top
 
 
-def _distance_to_part(v: np.ndarray, p: np.ndarray) -> float:
-    """Distance from p to a convex CCW part (0 inside); a point or a segment for n < 3."""
-    n = v.shape[0]
-    if n == 1:
-        return float(np.hypot(*(p - v[0])))
-    e = np.roll(v, -1, axis=0) - v
-    d = p - v
-    if n >= 3 and np.all(e[:, 0] * d[:, 1] - e[:, 1] * d[:, 0] >= 0.0):
-        return 0.0
-    if n == 2:
-        e, d = e[:1], d[:1]
-    t = np.clip((d * e).sum(axis=1) / np.maximum((e * e).sum(axis=1), 1e-300), 0.0, 1.0)
-    return float(np.hypot(*(d - t[:, None] * e).T).min())
+# Every shape, sensors included (a spawn must not start inside a sensor zone either).
+_EVERY_SHAPE = QueryFilter(sensors=True)

@@ -1,8 +1,9 @@
 """Debug drawing of a whole world: shapes coloured by kind, and optional overlays.
 
-One vectorised pass over the world's arrays gathers what to draw (which shape rows are in
-view, their colours, their vertices in pixels); then each shape is one renderer call and
-each overlay (boxes, contact points, normals, MTD arrows) is one batched call.
+One vectorised pass over the world's public arrays (``world.shape_geometry()`` and the
+batch getters) gathers what to draw (which convex parts are in view, their colours, their
+vertices in pixels); then each shape is one renderer call and each overlay (boxes, contact
+points, normals, MTD arrows) is one batched call.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import _store as S
 from .camera import Camera
 from .renderer import Palette
 
@@ -75,12 +75,9 @@ class DrawOptions:
 def world_bounds(world) -> tuple[np.ndarray, np.ndarray]:
     """Lower and upper corners (m) of the box around every live shape (a unit box at the
     origin for an empty world)."""
-    world._sync_shapes()
-    st = world._shapes
-    live = (st.flags[: st.count] & S.S_ALIVE) != 0
-    if not live.any():
+    a = world.shape_geometry().aabb
+    if a.shape[0] == 0:
         return np.array([-1.0, -1.0]), np.array([1.0, 1.0])
-    a = st.aabb[: st.count][live]
     return a[:, :2].min(axis=0), a[:, 2:].max(axis=0)
 
 
@@ -126,18 +123,18 @@ def draw_world(world, renderer, camera: Camera | None = None,
         camera = fit_camera(world, renderer.size)
     pal = opt.palette
     renderer.begin(camera, pal.background if opt.background else None)
-    world._sync_shapes()
-    rows = _visible_rows(world, camera, opt.cull)
+    geo = world.shape_geometry()
+    rows = _visible_rows(geo, camera, opt.cull)
     if opt.tiles:
         _draw_tiles(world, renderer, camera, opt)
     if opt.shapes:
-        _draw_shapes(world, renderer, camera, opt, rows)
+        _draw_shapes(world, geo, renderer, camera, opt, rows)
     if opt.particles:
         _draw_particles(world, renderer, camera, opt)
     if opt.aabbs:
-        _draw_aabbs(world, renderer, camera, opt, rows)
+        _draw_aabbs(geo, renderer, camera, opt, rows)
     if opt.mtd:
-        _draw_mtd(world, renderer, camera, opt)
+        _draw_mtd(world, geo, renderer, camera, opt)
     if opt.contacts:
         _draw_contacts(world, renderer, camera, opt)
     if opt.centers or opt.velocities:
@@ -146,98 +143,83 @@ def draw_world(world, renderer, camera: Camera | None = None,
 
 
 # ---------------------------------------------------------------------------- gathering
-def _visible_rows(world, camera: Camera, cull: bool) -> np.ndarray:
-    """Live shape rows to draw; a concave shape's parts all stay if any part is in view."""
-    st = world._shapes
-    n = st.count
-    rows = np.flatnonzero((st.flags[:n] & S.S_ALIVE) != 0)
+def _visible_rows(geo, camera: Camera, cull: bool) -> np.ndarray:
+    """Rows of ``geo`` (convex parts) to draw; a concave shape's parts all stay if any part
+    is in view."""
+    rows = np.arange(geo.shape.size)
     if not cull or rows.size == 0:
         return rows
     x0, y0, x1, y1 = camera.visible_box()
-    a = st.aabb[rows]
+    a = geo.aabb
     seen = (a[:, 2] >= x0) & (a[:, 0] <= x1) & (a[:, 3] >= y0) & (a[:, 1] <= y1)
-    owner_seen = np.zeros(n, dtype=bool)
-    owner_seen[st.owner[rows[seen]]] = True
-    return rows[owner_seen[st.owner[rows]]]
+    return rows[np.isin(geo.shape, geo.shape[seen])]
 
 
-def _fill_colors(world, opt: DrawOptions, rows: np.ndarray) -> np.ndarray:
-    """(m, 3) float fill colour per shape row."""
-    st, bd = world._shapes, world._bodies
+def _fill_colors(world, geo, opt: DrawOptions, rows: np.ndarray) -> np.ndarray:
+    """(m, 3) float fill colour per part."""
     pal = opt.palette
-    body = st.body[rows]
-    kind = bd.kind[body]
+    body = geo.body[rows]
+    kind = world.kinds(body)
     dyn = np.asarray(pal.dynamic, dtype=np.float64)
     fill = dyn[body % len(dyn)]
-    fill[kind == S.STATIC] = pal.static
-    fill[kind == S.KINEMATIC] = pal.kinematic
+    fill[kind == "static"] = pal.static
+    fill[kind == "kinematic"] = pal.kinematic
     if opt.body_colors:
         bc = opt.body_colors
-        keys = np.fromiter((k.id if hasattr(k, "id") else k for k in bc), np.int64, len(bc))
+        # Keys are Body handles or body ids; a removed body's colour matches nothing.
+        keys = np.fromiter(((k.id if k.alive else -1) if hasattr(k, "alive") else k
+                            for k in bc), np.int64, len(bc))
         vals = np.array([tuple(v)[:3] for v in bc.values()], dtype=np.float64)
-        ok = (keys >= 0) & (keys < bd.count)
-        lut = np.full((bd.count, 3), np.nan)
-        lut[keys[ok]] = vals[ok]
-        custom = lut[body]
-        has = ~np.isnan(custom[:, 0])
-        fill[has] = custom[has]
+        order = np.argsort(keys, kind="stable")
+        keys, vals = keys[order], vals[order]
+        at = np.minimum(np.searchsorted(keys, body), max(len(keys) - 1, 0))
+        has = keys[at] == body
+        fill[has] = vals[at[has]]
     if opt.sleeping:
-        asleep = (kind == S.DYNAMIC) & ((bd.flags[body] & S.B_AWAKE) == 0)
+        asleep = (kind == "dynamic") & ~world.awake(body)
         fill[asleep] += (np.asarray(pal.sleeping, float) - fill[asleep]) * pal.sleeping_mix
     return fill
 
 
-def _owner_parts(st) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Rows grouped by owner: ``rows[first[o] : first[o] + count[o]]`` are the convex parts
-    of the shape with id ``o``."""
-    n = st.count
-    live = np.flatnonzero((st.flags[:n] & S.S_ALIVE) != 0)
-    rows = live[np.argsort(st.owner[live], kind="stable")]
-    count = np.bincount(st.owner[rows], minlength=n)
-    first = np.cumsum(count) - count
-    return rows, first, count
-
-
-def _part_pairs(st, pairs: np.ndarray) -> np.ndarray:
-    """Shape-id pairs (k, 2) expanded to every pair of their convex parts (rows)."""
-    rows, first, count = _owner_parts(st)
-    ca, cb = count[pairs[:, 0]], count[pairs[:, 1]]
+def _part_pairs(geo, pairs: np.ndarray) -> np.ndarray:
+    """Shape-id pairs (k, 2) expanded to every pair of their convex parts (rows of geo)."""
+    rows = np.argsort(geo.shape, kind="stable")
+    ids, first, count = np.unique(geo.shape[rows], return_index=True, return_counts=True)
+    pa, pb = np.searchsorted(ids, pairs[:, 0]), np.searchsorted(ids, pairs[:, 1])
+    ca, cb = count[pa], count[pb]
     m = ca * cb
     k = np.repeat(np.arange(len(pairs)), m)
     j = np.arange(m.sum()) - np.repeat(np.cumsum(m) - m, m)
-    ia = first[pairs[k, 0]] + j // cb[k]
-    ib = first[pairs[k, 1]] + j % cb[k]
+    ia = first[pa[k]] + j // cb[k]
+    ib = first[pb[k]] + j % cb[k]
     return np.column_stack((rows[ia], rows[ib])).astype(np.int64)
 
 
 # ---------------------------------------------------------------------------- shapes
-def _draw_shapes(world, renderer, camera: Camera, opt: DrawOptions, rows: np.ndarray) -> None:
+def _draw_shapes(world, geo, renderer, camera: Camera, opt: DrawOptions,
+                 rows: np.ndarray) -> None:
     if rows.size == 0:
         return
-    st = world._shapes
     pal = opt.palette
-    fill = _fill_colors(world, opt, rows)
+    fill = _fill_colors(world, geo, opt, rows)
     outline = fill + (255.0 - fill) * pal.outline_mix
     width = np.full(rows.size, opt.line_width)
-    sensor = (st.flags[rows] & S.S_SENSOR) != 0
+    sensor = geo.sensor[rows]
     outline[sensor] = pal.sensor
+    owner = geo.shape[rows]
     if opt.overlaps:
-        hot_owner = np.zeros(st.count, dtype=bool)
-        hot_owner[world.sensor_overlaps().ravel()] = True
-        hot_rows = hot_owner[st.owner[rows]]
+        hot_rows = np.isin(owner, world.sensor_overlaps().ravel())
         outline[hot_rows] = pal.overlap
         width[hot_rows] = 2.0 * opt.line_width + 1.0
 
-    owner = st.owner[rows]
     uniq, counts = np.unique(owner, return_counts=True)
-    multi = np.zeros(st.count, dtype=bool)
-    multi[uniq[counts > 1]] = True
-    is_multi = multi[owner]
+    is_multi = np.isin(owner, uniq[counts > 1])
 
     zoom = camera.zoom
-    scr = camera.world_to_screen(st.vworld[: st.vcount_used])
-    vstart, vcount = st.vstart[rows], st.vcount[rows]
-    radius = st.radius[rows]
+    verts = geo.vertices
+    scr = camera.world_to_screen(verts)
+    vstart, vcount = geo.offset[rows], geo.count[rows]
+    radius = geo.radius[rows]
     fill_t = [tuple(c) for c in np.rint(fill).astype(np.int64).tolist()]
     line_t = [tuple(c) for c in np.rint(outline).astype(np.int64).tolist()]
     sensor_fill = tuple(pal.sensor) + (int(opt.sensor_alpha),) if opt.sensor_alpha > 0 else None
@@ -246,8 +228,7 @@ def _draw_shapes(world, renderer, camera: Camera, opt: DrawOptions, rows: np.nda
     tick_colors = []
     bare = []         # segments without radius
     bare_colors = []
-    bd = world._bodies
-    angle = bd.angle[st.body[rows]]
+    angle = world.angles(geo.body[rows])
     for i in range(rows.size):
         a, n = int(vstart[i]), int(vcount[i])
         f = sensor_fill if sensor[i] else fill_t[i]
@@ -260,7 +241,7 @@ def _draw_shapes(world, renderer, camera: Camera, opt: DrawOptions, rows: np.nda
             ticks.append((c, (c[0] + r * zoom * math.cos(th), c[1] - r * zoom * math.sin(th))))
             tick_colors.append(o)
         elif r > 0.0:
-            pts = camera.world_to_screen(_rounded_outline(st.vworld[a : a + n], r))
+            pts = camera.world_to_screen(_rounded_outline(verts[a : a + n], r))
             renderer.polygon(pts, f, o, w)
         elif n == 2:
             bare.append((scr[a], scr[a + 1]))
@@ -275,7 +256,7 @@ def _draw_shapes(world, renderer, camera: Camera, opt: DrawOptions, rows: np.nda
     if ticks:
         renderer.lines(np.array(ticks), np.array(tick_colors), opt.line_width)
     if is_multi.any():
-        seg, idx = _outlines(world, rows[is_multi])
+        seg, idx = _outlines(world, geo, rows[is_multi])
         sub = np.flatnonzero(is_multi)[idx]
         renderer.lines(camera.world_to_screen(seg), outline[sub], float(width[sub].max()))
 
@@ -302,35 +283,32 @@ def _rounded_outline(verts: np.ndarray, radius: float, step: float = math.pi / 1
 _OUTLINES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _outlines(world, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _outlines(world, geo, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Outlines of decomposed shapes (several convex parts), in the world frame.
 
     The outline of a shape in its body frame never changes while the shape lives, so it is
-    worked out once per shape (keyed by id and generation) and then only moved with the
-    body. Returns (k, 2, 2) segments and, per segment, the position in ``rows`` of one of the
-    shape's parts (for its colour)."""
-    st, bd = world._shapes, world._bodies
-    cache = _OUTLINES.setdefault(world, {})
+    worked out once per Shape handle (a new shape in a reused id has a new handle) and then
+    only moved with the body. Returns (k, 2, 2) segments and, per segment, the position in
+    ``rows`` of one of the shape's parts (for its colour)."""
+    cache = _OUTLINES.setdefault(world, weakref.WeakKeyDictionary())
     if len(cache) > 4096:   # shapes come and go (tile chunks rebuilt): forget the old ones
         cache.clear()
-    owners, where = np.unique(st.owner[rows], return_index=True)
+    owners, where = np.unique(geo.shape[rows], return_index=True)
     segs, idx = [], []
     for o, w in zip(owners.tolist(), where.tolist(), strict=True):
-        key = (o, int(st.generation[o]))
-        local = cache.get(key)
+        shape = world.shape(o)
+        local = cache.get(shape)
         if local is None:
-            parts = np.flatnonzero((st.owner[: st.count] == o)
-                                   & ((st.flags[: st.count] & S.S_ALIVE) != 0))
-            local = cache[key] = _boundary(
-                [st.vlocal[st.vstart[r] : st.vstart[r] + st.vcount[r]] for r in parts])
+            local = cache[shape] = _boundary(shape.parts)
         segs.append(local)
         idx.append(np.full(len(local), w))
     seg = np.concatenate(segs)
     idx = np.concatenate(idx)
-    body = st.body[rows[idx]]
-    c, s_ = np.cos(bd.angle[body])[:, None], np.sin(bd.angle[body])[:, None]
+    body = geo.body[rows[idx]]
+    ang = world.angles(body)
+    c, s_ = np.cos(ang)[:, None], np.sin(ang)[:, None]
     x, y = seg[..., 0], seg[..., 1]
-    out = np.stack((c * x - s_ * y, s_ * x + c * y), axis=-1) + bd.pos[body][:, None, :]
+    out = np.stack((c * x - s_ * y, s_ * x + c * y), axis=-1) + world.positions(body)[:, None, :]
     return out, idx
 
 
@@ -411,7 +389,7 @@ def _draw_tiles(world, renderer, camera: Camera, opt: DrawOptions) -> None:
 
 
 def _draw_particles(world, renderer, camera: Camera, opt: DrawOptions) -> None:
-    for system in getattr(world, "_systems", ()):
+    for system in getattr(world, "particle_systems", ()):
         pos = getattr(system, "positions", None)
         alive = getattr(system, "alive", None)
         if pos is None or alive is None:
@@ -422,10 +400,10 @@ def _draw_particles(world, renderer, camera: Camera, opt: DrawOptions) -> None:
                             opt.particle_radius)
 
 
-def _draw_aabbs(world, renderer, camera: Camera, opt: DrawOptions, rows: np.ndarray) -> None:
+def _draw_aabbs(geo, renderer, camera: Camera, opt: DrawOptions, rows: np.ndarray) -> None:
     if rows.size == 0:
         return
-    a = world._shapes.aabb[rows]
+    a = geo.aabb[rows]
     x0, y0, x1, y1 = a[:, 0], a[:, 1], a[:, 2], a[:, 3]
     corners = np.stack([np.column_stack(c) for c in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))],
                        axis=1)                                 # (m, 4, 2)
@@ -448,7 +426,7 @@ def _draw_contacts(world, renderer, camera: Camera, opt: DrawOptions) -> None:
     renderer.points(p, opt.palette.contact_point, opt.point_radius)
 
 
-def _draw_mtd(world, renderer, camera: Camera, opt: DrawOptions) -> None:
+def _draw_mtd(world, geo, renderer, camera: Camera, opt: DrawOptions) -> None:
     from ..geometry import ShapePool, penetration_many
 
     ca = world.contacts()
@@ -456,16 +434,15 @@ def _draw_mtd(world, renderer, camera: Camera, opt: DrawOptions) -> None:
                             world.sensor_overlaps())).astype(np.int64)
     if len(pairs) == 0:
         return
-    st = world._shapes
-    pairs = _part_pairs(st, pairs)
-    n = st.count
-    pool = ShapePool(st.vworld, st.vstart[:n], st.vcount[:n], st.radius[:n], st.aabb[:n],
+    pairs = _part_pairs(geo, pairs)
+    n = geo.shape.size
+    pool = ShapePool(geo.vertices, geo.offset, geo.count, geo.radius, geo.aabb,
                      np.ones(n, dtype=bool))
     hit, normal, depth = penetration_many(pool, pairs)
     hit &= depth * camera.zoom >= 1.0
     if not hit.any():
         return
-    ba, bb = st.aabb[pairs[hit, 0]], st.aabb[pairs[hit, 1]]
+    ba, bb = geo.aabb[pairs[hit, 0]], geo.aabb[pairs[hit, 1]]
     # Anchor each arrow at the middle of the two boxes' intersection: inside the overlap.
     lo = np.maximum(ba[:, :2], bb[:, :2])
     hi = np.minimum(ba[:, 2:], bb[:, 2:])
@@ -489,14 +466,13 @@ def _arrows(p0: np.ndarray, p1: np.ndarray, head: float = 6.0) -> np.ndarray:
 
 
 def _draw_bodies(world, renderer, camera: Camera, opt: DrawOptions) -> None:
-    bd = world._bodies
-    n = bd.count
-    live = np.flatnonzero(((bd.flags[:n] & S.B_ALIVE) != 0) & (bd.kind[:n] != S.STATIC))
-    if live.size == 0:
+    ids = world.body_ids()
+    ids = ids[world.kinds(ids) != "static"]
+    if ids.size == 0:
         return
-    p = camera.world_to_screen(bd.pos[live])
+    p = camera.world_to_screen(world.positions(ids))
     if opt.velocities:
-        v = camera.vector_to_screen(bd.vel[live]) * 0.25
+        v = camera.vector_to_screen(world.velocities(ids)) * 0.25
         renderer.lines(np.stack((p, p + v), axis=1), opt.palette.velocity, opt.line_width)
     if opt.centers:
         renderer.points(p, opt.palette.center, max(1.0, opt.point_radius - 1.0))
