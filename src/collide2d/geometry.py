@@ -30,7 +30,8 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _validate as V
-from ._decompose import decompose_ccw
+from ._decompose import decompose_ccw, is_simple
+from ._kernels import bigsat as _big
 from ._kernels import hull as _hull
 from ._kernels import mass as _mass
 from ._kernels import pairs as _pair_kernels
@@ -260,7 +261,11 @@ def polygons_overlap(A, B) -> bool:
     True
     """
     va, ra, vb, rb = _pair(A, B)
-    d = _sat.shape_distance(va, 0, va.shape[0], ra, vb, 0, vb.shape[0], rb, 0.0, 0.0, False)[0]
+    if _big.is_large(va.shape[0], ra, vb.shape[0], rb):
+        d = _big.separation_large(va, 0, va.shape[0], vb, 0, vb.shape[0])[0]
+    else:
+        d = _sat.shape_distance(va, 0, va.shape[0], ra, vb, 0, vb.shape[0], rb, 0.0, 0.0,
+                                False)[0]
     return bool(d <= 0.0)
 
 
@@ -274,8 +279,12 @@ def penetration(A, B) -> Penetration | None:
     ([-1.0, 0.0], 0.5)
     """
     va, ra, vb, rb = _pair(A, B)
-    d, nx, ny, *_ = _sat.shape_distance(va, 0, va.shape[0], ra, vb, 0, vb.shape[0], rb,
-                                        0.0, 0.0, True)
+    if _big.is_large(va.shape[0], ra, vb.shape[0], rb):
+        # Two big polygons: O(n + m) instead of the narrowphase's O(n m) scan.
+        d, nx, ny = _big.separation_large(va, 0, va.shape[0], vb, 0, vb.shape[0])
+    else:
+        d, nx, ny, *_ = _sat.shape_distance(va, 0, va.shape[0], ra, vb, 0, vb.shape[0], rb,
+                                            0.0, 0.0, True)
     if d >= 0.0:
         return None
     return Penetration(_vec(-nx, -ny), float(-d))
@@ -298,8 +307,12 @@ def sweep(A, velocity_a, B, velocity_b=(0.0, 0.0), t_max: float = 1.0) -> Impact
     t_max = V.finite_scalar("t_max", t_max, nonnegative=True)
     w = wa - wb
     _check_motion(w, t_max)
-    hit, t, px, py, depth = _sat.sweep_pair(va, 0, va.shape[0], ra, vb, 0, vb.shape[0], rb,
-                                            w[0], w[1], t_max)
+    if _big.is_large(va.shape[0], ra, vb.shape[0], rb):
+        hit, t, px, py, depth = _big.sweep_pair_large(va, 0, va.shape[0], vb, 0, vb.shape[0],
+                                                      w[0], w[1], t_max)
+    else:
+        hit, t, px, py, depth = _sat.sweep_pair(va, 0, va.shape[0], ra, vb, 0, vb.shape[0], rb,
+                                                w[0], w[1], t_max)
     if not hit:
         return None
     return Impact(float(t), _vec(px, py), float(depth))
@@ -379,23 +392,8 @@ def is_convex(polygon) -> bool:
 
 
 def _check_simple(v: np.ndarray, name: str = "polygon") -> None:
-    """Reject outlines whose non-adjacent edges cross (all pairs, vectorised)."""
-    n = v.shape[0]
-    if n < 4:
-        return
-    i, j = np.triu_indices(n, k=2)
-    keep = ~((i == 0) & (j == n - 1))
-    i, j = i[keep], j[keep]
-    a, b = v[i], v[(i + 1) % n]
-    c, d = v[j], v[(j + 1) % n]
-    hit = np.empty(i.size, dtype=np.bool_)
-    pt = np.empty((i.size, 2))
-    t = np.empty(i.size)
-    u = np.empty(i.size)
-    _seg.segment_intersection_batch(np.ascontiguousarray(a), np.ascontiguousarray(b),
-                                    np.ascontiguousarray(c), np.ascontiguousarray(d),
-                                    hit, pt, t, u)
-    if np.any(hit):
+    """Reject outlines whose non-adjacent edges meet (a compiled grid test, memory O(n))."""
+    if not is_simple(v, name):
         raise ValueError(f"{name}: outline is self-intersecting; decompose needs a simple polygon")
 
 
