@@ -194,6 +194,7 @@ def ear_clip(v, tris):
         prv[i] = i - 1 if i > 0 else n - 1
         nxt[i] = i + 1 if i + 1 < n else 0
     reflex = np.zeros(n, dtype=np.bool_)
+    used = np.zeros(n, dtype=np.bool_)
     m = 0
     for i in range(n):
         if _cross(v, prv[i], i, nxt[i]) <= eps:
@@ -228,8 +229,13 @@ def ear_clip(v, tris):
         c = nxt[b]
         turn = _cross(v, a, b, c)
         if turn <= eps:
-            if abs(turn) <= eps:
-                # Collinear (or a spike): drop the middle vertex without a triangle.
+            # Collinear: a spike, or a straight vertex no triangle uses yet, is dropped without
+            # a triangle. A straight vertex that triangles already use stays (dropping it
+            # would leave it in the middle of a later triangle's edge, a T-junction the merge
+            # cannot walk); the closed blocking test keeps later ears off it.
+            spike = ((v[a, 0] - v[b, 0]) * (v[c, 0] - v[b, 0])
+                     + (v[a, 1] - v[b, 1]) * (v[c, 1] - v[b, 1])) > 0.0
+            if abs(turn) <= eps and (spike or not used[b]):
                 nxt[a] = c
                 prv[c] = a
                 reflex[b] = False
@@ -250,6 +256,8 @@ def ear_clip(v, tris):
         tris[k, 1] = b
         tris[k, 2] = c
         k += 1
+        used[a] = True
+        used[c] = True
         nxt[a] = c
         prv[c] = a
         reflex[b] = False
