@@ -15,6 +15,21 @@ import numpy as np
 # Relative tolerance for "zero area" and "collinear": scaled by the polygon's size squared.
 AREA_EPS = 1e-14
 
+#: Largest accepted magnitude of a coordinate, radius, velocity or displacement (m, m/s).
+#: Geometry multiplies up to four lengths together (areas, squared lengths times squared
+#: lengths, moments of inertia); below 1e75 each such product stays under float64's 1.8e308,
+#: so finite input never overflows into inf - inf = NaN. See docs/geometry-rules.md.
+COORD_MAX = 1e75
+
+
+def check_bound(name: str, arr) -> None:
+    """Refuse values beyond :data:`COORD_MAX` (the array is already known to be finite)."""
+    a = np.asarray(arr)
+    if a.size and float(np.max(np.abs(a))) > COORD_MAX:
+        raise ValueError(f"{name}: magnitude {float(np.max(np.abs(a))):.3g} exceeds the "
+                         f"supported {COORD_MAX:.0e} (products of four lengths must stay "
+                         "finite in float64)")
+
 
 def finite_scalar(name: str, value, *, positive: bool = False, nonnegative: bool = False) -> float:
     """Return ``value`` as a float, rejecting non-numbers, NaN and inf (and signs as asked)."""
@@ -43,8 +58,9 @@ def flag(name: str, value) -> bool:
     raise TypeError(f"{name}: expected True or False, got {value!r}")
 
 
-def vector(name: str, value) -> np.ndarray:
-    """A finite length-2 vector as a float64 array of shape (2,)."""
+def vector(name: str, value, *, bounded: bool = False) -> np.ndarray:
+    """A finite length-2 vector as a float64 array of shape (2,); with ``bounded`` also
+    within :data:`COORD_MAX` (a coordinate or velocity given to geometry or a query)."""
     try:
         arr = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):
@@ -53,11 +69,14 @@ def vector(name: str, value) -> np.ndarray:
         raise ValueError(f"{name}: expected a 2D vector (x, y), got shape {arr.shape}")
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name}: must be finite, got {arr.tolist()}")
+    if bounded:
+        check_bound(name, arr)
     return arr
 
 
-def points(name: str, value, *, allow_empty: bool = True) -> np.ndarray:
-    """A finite (N, 2) float64 C-contiguous array (accepts a flat x1, y1, x2, y2 sequence)."""
+def points(name: str, value, *, allow_empty: bool = True, bounded: bool = False) -> np.ndarray:
+    """A finite (N, 2) float64 C-contiguous array (accepts a flat x1, y1, x2, y2 sequence);
+    with ``bounded`` also within :data:`COORD_MAX`."""
     try:
         arr = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):
@@ -70,6 +89,8 @@ def points(name: str, value, *, allow_empty: bool = True) -> np.ndarray:
         raise ValueError(f"{name}: needs at least one point")
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name}: contains NaN or inf")
+    if bounded:
+        check_bound(name, arr)
     return np.ascontiguousarray(arr)
 
 
@@ -84,10 +105,10 @@ def polygon(name: str, value, *, convex: bool = False) -> np.ndarray:
     """Normalise a polygon: (n, 2) float64, counter-clockwise, no repeated vertices.
 
     Drops a closing vertex equal to the first and consecutive duplicates; rejects NaN/inf,
-    fewer than 3 distinct vertices, zero area, and (with ``convex``) concave or
-    self-intersecting outlines.
+    coordinates beyond :data:`COORD_MAX`, fewer than 3 distinct vertices, zero area, and (with
+    ``convex``) concave or self-intersecting outlines.
     """
-    v = points(name, value)
+    v = points(name, value, bounded=True)
     if v.shape[0] > 0:
         keep = np.ones(v.shape[0], dtype=bool)
         keep[1:] = np.any(v[1:] != v[:-1], axis=1)
@@ -99,7 +120,11 @@ def polygon(name: str, value, *, convex: bool = False) -> np.ndarray:
     area = signed_area(v)
     span = float(np.max(np.ptp(v, axis=0)))
     if abs(area) <= AREA_EPS * span * span:
-        raise ValueError(f"{name}: polygon has zero area (all vertices on one line)")
+        if _collinear(v, span):
+            raise ValueError(f"{name}: polygon has zero area (all vertices on one line)")
+        # A bowtie: the two loops' signed areas cancel.
+        raise ValueError(f"{name}: outline self-intersects (its loops' signed areas cancel "
+                         "to zero); give a simple polygon")
     if area < 0.0:
         v = v[::-1]
     v = np.ascontiguousarray(v)
@@ -109,6 +134,15 @@ def polygon(name: str, value, *, convex: bool = False) -> np.ndarray:
             "use decompose() or Body.add_polygon, which decomposes concave outlines"
         )
     return v
+
+
+def _collinear(v: np.ndarray, span: float) -> bool:
+    """All vertices within round-off of the line through v[0] and the vertex farthest
+    from it."""
+    d = v - v[0]
+    far = d[int(np.argmax(np.abs(d[:, 0]) + np.abs(d[:, 1])))]
+    cross = d[:, 0] * far[1] - d[:, 1] * far[0]
+    return float(np.max(np.abs(cross))) <= AREA_EPS * span * span
 
 
 def convex_ccw(v: np.ndarray) -> bool:

@@ -30,7 +30,8 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _validate as V
-from ._decompose import decompose_ccw
+from ._decompose import decompose_ccw, is_simple
+from ._kernels import bigsat as _big
 from ._kernels import hull as _hull
 from ._kernels import mass as _mass
 from ._kernels import pairs as _pair_kernels
@@ -58,8 +59,9 @@ class Circle:
     __slots__ = ("center", "radius")
 
     def __init__(self, center, radius):
-        self.center = V.vector("center", center)
+        self.center = V.vector("center", center, bounded=True)
         self.radius = V.finite_scalar("radius", radius, positive=True)
+        V.check_bound("radius", self.radius)
 
     def __repr__(self) -> str:
         return f"Circle(center=({self.center[0]:g}, {self.center[1]:g}), radius={self.radius:g})"
@@ -165,6 +167,13 @@ def _shape(name: str, shape, *, convex: bool = True) -> tuple[np.ndarray, float]
     return V.polygon(name, shape, convex=convex), 0.0
 
 
+def _check_motion(w: np.ndarray, t_max: float) -> None:
+    """The relative displacement over [0, t_max] obeys the coordinate bound too."""
+    if float(np.max(np.abs(w), initial=0.0)) * t_max > V.COORD_MAX:
+        raise ValueError(f"t_max: the relative displacement (velocity_a - velocity_b) * t_max "
+                         f"exceeds the supported {V.COORD_MAX:.0e} m")
+
+
 def _pair(a, b):
     va, ra = _shape("A", a)
     vb, rb = _shape("B", b)
@@ -183,7 +192,8 @@ def segment_intersection(a, b, c, d) -> SegmentHit | None:
     >>> segment_intersection((0, 0), (2, 2), (0, 2), (2, 0)).point.tolist()
     [1.0, 1.0]
     """
-    a, b, c, d = (V.vector(n, p) for n, p in zip("abcd", (a, b, c, d), strict=True))
+    a, b, c, d = (V.vector(n, p, bounded=True)
+                  for n, p in zip("abcd", (a, b, c, d), strict=True))
     hit, t, u = _seg.segment_segment(a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1])
     if not hit:
         return None
@@ -196,14 +206,14 @@ def point_in_polygon(point, polygon) -> bool:
     >>> point_in_polygon((1, 1), [(0, 0), (4, 0), (4, 4), (2, 1), (0, 4)])
     True
     """
-    p = V.vector("point", point)
+    p = V.vector("point", point, bounded=True)
     v = V.polygon("polygon", polygon)
     return bool(_seg.point_in_polygon(p[0], p[1], v, 0, v.shape[0]))
 
 
 def points_in_polygon(points, polygon) -> np.ndarray:
     """:func:`point_in_polygon` for an (N, 2) array of points, in one compiled pass."""
-    pts = V.points("points", points)
+    pts = V.points("points", points, bounded=True)
     v = V.polygon("polygon", polygon)
     out = np.empty(pts.shape[0], dtype=np.bool_)
     _seg.points_in_polygon_batch(pts, v, 0, v.shape[0], out)
@@ -219,8 +229,8 @@ def segment_polygon(a, b, polygon) -> RayHit | None:
     >>> float(hit.fraction), hit.normal.tolist(), hit.edge
     (0.4, [0.0, -1.0], -1)
     """
-    a = V.vector("a", a)
-    b = V.vector("b", b)
+    a = V.vector("a", a, bounded=True)
+    b = V.vector("b", b, bounded=True)
     v, r = _shape("polygon", polygon, convex=False)
     t, nx, ny, edge = _seg.raycast_shape(a[0], a[1], b[0], b[1], v, 0, v.shape[0], r)
     if not np.isfinite(t):
@@ -235,8 +245,8 @@ def clip_segment(a, b, convex) -> Clip | None:
     >>> clip.t_enter, clip.t_exit
     (0.25, 0.75)
     """
-    a = V.vector("a", a)
-    b = V.vector("b", b)
+    a = V.vector("a", a, bounded=True)
+    b = V.vector("b", b, bounded=True)
     v, r = _shape("convex", convex)
     hit, t0, t1, ax, ay, bx, by = _seg.clip_segment(a[0], a[1], b[0], b[1], v, 0, v.shape[0], r)
     if not hit:
@@ -251,7 +261,11 @@ def polygons_overlap(A, B) -> bool:
     True
     """
     va, ra, vb, rb = _pair(A, B)
-    d = _sat.shape_distance(va, 0, va.shape[0], ra, vb, 0, vb.shape[0], rb, 0.0, 0.0, False)[0]
+    if _big.is_large(va.shape[0], ra, vb.shape[0], rb):
+        d = _big.separation_large(va, 0, va.shape[0], vb, 0, vb.shape[0])[0]
+    else:
+        d = _sat.shape_distance(va, 0, va.shape[0], ra, vb, 0, vb.shape[0], rb, 0.0, 0.0,
+                                False)[0]
     return bool(d <= 0.0)
 
 
@@ -265,8 +279,12 @@ def penetration(A, B) -> Penetration | None:
     ([-1.0, 0.0], 0.5)
     """
     va, ra, vb, rb = _pair(A, B)
-    d, nx, ny, *_ = _sat.shape_distance(va, 0, va.shape[0], ra, vb, 0, vb.shape[0], rb,
-                                        0.0, 0.0, True)
+    if _big.is_large(va.shape[0], ra, vb.shape[0], rb):
+        # Two big polygons: O(n + m) instead of the narrowphase's O(n m) scan.
+        d, nx, ny = _big.separation_large(va, 0, va.shape[0], vb, 0, vb.shape[0])
+    else:
+        d, nx, ny, *_ = _sat.shape_distance(va, 0, va.shape[0], ra, vb, 0, vb.shape[0], rb,
+                                            0.0, 0.0, True)
     if d >= 0.0:
         return None
     return Penetration(_vec(-nx, -ny), float(-d))
@@ -284,12 +302,17 @@ def sweep(A, velocity_a, B, velocity_b=(0.0, 0.0), t_max: float = 1.0) -> Impact
     (0.5, [-1.0, 0.0], 0.0)
     """
     va, ra, vb, rb = _pair(A, B)
-    wa = V.vector("velocity_a", velocity_a)
-    wb = V.vector("velocity_b", velocity_b)
+    wa = V.vector("velocity_a", velocity_a, bounded=True)
+    wb = V.vector("velocity_b", velocity_b, bounded=True)
     t_max = V.finite_scalar("t_max", t_max, nonnegative=True)
     w = wa - wb
-    hit, t, px, py, depth = _sat.sweep_pair(va, 0, va.shape[0], ra, vb, 0, vb.shape[0], rb,
-                                            w[0], w[1], t_max)
+    _check_motion(w, t_max)
+    if _big.is_large(va.shape[0], ra, vb.shape[0], rb):
+        hit, t, px, py, depth = _big.sweep_pair_large(va, 0, va.shape[0], vb, 0, vb.shape[0],
+                                                      w[0], w[1], t_max)
+    else:
+        hit, t, px, py, depth = _sat.sweep_pair(va, 0, va.shape[0], ra, vb, 0, vb.shape[0], rb,
+                                                w[0], w[1], t_max)
     if not hit:
         return None
     return Impact(float(t), _vec(px, py), float(depth))
@@ -325,9 +348,16 @@ def polygon_mass(polygon, density: float = 1.0) -> MassInfo:
     rho = V.finite_scalar("density", density, positive=True)
     if isinstance(polygon, Circle):
         m = rho * np.pi * polygon.radius**2
-        return MassInfo(m, polygon.center.copy(), 0.5 * m * polygon.radius**2)
+        inertia = 0.5 * m * polygon.radius**2
+        if not (np.isfinite(m) and np.isfinite(inertia)):
+            raise ValueError("polygon: the circle's mass or moment of inertia overflows "
+                             f"float64 at density {rho:g}")
+        return MassInfo(m, polygon.center.copy(), inertia)
     v = V.polygon("polygon", polygon)
     m, cx, cy, inertia = _mass.polygon_mass(v, 0, v.shape[0], rho)
+    if not (np.isfinite(m) and np.isfinite(inertia)):
+        raise ValueError("polygon: its mass or moment of inertia overflows float64 "
+                         f"(area x density x size^2 is too large at density {rho:g})")
     return MassInfo(float(m), np.array([cx, cy]), float(inertia))
 
 
@@ -338,7 +368,7 @@ def convex_hull(points) -> np.ndarray:
     >>> convex_hull([(0, 0), (2, 0), (1, 1), (1, 3), (0, 2)]).tolist()
     [[0.0, 0.0], [2.0, 0.0], [1.0, 3.0], [0.0, 2.0]]
     """
-    pts = V.points("points", points, allow_empty=False)
+    pts = V.points("points", points, allow_empty=False, bounded=True)
     order = np.lexsort((pts[:, 1], pts[:, 0]))
     pts = np.ascontiguousarray(pts[order])
     keep = np.ones(pts.shape[0], dtype=bool)
@@ -362,23 +392,8 @@ def is_convex(polygon) -> bool:
 
 
 def _check_simple(v: np.ndarray, name: str = "polygon") -> None:
-    """Reject outlines whose non-adjacent edges cross (all pairs, vectorised)."""
-    n = v.shape[0]
-    if n < 4:
-        return
-    i, j = np.triu_indices(n, k=2)
-    keep = ~((i == 0) & (j == n - 1))
-    i, j = i[keep], j[keep]
-    a, b = v[i], v[(i + 1) % n]
-    c, d = v[j], v[(j + 1) % n]
-    hit = np.empty(i.size, dtype=np.bool_)
-    pt = np.empty((i.size, 2))
-    t = np.empty(i.size)
-    u = np.empty(i.size)
-    _seg.segment_intersection_batch(np.ascontiguousarray(a), np.ascontiguousarray(b),
-                                    np.ascontiguousarray(c), np.ascontiguousarray(d),
-                                    hit, pt, t, u)
-    if np.any(hit):
+    """Reject outlines whose non-adjacent edges meet (a compiled grid test, memory O(n))."""
+    if not is_simple(v, name):
         raise ValueError(f"{name}: outline is self-intersecting; decompose needs a simple polygon")
 
 
@@ -423,11 +438,81 @@ def pack_shapes(shapes) -> ShapePool:
     for i, v in enumerate(vs):
         aabbs[i, :2] = v.min(axis=0) - radii_a[i]
         aabbs[i, 2:] = v.max(axis=0) + radii_a[i]
-    return ShapePool(verts, offsets, counts_a, radii_a, aabbs, np.asarray(convex, dtype=bool))
+    pool = ShapePool(verts, offsets, counts_a, radii_a, aabbs, np.asarray(convex, dtype=bool))
+    # The kernels index verts through offsets and counts: read-only arrays keep an edit from
+    # slipping in by accident (every batch call still checks the pool, see _pool).
+    for arr in pool:
+        arr.flags.writeable = False
+    return pool
+
+
+_POOL_FIELDS = (("verts", np.float64, 2), ("offsets", np.int64, 1), ("counts", np.int64, 1),
+                ("radii", np.float64, 1), ("aabbs", np.float64, 2), ("convex", np.bool_, 1))
+
+
+def _pool(pool) -> ShapePool:
+    """Check a ShapePool before a kernel indexes into it: dtypes, shapes, every shape's
+    vertex range inside ``verts``, finite coordinates. Raises ValueError / TypeError naming
+    the field, so that an edited or hand-built pool cannot make a kernel read out of bounds."""
+    if not isinstance(pool, ShapePool):
+        raise TypeError(f"pool: expected a ShapePool from pack_shapes, got {type(pool).__name__}")
+    arrays = []
+    for (name, dtype, ndim), value in zip(_POOL_FIELDS, pool, strict=True):
+        if not isinstance(value, np.ndarray):
+            raise TypeError(f"pool.{name}: expected a numpy array, got {type(value).__name__}")
+        if value.ndim != ndim:
+            raise ValueError(f"pool.{name}: expected {ndim} dimensions, got shape {value.shape}")
+        if dtype is np.bool_:
+            ok = value.dtype == np.bool_
+        elif dtype is np.int64:
+            ok = np.issubdtype(value.dtype, np.integer)
+        else:
+            ok = np.issubdtype(value.dtype, np.floating) or np.issubdtype(value.dtype,
+                                                                          np.integer)
+        if not ok:
+            raise TypeError(f"pool.{name}: expected dtype {np.dtype(dtype).name}, "
+                            f"got {value.dtype}")
+        arrays.append(value)
+    verts, offs, counts, radii, aabbs, convex = arrays
+    m = offs.shape[0]
+    if verts.shape[1] != 2:
+        raise ValueError(f"pool.verts: expected shape (V, 2), got {verts.shape}")
+    if aabbs.shape != (m, 4):
+        raise ValueError(f"pool.aabbs: expected shape ({m}, 4), got {aabbs.shape}")
+    for name, arr in (("counts", counts), ("radii", radii), ("convex", convex)):
+        if arr.shape != (m,):
+            raise ValueError(f"pool.{name}: expected shape ({m},) like pool.offsets, "
+                             f"got {arr.shape}")
+    nv = verts.shape[0]
+    # Compare as Python ints where int64 could wrap (offsets + counts near 2**63).
+    if m and (int(counts.min()) < 1 or int(offs.min()) < 0):
+        raise ValueError("pool.counts / pool.offsets: every shape needs counts >= 1 and "
+                         "offsets >= 0")
+    if m and int(np.max(offs.astype(object) + counts.astype(object))) > nv:
+        raise ValueError(f"pool.offsets / pool.counts: a shape's vertices run past the end of "
+                         f"pool.verts ({nv} rows)")
+    verts = np.ascontiguousarray(verts, dtype=np.float64)
+    radii = np.ascontiguousarray(radii, dtype=np.float64)
+    aabbs = np.ascontiguousarray(aabbs, dtype=np.float64)
+    if not np.all(np.isfinite(verts)):
+        raise ValueError("pool.verts: contains NaN or inf")
+    V.check_bound("pool.verts", verts)
+    if not np.all(np.isfinite(radii)) or np.any(radii < 0.0):
+        raise ValueError("pool.radii: must be finite and >= 0")
+    V.check_bound("pool.radii", radii)
+    if np.any(np.isnan(aabbs)):
+        raise ValueError("pool.aabbs: contains NaN")
+    if np.any((radii > 0.0) & (counts != 1)):
+        raise ValueError("pool.radii: a circle (radius > 0) is one vertex, its centre")
+    return ShapePool(verts, np.ascontiguousarray(offs, dtype=np.int64),
+                     np.ascontiguousarray(counts, dtype=np.int64), radii, aabbs,
+                     np.ascontiguousarray(convex, dtype=np.bool_))
 
 
 def _pairs(pool: ShapePool, pairs) -> np.ndarray:
     p = np.asarray(pairs)
+    if p.ndim == 2 and p.shape[0] == 0 and p.shape[1] == 2:
+        p = p.astype(np.int64)
     if p.ndim != 2 or p.shape[1] != 2 or not np.issubdtype(p.dtype, np.integer):
         raise ValueError(f"pairs: expected an (M, 2) integer array, got shape {p.shape}")
     if p.size and (p.min() < 0 or p.max() >= pool.counts.shape[0]):
@@ -438,8 +523,8 @@ def _pairs(pool: ShapePool, pairs) -> np.ndarray:
 
 
 def _segments(starts, ends, names=("starts", "ends")) -> tuple[np.ndarray, np.ndarray]:
-    a = V.points(names[0], starts)
-    b = V.points(names[1], ends)
+    a = V.points(names[0], starts, bounded=True)
+    b = V.points(names[1], ends, bounded=True)
     if a.shape != b.shape:
         raise ValueError(f"{names[1]}: shape {b.shape} differs from {names[0]} {a.shape}")
     return a, b
@@ -464,6 +549,7 @@ def segment_intersection_many(a, b, c, d):
 def segment_polygon_many(starts, ends, pool: ShapePool) -> SegmentHits:
     """First crossing of each segment with any shape of ``pool`` (the smallest fraction)."""
     a, b = _segments(starts, ends)
+    pool = _pool(pool)
     n = a.shape[0]
     out = SegmentHits(np.empty(n, np.bool_), np.empty(n, np.int64), np.empty(n),
                       np.empty((n, 2)), np.empty((n, 2)), np.empty(n, np.int64))
@@ -489,6 +575,7 @@ def clip_segment_many(starts, ends, convex):
 
 def polygons_overlap_many(pool: ShapePool, pairs) -> np.ndarray:
     """:func:`polygons_overlap` for each row ``(i, j)`` of ``pairs``."""
+    pool = _pool(pool)
     p = _pairs(pool, pairs)
     out = np.empty(p.shape[0], np.bool_)
     _pair_kernels.overlap_batch(pool.verts, pool.offsets, pool.counts, pool.radii, pool.aabbs,
@@ -498,6 +585,7 @@ def polygons_overlap_many(pool: ShapePool, pairs) -> np.ndarray:
 
 def penetration_many(pool: ShapePool, pairs):
     """:func:`penetration` for each row: ``(hit, normal, depth)``; no hit gives NaN."""
+    pool = _pool(pool)
     p = _pairs(pool, pairs)
     m = p.shape[0]
     hit = np.empty(m, np.bool_)
@@ -510,12 +598,15 @@ def penetration_many(pool: ShapePool, pairs):
 
 def sweep_many(pool: ShapePool, pairs, velocities_a, velocities_b=None, t_max: float = 1.0):
     """:func:`sweep` for each row: ``(hit, time, normal, depth)``; no hit gives NaN."""
+    pool = _pool(pool)
     p = _pairs(pool, pairs)
-    wa = V.points("velocities_a", velocities_a)
-    wb = np.zeros_like(wa) if velocities_b is None else V.points("velocities_b", velocities_b)
+    wa = V.points("velocities_a", velocities_a, bounded=True)
+    wb = (np.zeros_like(wa) if velocities_b is None
+          else V.points("velocities_b", velocities_b, bounded=True))
     if wa.shape[0] != p.shape[0] or wb.shape[0] != p.shape[0]:
         raise ValueError("velocities_a: need one velocity per pair")
     t_max = V.finite_scalar("t_max", t_max, nonnegative=True)
+    _check_motion(wa - wb, t_max)
     m = p.shape[0]
     hit = np.empty(m, np.bool_)
     time = np.empty(m)

@@ -298,8 +298,8 @@ class QueryMixin:
         >>> world.raycast((0, 3), (0, 10)).fraction       # starts inside
         0.0
         """
-        pa = V.vector("a", a)
-        pb = V.vector("b", b)
+        pa = V.vector("a", a, bounded=True)
+        pb = V.vector("b", b, bounded=True)
         out = self._raycast_arrays(pa.reshape(1, 2), pb.reshape(1, 2), filter)
         if not out.hit[0]:
             return None
@@ -333,8 +333,8 @@ class QueryMixin:
         >>> out.hit.tolist(), float(out.fraction[0]), out.normal[0].tolist()
         ([True, False], 0.4, [-1.0, 0.0])
         """
-        p = V.points("starts", starts)
-        q = V.points("ends", ends)
+        p = V.points("starts", starts, bounded=True)
+        q = V.points("ends", ends, bounded=True)
         if p.shape != q.shape:
             raise ValueError(f"ends: expected the same shape as starts {p.shape}, got {q.shape}")
         return self._raycast_arrays(p, q, filter)
@@ -373,8 +373,8 @@ class QueryMixin:
         >>> [h.point.tolist() for h in world.raycast_all((0, 0), (10, 0))]
         [[1.5, 0.0], [5.5, 0.0]]
         """
-        pa = V.vector("a", a)
-        pb = V.vector("b", b)
+        pa = V.vector("a", a, bounded=True)
+        pb = V.vector("b", b, bounded=True)
         f = self._filter_args(filter)
         tree = self._tree()
         n = max(tree.k, 1)
@@ -410,7 +410,7 @@ class QueryMixin:
         >>> world.query_point((1, 0)) == [box], world.query_point((3, 0))
         (True, [])
         """
-        pt = V.vector("p", p)
+        pt = V.vector("p", p, bounded=True)
         f = self._filter_args(filter)
         tree = self._tree()
         out = np.empty(max(tree.k, 1), dtype=np.int64)
@@ -431,7 +431,7 @@ class QueryMixin:
         >>> world.query_points([(3.5, 3), (1, 3), (1, 0.5)]).hit.tolist()
         [True, False, True]
         """
-        pts = V.points("points", points)
+        pts = V.points("points", points, bounded=True)
         f = self._filter_args(filter)
         tree = self._tree()
         s = self._shapes
@@ -458,8 +458,8 @@ class QueryMixin:
         >>> world.query_aabb((0, 0), (2, 1)) == [box], world.query_aabb((0, 0), (1.9, 1))
         (True, [])
         """
-        lo = V.vector("lower", lower)
-        hi = V.vector("upper", upper)
+        lo = V.vector("lower", lower, bounded=True)
+        hi = V.vector("upper", upper, bounded=True)
         if np.any(lo > hi):
             raise ValueError(f"upper: must be >= lower on both axes, got lower {lo.tolist()} "
                              f"and upper {hi.tolist()}")
@@ -569,8 +569,8 @@ class QueryMixin:
         >>> hit.body is wall, round(hit.time, 12), hit.normal.tolist(), hit.point.round(9).tolist()
         (True, 0.4, [-1.0, 0.0], [9.0, 0.0])
         """
-        p0 = V.vector("start", start)
-        p1 = V.vector("end", end)
+        p0 = V.vector("start", start, bounded=True)
+        p1 = V.vector("end", end, bounded=True)
         verts, offs, counts, radius, skip = self._query_parts(shape_or_polygon, p0, angle,
                                                               position_name="start")
         f = self._filter_args(filter, skip)
@@ -641,10 +641,12 @@ class QueryMixin:
             parts = sh.parts
             radius = sh.radius
             skip = (sh.body,)
-            pos = sh.body.position if position is None else V.vector(position_name, position)
+            pos = (sh.body.position if position is None
+                   else V.vector(position_name, position, bounded=True))
             ang = sh.body.angle if angle is None else V.finite_scalar("angle", angle)
         else:
-            pos = np.zeros(2) if position is None else V.vector(position_name, position)
+            pos = (np.zeros(2) if position is None
+                   else V.vector(position_name, position, bounded=True))
             ang = 0.0 if angle is None else V.finite_scalar("angle", angle)
             if isinstance(shape_or_polygon, Circle):
                 parts = [shape_or_polygon.center.reshape(1, 2)]
