@@ -103,10 +103,9 @@ if JIT_ENABLED:
         kernels it pulls in) has lasted :data:`NOTICE_AFTER_S`.
 
         Driven by Numba's compile, compiler-pass and LLVM-lock events, which fire many times
-        a second while
-compiling and never on a call of compiled code, so it adds nothing to a step; no
-        thread is needed. Numba fires ``numba:compile`` only on a cache miss, so a run from a warm
-        cache stays silent.
+        a second while compiling and never on a call of compiled code, so it adds nothing to a
+        step; no thread is needed. Numba fires ``numba:compile`` only on a cache miss, so a run
+        from a warm cache stays silent.
         """
 
         def __init__(self) -> None:
