@@ -19,7 +19,7 @@ def main(argv=None) -> int:
     from .demo.run import build_parser
 
     build_parser(demo)
-    sub.add_parser("warmup", help="compile every kernel now (about a minute, once), "
+    sub.add_parser("warmup", help="compile every kernel now (a few minutes, once), "
                    "so a program's first step does not wait for it")
     args = parser.parse_args(argv)
     if args.command == "warmup":
