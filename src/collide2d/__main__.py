@@ -2,6 +2,7 @@
 
 Commands:
   demo [SCENE]   the interactive demo (pygame-ce), or headless PNG/GIF output
+  warmup         compile every kernel ahead of time (once; they are cached on disk)
 """
 
 from __future__ import annotations
@@ -18,7 +19,14 @@ def main(argv=None) -> int:
     from .demo.run import build_parser
 
     build_parser(demo)
+    sub.add_parser("warmup", help="compile every kernel now (a few minutes, once), "
+                   "so a program's first step does not wait for it")
     args = parser.parse_args(argv)
+    if args.command == "warmup":
+        from .warmup import run
+
+        run(sys.stdout)
+        return 0
     if args.command == "demo":
         from .demo.run import main as demo_main
 

@@ -1,7 +1,9 @@
 """One place that decides how kernels run: compiled by Numba, or as plain Python.
 
 Every kernel in ``collide2d._kernels`` is decorated with :func:`njit` from here. With Numba
-importable, it is ``numba.njit(cache=True)``: compiled on first call, cached on disk. Without
+importable, it is ``numba.njit(cache=True)``: compiled on first call, cached on disk. A
+compile that lasts more than a moment says so once per process on stderr (silenced by
+``COLLIDE2D_QUIET=1``), so a first run is not mistaken for a hang. Without
 Numba (PyPy, Pyodide, a CPython newer than Numba's wheels) the kernels run unchanged as
 Python after a single warning, so collide2d still works, slowly. ``NUMBA_DISABLE_JIT=1`` is
 Numba's own switch for the same pure-Python path (used by the test suite's ``nojit`` subset).
@@ -10,6 +12,8 @@ Numba's own switch for the same pure-Python path (used by the test suite's ``noj
 from __future__ import annotations
 
 import os
+import sys
+import time
 import warnings
 
 try:  # pragma: no cover - which branch runs depends on the interpreter
@@ -61,6 +65,99 @@ def _invalidate_stale_cache() -> None:
 
 
 _invalidate_stale_cache()
+
+
+#: Seconds a compile must last before the first-use notice is printed: loading from the
+#: cache never compiles, and a short compile is not worth a line.
+NOTICE_AFTER_S = 1.0
+
+FIRST_USE_NOTICE = (
+    "collide2d: compiling physics kernels on first use (up to about a minute per feature, "
+    "once; cached afterwards in {cache}). Run 'python -m collide2d warmup' to do this ahead "
+    "of time; set COLLIDE2D_QUIET=1 to silence this message."
+)
+
+
+def quiet() -> bool:
+    """True when ``COLLIDE2D_QUIET`` asks for no first-use notice."""
+    return os.environ.get("COLLIDE2D_QUIET", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def cache_dir(dispatcher=None) -> str:
+    """Where Numba keeps collide2d's compiled kernels (``NUMBA_CACHE_DIR`` or beside them)."""
+    try:  # Numba's own answer covers read-only installs (a per-user folder)
+        return str(dispatcher._cache._cache_path)
+    except AttributeError:
+        pass
+    custom = os.environ.get("NUMBA_CACHE_DIR")
+    if custom:
+        return custom
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "_kernels", "__pycache__")
+
+
+if JIT_ENABLED:
+    import numba.core.event as _event
+
+    class _FirstUseNotice(_event.Listener):
+        """Prints :data:`FIRST_USE_NOTICE` once, when a collide2d kernel's compile (with the
+        kernels it pulls in) has lasted :data:`NOTICE_AFTER_S`.
+
+        Driven by Numba's compile, compiler-pass and LLVM-lock events, which fire many times
+        a second while compiling and never on a call of compiled code, so it adds nothing to a
+        step; no thread is needed. Numba fires ``numba:compile`` only on a cache miss, so a run
+        from a warm cache stays silent.
+        """
+
+        def __init__(self) -> None:
+            self.done = False
+            self.depth = 0  # nesting of compile events inside a collide2d kernel's compile
+            self.t0 = 0.0
+            self.outer = None
+
+        def on_start(self, event) -> None:
+            if self.done:
+                return
+            if event.kind == "numba:compile":
+                if self.depth:
+                    self.depth += 1
+                else:
+                    disp = event.data.get("dispatcher") if event.data else None
+                    module = getattr(getattr(disp, "py_func", None), "__module__", "") or ""
+                    if not module.startswith("collide2d."):
+                        return  # someone else's function; it may still call ours
+                    self.depth, self.t0, self.outer = 1, time.perf_counter(), disp
+            self._check()
+
+        def on_end(self, event) -> None:
+            if self.done:
+                return
+            self._check()
+            if event.kind == "numba:compile" and self.depth:
+                self.depth -= 1
+                if not self.depth:
+                    self.outer = None
+
+        def _check(self) -> None:
+            if not self.depth or time.perf_counter() - self.t0 < NOTICE_AFTER_S:
+                return
+            self.done = True
+            if quiet():
+                return
+            print(FIRST_USE_NOTICE.format(cache=cache_dir(self.outer)), file=sys.stderr,
+                  flush=True)
+
+    _notice = _FirstUseNotice()
+    _event.register("numba:compile", _notice)
+    _event.register("numba:run_pass", _notice)
+    _event.register("numba:llvm_lock", _notice)
+else:
+    _notice = None
+
+
+def silence_first_use_notice() -> None:
+    """No first-use notice in this process (``python -m collide2d warmup`` reports its own)."""
+    if _notice is not None:
+        _notice.done = True
 
 
 def njit(fn=None, **options):

@@ -1,0 +1,129 @@
+"""First run: the compile notice, ``python -m collide2d warmup``, and life without Numba.
+
+Each test runs Python in a subprocess, because what is checked happens once per process
+(the notice) or at import (the fallback). Tests that compile from an empty cache take about
+a minute and are marked ``slow``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import collide2d
+
+SRC = str(Path(collide2d.__file__).resolve().parent.parent)
+NOTICE = "collide2d: compiling physics kernels on first use"
+
+HELLO = textwrap.dedent("""
+    import collide2d as c2d
+    world = c2d.World(gravity=(0, -10))
+    ground = world.add_body(kind="static")
+    ground.add_box(200, 1, offset=(0, -0.5))
+    box = world.add_body(position=(0, 5))
+    box.add_box(1, 1)
+    for _ in range(30):
+        world.step(1 / 60)
+    hit = world.raycast((0, 10), (0, -10))
+    print("box y", round(float(box.position[1]), 3), "ray", hit.body is box)
+""")
+
+
+def _run(code: str, tmp_path: Path, **env_extra) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "COLLIDE2D_QUIET"}
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (SRC, env.get("PYTHONPATH")) if p)
+    env.update(env_extra)
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, timeout=900, cwd=tmp_path)
+
+
+def _box_fell_and_ray_hit(out: str) -> None:
+    y, hit = out.split()[2], out.split()[4]
+    assert 0.0 < float(y) < 5.0, out   # fell from 5 m (1 s of 10 m/s^2 is 5 m: not all)
+    assert hit == "True", out
+
+
+@pytest.mark.slow
+@pytest.mark.coldstart
+def test_notice_once_on_a_cold_cache_then_silent(tmp_path):
+    cache = tmp_path / "numba-cache"
+    cold = _run(HELLO, tmp_path, NUMBA_CACHE_DIR=str(cache))
+    assert cold.returncode == 0, cold.stderr
+    _box_fell_and_ray_hit(cold.stdout)
+    # Once, though the step and the raycast each compile for more than a second.
+    assert cold.stderr.count(NOTICE) == 1, cold.stderr
+    line = next(ln for ln in cold.stderr.splitlines() if NOTICE in ln)
+    assert str(cache) in line                         # says where the cache is
+    assert "python -m collide2d warmup" in line and "COLLIDE2D_QUIET=1" in line
+    assert any(cache.rglob("*.nbi"))                  # and the kernels were cached there
+
+    warm = _run(HELLO, tmp_path, NUMBA_CACHE_DIR=str(cache))
+    assert warm.returncode == 0, warm.stderr
+    assert warm.stdout == cold.stdout
+    assert NOTICE not in warm.stderr, warm.stderr
+
+
+def test_quiet_silences_the_notice(tmp_path):
+    # A threshold of 0 s makes any compile qualify, so a small kernel shows the notice
+    # would have been printed (``done``) while COLLIDE2D_QUIET kept it off stderr.
+    code = textwrap.dedent("""
+        import collide2d as c2d
+        from collide2d import _jit
+        _jit.NOTICE_AFTER_S = 0.0
+        print(c2d.point_in_polygon((0.5, 0.5), [(0, 0), (1, 0), (1, 1), (0, 1)]))
+        print("noticed", _jit._notice is not None and _jit._notice.done)
+    """)
+    quiet = _run(code, tmp_path, NUMBA_CACHE_DIR=str(tmp_path / "q"), COLLIDE2D_QUIET="1")
+    assert quiet.returncode == 0, quiet.stderr
+    assert quiet.stdout.split() == ["True", "noticed", "True"]
+    assert NOTICE not in quiet.stderr, quiet.stderr
+
+    loud = _run(code, tmp_path, NUMBA_CACHE_DIR=str(tmp_path / "l"))
+    assert loud.returncode == 0, loud.stderr
+    assert loud.stderr.count(NOTICE) == 1, loud.stderr
+
+
+def test_warmup_command_reports_progress_and_the_cache(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "COLLIDE2D_QUIET"}
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (SRC, env.get("PYTHONPATH")) if p)
+    out = subprocess.run([sys.executable, "-m", "collide2d", "warmup"], env=env,
+                         capture_output=True, text=True, timeout=900, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    stages = [ln for ln in lines if ln.startswith("[")]
+    assert len(stages) >= 8 and stages[0].startswith("[1/") and stages[-1].endswith(" s")
+    assert any("done in" in ln for ln in lines)
+    cache_line = next(ln for ln in lines if "cached in" in ln)
+    where = Path(cache_line.split("cached in", 1)[1].strip())
+    expected = os.environ.get("NUMBA_CACHE_DIR") or str(Path(SRC) / "collide2d" / "_kernels")
+    assert str(where).startswith(expected), cache_line
+    assert where.is_dir() and any(where.glob("*.nbi")), cache_line
+    assert NOTICE not in out.stderr   # the progress report replaces the notice
+
+
+def test_without_numba_collide2d_runs_as_python_and_warns_once(tmp_path):
+    # A numba.py first on the path that fails to import stands for an interpreter without
+    # Numba wheels.
+    shadow = tmp_path / "no-numba"
+    shadow.mkdir()
+    (shadow / "numba.py").write_text("raise ImportError('no Numba on this interpreter')\n")
+    code = "import warnings\nwarnings.simplefilter('default')\n" + HELLO + textwrap.dedent("""
+        import collide2d._jit as j
+        import collide2d
+        print("jit", j.HAVE_NUMBA, j.JIT_ENABLED)
+        print(c2d.penetration([(0, 0), (1, 0), (1, 1), (0, 1)], c2d.Circle((1.2, 0.5), 0.4)))
+    """)
+    env = {"PYTHONPATH": os.pathsep.join((str(shadow), SRC))}
+    out = _run(code, tmp_path, **env)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    _box_fell_and_ray_hit(lines[0])
+    assert lines[1] == "jit False False"
+    assert lines[2].startswith("Penetration(")
+    assert out.stderr.count("Numba is not available") == 1, out.stderr
+    assert NOTICE not in out.stderr
