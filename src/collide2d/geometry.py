@@ -502,8 +502,6 @@ def _pool(pool) -> ShapePool:
     V.check_bound("pool.radii", radii)
     if np.any(np.isnan(aabbs)):
         raise ValueError("pool.aabbs: contains NaN")
-    if np.any((radii > 0.0) & (counts != 1)):
-        raise ValueError("pool.radii: a circle (radius > 0) is one vertex, its centre")
     return ShapePool(verts, np.ascontiguousarray(offs, dtype=np.int64),
                      np.ascontiguousarray(counts, dtype=np.int64), radii, aabbs,
                      np.ascontiguousarray(convex, dtype=np.bool_))
