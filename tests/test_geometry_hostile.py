@@ -112,7 +112,7 @@ def test_pool_arrays_are_read_only():
 
 @pytest.mark.nojit
 @pytest.mark.parametrize("edit", ["offset-huge", "count-huge", "count-zero", "count-past-end",
-                                  "offset-negative", "verts-nan", "radius-on-polygon"])
+                                  "offset-negative", "verts-nan"])
 def test_tampered_pool_is_refused_in_process(edit):
     pool = c2d.pack_shapes([SQUARE, np.array(SQUARE) + (0.5, 0.0)])
     for arr in pool:
