@@ -328,7 +328,7 @@ class StepBuffers:
         self.state = np.zeros(1, V.STEP_DTYPE)
         self.soft = np.zeros(4)
         self.soft_static = np.zeros(4)
-        self._view = None
+        self._views: dict = {}
         self.fit(16, 16)
 
     def fit(self, bodies: int, pairs: int) -> None:
@@ -340,7 +340,7 @@ class StepBuffers:
             for name in self.BODY_FLAGS:
                 self.arrays[name] = np.zeros(cap, dtype=np.bool_)
             self.body_capacity = cap
-            self._view = None
+            self._views.clear()
         if pairs > self.pair_capacity:
             cap = max(pairs, 2 * self.pair_capacity)
             self.arrays["pair_a"] = np.zeros(cap, dtype=np.int64)
@@ -349,37 +349,42 @@ class StepBuffers:
             for name, (shape, dtype) in self.ROWS.items():
                 self.arrays[name] = np.zeros((cap,) + shape, dtype=dtype)
             self.pair_capacity = cap
-            self._view = None
+            self._views.clear()
         if pairs > self.contacts.capacity:
             # The table the step writes: the last step's replaced table, whose ended rows
             # are no longer read once a step runs.
             self.contacts = ContactStore(self.pair_capacity)
-            self._view = None
+            self._views.clear()
 
     def fit_sensors(self, rows: int) -> None:
         if self.sensors.capacity < rows:
             self.sensors = SensorStore(max(rows, 2 * self.sensors.capacity))
-            self._view = None
+            self._views.clear()
 
     def swap_contacts(self, world_contacts: ContactStore) -> ContactStore:
         """The table this step wrote becomes the world's; the world's old table becomes
         this one's buffer for the next step (its ended flags stay readable until then)."""
         new, self.contacts = self.contacts, world_contacts
         new.count = int(self.state[0]["n_contacts"])
-        self._view = None
         return new
 
     def swap_sensors(self, world_sensors: SensorStore) -> SensorStore:
         new, self.sensors = self.sensors, world_sensors
         new.count = int(self.state[0]["n_sensors"])
-        self._view = None
         return new
 
     def view(self):
-        if self._view is None:
+        """The StepView. The tables alternate with the world's from step to step, so a
+        view is kept per pair of tables (same objects from step to step: the compiled step
+        checks each new one's types once)."""
+        key = (id(self.contacts.table), id(self.sensors.table))
+        view = self._views.get(key)
+        if view is None:
             a = self.arrays
-            self._view = V.StepView(
-                self.contacts.table, self.sensors.table,
-                *(a[name] for name in V.STEP_FIELDS[2:-3]),
-                self.soft, self.soft_static, self.state)
-        return self._view
+            view = V.StepView(self.contacts.table, self.sensors.table,
+                              *(a[name] for name in V.STEP_FIELDS[2:-3]),
+                              self.soft, self.soft_static, self.state)
+            if len(self._views) >= 8:
+                self._views.clear()
+            self._views[key] = view
+        return view

@@ -150,7 +150,7 @@ _OWNED = frozenset(("_bodies", "_shapes", "bodies", "_shape_handles", "_gravity"
                     "contact_hertz", "contact_damping_ratio", "contact_push_speed",
                     "restitution_threshold", "arcade_static_speed", "_time", "_systems",
                     "_shapes_dirty", "_locked", "_params", "_contacts", "_sensors",
-                    "_step_buffers"))
+                    "_step_buffers", "_record", "_wview"))
 
 _SYSTEMS: dict[str, type] = {}
 
@@ -873,6 +873,7 @@ def _build(world, header, arrays, systems: bool = True):
             cols[fields] = arrays[f"event.{key[1:]}"]
     world._contacts.set_rows(**tables["_contacts", "current"])
     world._sensors.set_rows(**tables["_sensors", "current"])
+    world._tables_changed()
     # The ended rows stand as the replaced tables, every row ended, until the next step.
     buffers = world._step_buffers
     ended = tables["_contacts", "ended"]

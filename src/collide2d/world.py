@@ -100,6 +100,9 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         self._shapes = S.ShapeStore()
         # The step's settings as the kernels read them; setters write them here.
         self._params = np.zeros(1, _views.PARAMS_DTYPE)
+        # What the record holds of dt and the store counts (written only when they change).
+        self._record = [0.0, -1, -1]
+        self._wview = None
         for name, value in {**_EXTRAS, **_TOLERANCES}.items():
             self._params[0][name] = value
         self.bodies: list[Body] = []
@@ -384,6 +387,7 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         sensors = self._sensors.rows()
         self._sensors.keep(np.isin(sensors.a, rows, invert=True)
                            & np.isin(sensors.b, rows, invert=True))
+        self._tables_changed()
 
     def _topology_changed(self) -> None:
         self._shapes_dirty = True
@@ -476,25 +480,61 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
 
     # ------------------------------------------------------------------ step
     def _begin_step(self, dt) -> tuple:
-        """Validate, fill the step's record, and size its buffers: (world view, params,
-        buffers)."""
-        dt = V.finite_scalar("dt", dt, positive=True)
-        self._check_finite()
+        """Validate dt, bring the step's record up to date (only what changed since the
+        last step: the step itself leaves the record describing the world it left), size
+        the buffers: (dt, world view, buffers)."""
+        if type(dt) is not float:
+            dt = V.finite_scalar("dt", dt, positive=True)
+        elif not 0.0 < dt < math.inf:
+            V.finite_scalar("dt", dt, positive=True)  # raises, naming the problem
         b, s = self._bodies, self._shapes
-        prm = self._params[0]
-        prm["dt"] = dt
-        prm["solved_gx"] = self._solved_gravity[0]
-        prm["solved_gy"] = self._solved_gravity[1]
-        prm["substeps_prev"] = self._substeps_used
-        prm["shapes_fresh"] = int(not self._shapes_dirty)
-        prm["n_bodies"] = b.count
-        prm["n_shapes"] = s.count
-        prm["n_contacts"] = self._contacts.count
-        prm["n_sensors"] = self._sensors.count
+        if dt != self._record[0]:
+            self._params[0]["dt"] = dt
+            self._record[0] = dt
+        if b.count != self._record[1] or s.count != self._record[2]:
+            self._params[0]["n_bodies"] = self._record[1] = b.count
+            self._params[0]["n_shapes"] = self._record[2] = s.count
         buffers = self._step_buffers
-        buffers.fit(b.capacity, 0)
-        w = _views.WorldView(b.view(), s.view(), self._contacts.table, self._sensors.table)
+        if b.capacity > buffers.body_capacity:
+            buffers.fit(b.capacity, 0)
+        w = self._wview
+        bv, sv, ct, sn = b.view(), s.view(), self._contacts.table, self._sensors.table
+        if (w is None or w.bodies is not bv or w.shapes is not sv or w.contacts is not ct
+                or w.sensors is not sn):
+            w = self._wview = _views.WorldView(bv, sv, ct, sn)
         return dt, w, buffers
+
+    @property
+    def _shapes_dirty(self) -> bool:
+        """True when poses changed since the shapes were placed (the step places them)."""
+        return not self._params[0]["shapes_fresh"]
+
+    @_shapes_dirty.setter
+    def _shapes_dirty(self, value) -> None:
+        self._params[0]["shapes_fresh"] = 0 if value else 1
+
+    @property
+    def _solved_gravity(self) -> np.ndarray:
+        """The gravity the contact table's impulses (the warm start) were solved under."""
+        prm = self._params[0]
+        return np.array((prm["solved_gx"], prm["solved_gy"]))
+
+    @_solved_gravity.setter
+    def _solved_gravity(self, value) -> None:
+        self._params[0]["solved_gx"], self._params[0]["solved_gy"] = value
+
+    @property
+    def _substeps_used(self) -> int:
+        return int(self._params[0]["substeps_prev"])
+
+    @_substeps_used.setter
+    def _substeps_used(self, value) -> None:
+        self._params[0]["substeps_prev"] = value
+
+    def _tables_changed(self) -> None:
+        """The contact or sensor table was edited outside a step (a removal, a restore)."""
+        self._params[0]["n_contacts"] = self._contacts.count
+        self._params[0]["n_sensors"] = self._sensors.count
 
     def _grow(self, buffers, stage: int) -> None:
         """A stage asked for more rows than the step's tables hold."""
@@ -507,13 +547,16 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
     def _end_step(self, dt, buffers) -> None:
         self._contacts = buffers.swap_contacts(self._contacts)
         self._sensors = buffers.swap_sensors(self._sensors)
-        self._substeps_used = int(buffers.state[0]["substeps"])
-        self._solved_gravity = self._gravity.copy()
-        self._shapes_dirty = False  # the step ends with shapes at their final poses
         self.time += dt
         for system in list(self._systems):
             system._step(dt)
         self._dispatch()
+
+    def _raise_non_finite(self, buffers) -> None:
+        slot = int(buffers.state[0]["need"])
+        raise ValueError(f"body {int(self._bodies.order[slot])} (world.bodies index): its "
+                         "position, angle, velocity or force is NaN or inf; the step was not "
+                         "taken")
 
     def step(self, dt: float) -> None:
         """Advance the world by ``dt`` seconds (> 0), then run callbacks and systems.
@@ -522,16 +565,20 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         ``profile`` runs the same stages one by one and times each."""
         dt, w, buffers = self._begin_step(dt)
         self._locked = True
+        stage = 0
         try:
             first = 0
             while True:
-                stage = _step.run_step(w, self._params, buffers.view(), first)
+                stage = _run_step(w, self._params, buffers.view(), first)
                 if stage == _step.DONE:
                     break
+                if stage == _step.NON_FINITE:
+                    self._raise_non_finite(buffers)
                 self._grow(buffers, stage)
                 first = stage
         except BaseException:
-            self._shapes_dirty = True  # the kernel may have fattened boxes or moved vertices
+            if stage != _step.NON_FINITE:
+                self._shapes_dirty = True  # the kernel may have fattened boxes
             raise
         finally:
             self._locked = False
@@ -554,6 +601,7 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         """
         import time
 
+        self._check_finite()
         dt, w, buffers = self._begin_step(dt)
         times = {name: 0.0 for name, _, _ in _step.STAGES}
         clock = time.perf_counter
@@ -575,6 +623,7 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         finally:
             self._locked = False
         total = clock() - start
+        _step.end_record(self._params, buffers.view())
         self._end_step(dt, buffers)
         return StepProfile(times, int(buffers.state[0]["substeps"]), total)
 
@@ -1047,6 +1096,58 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         from .particles import Particles
 
         return [s for s in self._systems if isinstance(s, Particles)]
+
+class _CompiledStep:
+    """``run_step``, called past Numba's dispatcher for arguments whose types it checked.
+
+    The dispatcher works out the type of every argument on every call: for the step's
+    hundred arrays in nested namedtuples that is most of a small world's step. The views
+    are kept objects (a store rebuilds its view only when it replaces an array), so each
+    is typed once here, against the one compiled signature, and later calls with checked
+    objects go straight to its entry point. Anything unchecked goes through the dispatcher.
+    """
+
+    _LIMIT = 64
+
+    def __init__(self):
+        self.checked: dict[int, object] = {}  # id -> the object (kept, so the id is its)
+        self.entry = None
+        self.signature = None
+
+    def __call__(self, w, p, t, first):
+        if self.entry is not None:
+            c = self.checked
+            if (id(w.bodies) in c and id(w.shapes) in c and id(w.contacts) in c
+                    and id(w.sensors) in c and id(t) in c and id(p) in c):
+                return self.entry(w, p, t, first)
+        result = _step.run_step(w, p, t, first)
+        self._check(w, p, t)
+        return result
+
+    def _check(self, w, p, t) -> None:
+        overloads = getattr(_step.run_step, "overloads", None)
+        if overloads is None or len(overloads) != 1:
+            self.entry = None  # pure Python, or more than one signature: always dispatch
+            return
+        import numba
+
+        signature = next(iter(overloads))
+        if signature != self.signature:
+            self.checked.clear()
+            self.signature = signature
+            self.entry = overloads[signature].entry_point
+        w_type, p_type, t_type = signature[0], signature[1], signature[2]
+        if len(self.checked) > self._LIMIT:
+            self.checked.clear()
+        for obj, want in ((w.bodies, w_type.types[0]), (w.shapes, w_type.types[1]),
+                          (w.contacts, w_type.types[2]), (w.sensors, w_type.types[3]),
+                          (t, t_type), (p, p_type)):
+            if id(obj) not in self.checked and numba.typeof(obj) == want:
+                self.checked[id(obj)] = obj
+
+
+_run_step = _CompiledStep()
+
 
 # Engine tolerances (m, m/s, rad/s, s).
 LINEAR_SLOP = 0.005

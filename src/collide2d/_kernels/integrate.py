@@ -268,10 +268,11 @@ def first_non_finite(pos, angle, vel, angvel, force, torque, flags, n_bodies):
     for b in range(n_bodies):
         if not flags[b] & B_ALIVE:
             continue
-        total = (pos[b, 0] + pos[b, 1] + angle[b] + vel[b, 0] + vel[b, 1] + angvel[b]
-                 + force[b, 0] + force[b, 1] + torque[b])
-        # NaN and inf propagate through the sum; a finite overflow to inf is impossible
-        # for sane states and would be reported the same way.
-        if not math.isfinite(total):
+        # Each value on its own: a sum of finite values can overflow to inf.
+        if not (math.isfinite(pos[b, 0]) and math.isfinite(pos[b, 1])
+                and math.isfinite(angle[b]) and math.isfinite(vel[b, 0])
+                and math.isfinite(vel[b, 1]) and math.isfinite(angvel[b])
+                and math.isfinite(force[b, 0]) and math.isfinite(force[b, 1])
+                and math.isfinite(torque[b])):
             return b
     return -1

@@ -43,6 +43,7 @@ from .integrate import (
     begin_step,
     contact_bodies,
     end_step,
+    first_non_finite,
     free_velocities,
     integrate_alone,
     integrate_positions,
@@ -68,6 +69,9 @@ from .stacks import contact_loads, rest_depths, shed_weight, stack_depth, stack_
 PAIRS = 1
 SENSORS = 13
 DONE = -1
+# A body's pose, velocity or force is NaN or inf (its slot in the step record's "need"):
+# nothing was changed.
+NON_FINITE = -2
 
 
 @njit
@@ -372,8 +376,18 @@ def sensors(w, p, t):
 @njit
 def run_step(w, p, t, first):
     """Every stage in order from ``first`` (0, or where a grown table lets a stage run
-    again). Returns ``DONE``, or the stage to run again once ``t.state["need"]`` rows fit."""
+    again). Returns ``DONE``, ``NON_FINITE``, or the stage to run again once
+    ``t.state["need"]`` rows fit. At ``DONE`` the record ``p`` describes the world the step
+    left (its tables' rows, substeps, the gravity its impulses were solved under)."""
     st = t.state[0]
+    prm = p[0]
+    if first == 0:
+        b = w.bodies
+        bad = first_non_finite(b.pos, b.angle, b.vel, b.angvel, b.force, b.torque, b.flags,
+                               prm["n_bodies"])
+        if bad >= 0:
+            st["need"] = bad
+            return NON_FINITE
     if first <= PAIRS:
         if first == 0:
             place(w, p, t)
@@ -395,7 +409,21 @@ def run_step(w, p, t, first):
         sleep(w, p, t)
     if sensors(w, p, t):
         return SENSORS
+    end_record(p, t)
     return DONE
+
+
+@njit
+def end_record(p, t):
+    """The record as the world stands after the step: what the next step starts from."""
+    prm = p[0]
+    st = t.state[0]
+    prm["n_contacts"] = st["n_contacts"]
+    prm["n_sensors"] = st["n_sensors"]
+    prm["substeps_prev"] = st["substeps"]
+    prm["solved_gx"] = prm["gx"]
+    prm["solved_gy"] = prm["gy"]
+    prm["shapes_fresh"] = 1
 
 
 #: The stages in the order ``run_step`` runs them: (name, function, once per substep).
