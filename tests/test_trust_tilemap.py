@@ -118,6 +118,7 @@ class KernelSpy:
 
 
 # ---------------------------------------------------------------------------- 1. build cost
+@pytest.mark.nojit
 @pytest.mark.parametrize("shape", [(1, 1), (16, 16), (17, 33), (40, 7), (64, 50)])
 def test_build_gives_the_reference_boxes_in_chunk_order(shape):
     rng = np.random.default_rng(sum(shape))
@@ -138,6 +139,7 @@ def test_build_gives_the_reference_boxes_in_chunk_order(shape):
     assert sorted(map(repr, got)) == sorted(map(repr, want))
 
 
+@pytest.mark.nojit
 def test_build_hands_the_whole_grid_to_the_kernel_once(monkeypatch):
     """Linear build: one compiled pass over the grid for all chunks, not one per chunk (a
     work count rather than a timing: each kernel call given the grid is a pass over it)."""
@@ -190,6 +192,7 @@ def test_set_tile_replaces_only_its_chunk():
 
 
 # ---------------------------------------------------------------------------- 2. half-applied
+@pytest.mark.nojit
 @pytest.mark.parametrize("group, exc", [(2**70, ValueError), (2**63, ValueError),
                                         (-(2**63) - 1, ValueError),
                                         (np.uint64(2**63), ValueError), (1.0, TypeError)])
@@ -209,6 +212,7 @@ def test_add_tilemap_extreme_groups_that_fit_are_kept_and_restore():
     assert_restores(w)
 
 
+@pytest.mark.nojit
 @pytest.mark.parametrize("kw, exc, name", [
     ({"friction": 10**400}, ValueError, "friction"),
     ({"density": 1 + 1j}, TypeError, "density"),
@@ -287,6 +291,7 @@ def test_edits_while_the_world_is_locked_change_nothing():
 
 
 # ---------------------------------------------------------------------------- 3. saves
+@pytest.mark.nojit
 @pytest.mark.parametrize("kw, name", [
     ({"tile_size": 1e-300}, "tile_size"), ({"tile_size": 1e307}, "tile_size"),
     ({"tile_size": 0.0}, "tile_size"), ({"tile_size": -3}, "tile_size"),
@@ -318,6 +323,7 @@ def test_extreme_places_within_the_bounds_restore(kw):
     assert same_boxes(body_boxes(tm), reference_boxes(grid, s=s, origin=tuple(o)))
 
 
+@pytest.mark.nojit
 @pytest.mark.parametrize("value", [-3, 0, 1e-300, 1e307, math.nan, 2**1100])
 def test_tile_size_setter_refuses_bad_sizes(value):
     w = c2d.World()
@@ -369,6 +375,7 @@ def test_origin_returned_is_a_copy():
 
 
 # ---------------------------------------------------------------------------- 4. types
+@pytest.mark.nojit
 @pytest.mark.parametrize("value, exc", [
     ("xy", TypeError), (("1", "2"), TypeError), ((1 + 2j, 0), TypeError),
     (np.array([1 + 2j, 0]), TypeError), (np.array([1.0, 2.0]) * 1j, TypeError),
@@ -382,6 +389,7 @@ def test_origin_setter_validates(value, exc):
     assert_refused(w, exc, "origin", lambda: w.add_tilemap(np.ones((3, 3), bool), origin=value))
 
 
+@pytest.mark.nojit
 def test_big_ints_raise_value_error_and_complex_type_error_everywhere():
     w = c2d.World()
     tm = w.add_tilemap(np.ones((3, 3), bool))
@@ -488,6 +496,7 @@ def apply(w, maps, op):
         w.remove(tm.body)
 
 
+@pytest.mark.nojit
 @given(st.lists(OPS, min_size=1, max_size=16))
 def test_random_tile_map_calls_refuse_cleanly_or_save_restorably(ops):
     w = c2d.World()

@@ -15,6 +15,13 @@ Two views of the same tiles, kept in step by :meth:`TileMap.set_tile`:
   body of the world: the solid tiles of each 16 x 16 chunk are covered by a few rectangles
   (row runs merged downwards with identical runs), held by one Shape per chunk. Editing a
   tile rebuilds only its chunk. One-way and cross tiles are not given to rigid bodies.
+
+Every call checks all its arguments before changing anything. ``tile_size`` and ``origin``
+(settable: the tiles move) must keep every tile corner within ``MAX_REACH`` m and
+``MAX_TILES_FROM_ZERO`` tile sides of (0, 0), with ``tile_size >= MIN_TILE_SIZE``, so that the
+corners stay distinct, finite float64 numbers (what the kernels and snapshots rely on).
+``world.remove(tilemap.body)`` leaves a dead map (``alive`` False): it collides with nothing
+and refuses edits until ``world.remove_tilemap`` or the next ``add_tilemap`` drops it.
 """
 
 from __future__ import annotations
