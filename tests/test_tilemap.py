@@ -141,21 +141,43 @@ def test_tilemap_argument_errors_name_the_argument():
 
 
 @pytest.mark.nojit
-def test_merge_rects_covers_exactly_the_solid_cells():
+def test_cover_chunks_covers_exactly_the_solid_cells_chunk_by_chunk():
     rng = np.random.default_rng(0)
     for _ in range(30):
-        ny, nx = rng.integers(1, 12, 2)
-        solid = rng.random((ny, nx)) < rng.uniform(0.1, 0.9)
-        out = np.empty((ny * ((nx + 1) // 2) + 1, 4), np.int64)
-        k = tk.merge_rects(solid, 0, ny, 0, nx, out)
+        ny, nx = (int(n) for n in rng.integers(1, 40, 2))
+        cls = rng.integers(0, 6, (ny, nx)).astype(np.int8)  # every class, solid or not
+        solid = np.isin(cls, (tk.SLIDE, tk.TOUCH, tk.BOUNCE))
+        n_ci, n_cj = -(-ny // tk.CHUNK), -(-nx // tk.CHUNK)
+        out = np.empty((ny * nx + 1, 4), np.int64)
+        counts = np.zeros(n_ci * n_cj, np.int64)
+        k = tk.cover_chunks(cls.ravel(), ny, nx, 0, n_ci, 0, n_cj, out, counts,
+                            np.empty((6, tk.CHUNK + 1), np.int64))
+        assert k == counts.sum()
         cover = np.zeros((ny, nx), np.int64)
-        for i0, j0, i1, j1 in out[:k]:
-            assert i0 < i1 and j0 < j1
-            cover[i0:i1, j0:j1] += 1
+        pos = 0
+        for c in range(n_ci * n_cj):
+            ci, cj = divmod(c, n_cj)
+            for i0, j0, i1, j1 in out[pos:pos + counts[c]]:
+                assert i0 < i1 and j0 < j1
+                # Inside its own chunk.
+                assert ci * tk.CHUNK <= i0 and i1 <= (ci + 1) * tk.CHUNK
+                assert cj * tk.CHUNK <= j0 and j1 <= (cj + 1) * tk.CHUNK
+                cover[i0:i1, j0:j1] += 1
+            pos += counts[c]
         assert np.array_equal(cover, solid.astype(np.int64))  # each solid cell exactly once
-        # Never more rectangles than row runs.
+        # Never more rectangles than row runs within chunks.
         runs = int(np.sum(solid[:, 0])) + int(np.sum(solid[:, 1:] & ~solid[:, :-1]))
+        runs += int(np.sum(solid[:, tk.CHUNK::tk.CHUNK] & solid[:, tk.CHUNK - 1:-1:tk.CHUNK]))
         assert k <= runs
+
+
+@pytest.mark.nojit
+def test_cover_chunks_reports_a_buffer_too_small():
+    cls = np.ones(4 * 4, np.int8)
+    out = np.empty((0, 4), np.int64)
+    counts = np.zeros(1, np.int64)
+    assert tk.cover_chunks(cls, 4, 4, 0, 1, 0, 1, out, counts,
+                           np.empty((6, tk.CHUNK + 1), np.int64)) == -1
 
 
 def test_rigid_boxes_match_the_solid_tiles_and_follow_edits():

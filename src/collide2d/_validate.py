@@ -164,3 +164,49 @@ def choice(name: str, value, options) -> str:
     if not isinstance(value, str) or value not in options:
         raise ValueError(f"{name}: expected one of {sorted(options)}, got {value!r}")
     return value
+
+
+def real_number(name: str, value) -> float:
+    """:func:`finite_scalar`, except that an int too large for a float raises ``ValueError``
+    (Python's ``float()`` raises ``OverflowError``)."""
+    try:
+        return finite_scalar(name, value)
+    except OverflowError:
+        raise ValueError(f"{name}: {value} is too large for a float") from None
+
+
+def real_vector(name: str, value) -> np.ndarray:
+    """A finite (x, y) of real numbers as a float64 array of shape (2,).
+
+    Stricter than :func:`vector`: strings ("12" would convert), bools and complex numbers
+    (NumPy would drop the imaginary part) are a ``TypeError``, and an int too large for a
+    float is a ``ValueError``.
+    """
+    if isinstance(value, (str, bytes)):
+        raise TypeError(f"{name}: expected a 2D vector (x, y) of numbers, got {value!r}")
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind not in "iuf" and value.dtype != object:
+            raise TypeError(f"{name}: expected a 2D vector (x, y) of numbers, got an array "
+                            f"of dtype {value.dtype}")
+        if value.shape != (2,):
+            raise ValueError(f"{name}: expected a 2D vector (x, y), got shape {value.shape}")
+        items = value.tolist()
+    else:
+        try:
+            items = list(value)
+        except TypeError:
+            raise TypeError(f"{name}: expected a 2D vector (x, y), got "
+                            f"{type(value).__name__}") from None
+        if len(items) != 2:
+            raise ValueError(f"{name}: expected a 2D vector (x, y), got {len(items)} values")
+    return np.array([real_number(name, v) for v in items], dtype=np.float64)
+
+
+def int64(name: str, value) -> int:
+    """An int (not a bool) that fits a signed 64-bit store field."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name}: expected an int, got {type(value).__name__}")
+    v = int(value)
+    if not -(2**63) <= v < 2**63:
+        raise ValueError(f"{name}: must fit in 64 bits (-2**63 .. 2**63 - 1), got {v}")
+    return v

@@ -115,7 +115,7 @@ class _CharState:
         self.skin = 1e-5
         self.margin = 0.05
         self.tilemaps: list[TileMap] = []
-        self.pool = None  # (t_cls, t_f, t_i) while valid
+        self.pool = None  # (t_cls, t_f, t_i, indices of dead maps) while valid
         self.ch_gen = np.full(0, -1, np.int64)
         self.floor = np.full(0, -1, np.int64)
         self.floor_gen = np.zeros(0, np.int64)
@@ -212,20 +212,30 @@ class CharacterMixin:
         self._check_unlocked()
         tm = TileMap(self, grid, tile_size, origin, material)
         st = self._cs()
+        # Maps whose body was removed (world.remove(tilemap.body)) are dead; drop them now,
+        # as the new map's body may reuse a dead one's slot.
+        for old in [m for m in st.tilemaps if not m.alive]:
+            st.tilemaps.remove(old)
+            old._alive = False
         st.tilemaps.append(tm)
         st.pool = None
         return tm
 
     def remove_tilemap(self, tilemap: TileMap) -> None:
-        """Remove a tile map and its static body."""
+        """Remove a tile map and its static body.
+
+        ``world.remove(tilemap.body)`` instead leaves a dead tile map: it collides with
+        nothing, refuses edits, and stays in ``world.tilemaps`` until it is removed here or
+        the next ``add_tilemap`` drops it."""
         st = self._cs()
-        if not isinstance(tilemap, TileMap) or tilemap not in st.tilemaps:
+        if not isinstance(tilemap, TileMap) or not any(m is tilemap for m in st.tilemaps):
             raise ValueError("tilemap: not a tile map of this world")
         self._check_unlocked()
+        if tilemap.body.alive:
+            self.remove(tilemap.body)
         st.tilemaps.remove(tilemap)
         st.pool = None
         tilemap._alive = False
-        self.remove(tilemap.body)
 
     def _tiles_changed(self) -> None:
         self._cs().pool = None
@@ -238,18 +248,22 @@ class CharacterMixin:
 
     def _tile_pool(self):
         st = self._cs()
-        if st.pool is None:
-            maps = st.tilemaps
+        maps = st.tilemaps
+        # A map whose body was removed (world.remove) is dead: empty for movers too. The pool
+        # remembers which maps were dead when it was built, as that removal does not reset it.
+        dead = tuple(k for k, m in enumerate(maps) if not m.alive)
+        if st.pool is None or st.pool[3] != dead:
             t_f = np.array([[m.origin[0], m.origin[1], m.tile_size] for m in maps],
                            dtype=np.float64).reshape(-1, 3)
             sizes = [m._cls.size for m in maps]
             offs = np.concatenate([[0], np.cumsum(sizes)[:-1]]) if maps else np.zeros(0)
             t_i = np.array([[m.shape[0], m.shape[1], o] for m, o in zip(maps, offs, strict=True)],
                            dtype=np.int64).reshape(-1, 3)
-            t_cls = (np.concatenate([m._cls for m in maps]) if maps
+            t_cls = (np.concatenate([np.zeros_like(m._cls) if k in dead else m._cls
+                                     for k, m in enumerate(maps)]) if maps
                      else np.zeros(1, np.int8))
-            st.pool = (t_cls, t_f, t_i)
-        return st.pool
+            st.pool = (t_cls, t_f, t_i, dead)
+        return st.pool[:3]
 
     # ------------------------------------------------------------------ responses, characters
     def set_response(self, shape: Shape, response: str) -> None:

@@ -20,8 +20,6 @@ Normals here always push the mover away from the tile (they point out of the sol
 
 import math
 
-import numpy as np
-
 from .._jit import njit
 from .poses import points_box
 from .sat import shape_distance, sweep_pair
@@ -466,37 +464,41 @@ def _cell_corners(cbuf, x0, y0, x1, y1):
     cbuf[3, 1] = y1
 
 
-@njit
-def merge_rects(solid, i0, i1, j0, j1, out):
+# Side of the square chunks the rigid-body boxes are grouped in (one Shape per chunk).
+CHUNK = 16
+
+
+@njit(_nrt=False)
+def _cover_chunk(cls, nx, i0, i1, j0, j1, out, count, scratch):
     """Greedy cover of the solid cells of rows [i0, i1), columns [j0, j1) by rectangles.
 
     Row runs are merged vertically while the run below has exactly the same columns. Writes
-    (row0, col0, row1, col1) half-open rectangles to ``out`` and returns their count (at most
-    one per row run, so ``out`` needs (i1 - i0) * ((j1 - j0 + 1) // 2) rows).
+    (row0, col0, row1, col1) half-open rectangles to ``out`` from row ``count`` on and returns
+    the new count (at most one rectangle per row run). ``scratch`` is (6, j1 - j0 + 1): the
+    open rectangles (start column, end column, first row) and the ones of the current row.
     """
-    w = j1 - j0
-    oa = np.empty(w + 1, dtype=np.int64)
-    ob = np.empty(w + 1, dtype=np.int64)
-    oi = np.empty(w + 1, dtype=np.int64)
-    na = np.empty(w + 1, dtype=np.int64)
-    nb = np.empty(w + 1, dtype=np.int64)
-    ni = np.empty(w + 1, dtype=np.int64)
+    oa = scratch[0]
+    ob = scratch[1]
+    oi = scratch[2]
+    na = scratch[3]
+    nb = scratch[4]
+    ni = scratch[5]
     n_open = 0
-    count = 0
     for i in range(i0, i1 + 1):
         n_new = 0
         p = 0
         j = j0
+        row = i * nx
         while True:
             if i < i1:
-                while j < j1 and not solid[i, j]:
+                while j < j1 and not is_solid(cls[row + j]):
                     j += 1
             else:
                 j = j1  # a virtual empty row after the last closes every open rectangle
             if j >= j1:
                 break
             a = j
-            while j < j1 and solid[i, j]:
+            while j < j1 and is_solid(cls[row + j]):
                 j += 1
             b = j
             # Open rectangles that start before this run (or at it, with other columns) can
@@ -530,3 +532,33 @@ def merge_rects(solid, i0, i1, j0, j1, out):
             oi[k] = ni[k]
         n_open = n_new
     return count
+
+
+@njit(_nrt=False)
+def cover_chunks(cls, ny, nx, ci0, ci1, cj0, cj1, out, counts, scratch):
+    """Rigid-body boxes of chunks (ci, cj), ci in [ci0, ci1), cj in [cj0, cj1), in row-major
+    chunk order, from the row-major tile classes ``cls`` of an ny x nx map.
+
+    Each chunk (rows [ci CHUNK, (ci + 1) CHUNK), columns likewise, clipped to the map) gets a
+    greedy cover of its solid cells (see :func:`_cover_chunk`). The rectangles of all chunks
+    go to ``out`` back to back, (row0, col0, row1, col1) in tiles; ``counts[k]`` is the number
+    of chunk k = (ci - ci0) (cj1 - cj0) + (cj - cj0). ``out`` needs, per chunk, its height
+    times (width + 1) // 2 rows (one per possible row run); ``scratch`` is (6, CHUNK + 1).
+    Returns the total, or -1 (nothing meaningful written) when ``out`` is too small. One pass
+    over the cells of those chunks: linear in their area.
+    """
+    total = 0
+    k = 0
+    for ci in range(ci0, ci1):
+        i0 = ci * CHUNK
+        i1 = min(i0 + CHUNK, ny)
+        for cj in range(cj0, cj1):
+            j0 = cj * CHUNK
+            j1 = min(j0 + CHUNK, nx)
+            if total + (i1 - i0) * ((j1 - j0 + 1) // 2) > out.shape[0]:
+                return -1
+            n = _cover_chunk(cls, nx, i0, i1, j0, j1, out, total, scratch)
+            counts[k] = n - total
+            total = n
+            k += 1
+    return total
