@@ -229,6 +229,7 @@ def summarise(runs: list[dict]) -> dict:
 
 def markdown(summary: dict, warm: list[dict] | None = None) -> str:
     n = summary["runs"]
+    flags = (f" --runs {n}" if n > 1 else "") + (" --warm" if warm else "")
     fns = summary["functions"]
     total = sum(f["self_s"] for f in fns)
     total_llvm = sum(f["llvm_s"] for f in fns)
@@ -236,7 +237,7 @@ def markdown(summary: dict, warm: list[dict] | None = None) -> str:
     lines = [
         "# Compile times on first use",
         "",
-        f"`python bench/compile_times.py{' --runs ' + str(n) if n > 1 else ''}`: each run a "
+        f"`python bench/compile_times.py{flags}`: each run a "
         "fresh process with an empty Numba cache"
         f"{f'; medians of {n} runs' if n > 1 else ''}. Python {platform.python_version()}, "
         f"Numba {summary['numba']}, {os.cpu_count()} cores (shared: timings are noisy).",
@@ -262,7 +263,7 @@ def markdown(summary: dict, warm: list[dict] | None = None) -> str:
         "## Per function, by cost",
         "",
         "*self*: this function's own compile, without the functions first compiled inside it "
-        "(the self column adds up to the total); *incl.*: the wall time of its compile event; "
+        "(the self column adds up to the total); *incl.*: its whole compile event; "
         "*LLVM*: time holding the LLVM lock (optimisation, machine code) in its own compile; "
         "*first needed by*: the entry point that compiled it; *inside*: the function whose "
         "compile first compiled it. CPU seconds.",
@@ -298,13 +299,18 @@ def main(argv=None) -> int:
                         help="also time warm-cache import and first step (after a cold run)")
     parser.add_argument("--out", help="write the markdown here as well as to stdout")
     parser.add_argument("--json", help="write the raw measurements here")
+    parser.add_argument("--from-json", help="no runs: the markdown of a --json file")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
         child()
         return 0
     cold, warm = [], []
-    for k in range(args.runs):
+    if args.from_json:
+        with open(args.from_json) as f:
+            saved = json.load(f)
+        cold, warm = saved["cold"], saved["warm"]
+    for k in range(0 if args.from_json else args.runs):
         with tempfile.TemporaryDirectory() as cache:
             t0 = time.perf_counter()
             cold.append(run_child(cache))
