@@ -14,9 +14,11 @@ optimisation and machine code). The entry points, in order, as a new user meets 
   particle step     ``world.add_particles`` and a step with them
   move_and_slide    a tile map and a kinematic character's first ``move_and_slide``
 
+Function times are CPU seconds of the compiling thread (``time.thread_time``), so other
+processes on a shared machine stretch the wall-clock column of the entry points, not them.
 A kernel's "self" time excludes the kernels compiled inside it (its callees typed for the
-first time), so the self column adds up to the total; "incl." is the wall time of its own
-compile event. LLVM time is counted in the innermost compile that holds the LLVM lock.
+first time), so the self column adds up to the total; "incl." is its whole compile event.
+LLVM time is counted in the innermost compile that holds the LLVM lock.
 
   python bench/compile_times.py              # markdown to stdout (one cold run)
   python bench/compile_times.py --runs 3     # medians of 3 cold runs
@@ -69,16 +71,18 @@ class _Recorder:
         self.notify(event)
 
     def notify(self, event) -> None:
-        now = time.perf_counter()
+        now = time.thread_time()
         if event.kind == "numba:compile":
             if event.is_start:
+                parent = self.stack[-1]["name"] if self.stack else ""
                 self.stack.append({"name": self._name(event), "t0": now, "child": 0.0,
-                                   "llvm": 0.0})
+                                   "llvm": 0.0, "parent": parent})
                 return
             frame = self.stack.pop()
             incl = now - frame["t0"]
             row = self.rows.setdefault((self.phase, frame["name"]), {
-                "self_s": 0.0, "incl_s": 0.0, "llvm_s": 0.0, "signatures": 0})
+                "self_s": 0.0, "incl_s": 0.0, "llvm_s": 0.0, "signatures": 0,
+                "parent": frame["parent"]})
             row["self_s"] += incl - frame["child"]
             row["incl_s"] += incl
             row["llvm_s"] += frame["llvm"]
@@ -161,9 +165,10 @@ def child() -> None:
     state: dict = {}
     for phase, fn in _scenario():
         rec.phase = phase
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         fn(state)
-        phases.append({"phase": phase, "wall_s": time.perf_counter() - t0})
+        phases.append({"phase": phase, "wall_s": time.perf_counter() - t0,
+                       "cpu_s": time.thread_time() - c0})
     rows = [{"phase": p, "function": f, **r} for (p, f), r in rec.rows.items()]
     import numba
 
@@ -193,11 +198,13 @@ def summarise(runs: list[dict]) -> dict:
     per_phase = {}
     for ph in phases:
         walls = [next(p["wall_s"] for p in r["phases"] if p["phase"] == ph) for r in runs]
+        cpus = [next(p["cpu_s"] for p in r["phases"] if p["phase"] == ph) for r in runs]
         comp = [sum(x["self_s"] for x in r["rows"] if x["phase"] == ph) for r in runs]
         llvm = [sum(x["llvm_s"] for x in r["rows"] if x["phase"] == ph) for r in runs]
         funcs = {x["function"] for x in runs[0]["rows"] if x["phase"] == ph}
         sigs = sum(x["signatures"] for x in runs[0]["rows"] if x["phase"] == ph)
-        per_phase[ph] = {"wall_s": statistics.median(walls), "compile_s": statistics.median(comp),
+        per_phase[ph] = {"wall_s": statistics.median(walls), "cpu_s": statistics.median(cpus),
+                         "compile_s": statistics.median(comp),
                          "llvm_s": statistics.median(llvm), "functions": len(funcs),
                          "signatures": sigs}
     per_fn: dict[str, dict] = {}
@@ -205,7 +212,7 @@ def summarise(runs: list[dict]) -> dict:
         for x in r["rows"]:
             d = per_fn.setdefault(x["function"], {
                 "self": [0.0] * len(runs), "incl": [0.0] * len(runs), "llvm": [0.0] * len(runs),
-                "signatures": 0, "phase": x["phase"]})
+                "signatures": 0, "phase": x["phase"], "parent": x["parent"]})
             d["self"][i] += x["self_s"]
             d["incl"][i] += x["incl_s"]
             d["llvm"][i] += x["llvm_s"]
@@ -213,7 +220,8 @@ def summarise(runs: list[dict]) -> dict:
                 d["signatures"] += x["signatures"]
     fns = [{"function": f, "self_s": statistics.median(d["self"]),
             "incl_s": statistics.median(d["incl"]), "llvm_s": statistics.median(d["llvm"]),
-            "signatures": d["signatures"], "phase": d["phase"]} for f, d in per_fn.items()]
+            "signatures": d["signatures"], "phase": d["phase"], "parent": d["parent"]}
+           for f, d in per_fn.items()]
     fns.sort(key=lambda x: -x["self_s"])
     return {"phases": per_phase, "functions": fns, "runs": len(runs),
             "numba": runs[0]["numba"]}
@@ -221,6 +229,7 @@ def summarise(runs: list[dict]) -> dict:
 
 def markdown(summary: dict, warm: list[dict] | None = None) -> str:
     n = summary["runs"]
+    flags = (f" --runs {n}" if n > 1 else "") + (" --warm" if warm else "")
     fns = summary["functions"]
     total = sum(f["self_s"] for f in fns)
     total_llvm = sum(f["llvm_s"] for f in fns)
@@ -228,40 +237,46 @@ def markdown(summary: dict, warm: list[dict] | None = None) -> str:
     lines = [
         "# Compile times on first use",
         "",
-        f"`python bench/compile_times.py{' --runs ' + str(n) if n > 1 else ''}`: each run a "
+        f"`python bench/compile_times.py{flags}`: each run a "
         "fresh process with an empty Numba cache"
         f"{f'; medians of {n} runs' if n > 1 else ''}. Python {platform.python_version()}, "
         f"Numba {summary['numba']}, {os.cpu_count()} cores (shared: timings are noisy).",
         "",
         f"**{len(fns)} functions compiled** ({len(ours)} collide2d kernels, "
         f"{len(fns) - len(ours)} Numba/NumPy helpers), "
-        f"{sum(f['signatures'] for f in fns)} signatures, {total:.1f} s of compiling, of which "
-        f"LLVM {total_llvm:.1f} s.",
+        f"{sum(f['signatures'] for f in fns)} signatures, {total:.1f} CPU s of compiling, of "
+        f"which LLVM {total_llvm:.1f} s.",
         "",
         "## Per entry point, in the order a new user meets them",
         "",
-        "| entry point | wall (s) | compiling (s) | LLVM (s) | functions | signatures |",
-        "|---|---:|---:|---:|---:|---:|",
+        "CPU: the process's CPU time in the entry point (what a quiet machine's wall clock "
+        "would show); compiling and LLVM: CPU time in compile events.",
+        "",
+        "| entry point | wall (s) | CPU (s) | compiling (s) | LLVM (s) | functions | signatures |",
+        "|---|---:|---:|---:|---:|---:|---:|",
     ]
     for ph, d in summary["phases"].items():
-        lines.append(f"| {ph} | {d['wall_s']:.2f} | {d['compile_s']:.2f} | {d['llvm_s']:.2f} | "
-                     f"{d['functions']} | {d['signatures']} |")
+        lines.append(f"| {ph} | {d['wall_s']:.2f} | {d['cpu_s']:.2f} | {d['compile_s']:.2f} | "
+                     f"{d['llvm_s']:.2f} | {d['functions']} | {d['signatures']} |")
     lines += [
         "",
         "## Per function, by cost",
         "",
         "*self*: this function's own compile, without the functions first compiled inside it "
-        "(the self column adds up to the total); *incl.*: the wall time of its compile event; "
+        "(the self column adds up to the total); *incl.*: its whole compile event; "
         "*LLVM*: time holding the LLVM lock (optimisation, machine code) in its own compile; "
-        "*first needed by*: the entry point that compiled it.",
+        "*first needed by*: the entry point that compiled it; *inside*: the function whose "
+        "compile first compiled it. CPU seconds.",
         "",
-        "| # | function | self (s) | incl. (s) | LLVM (s) | signatures | first needed by |",
-        "|---:|---|---:|---:|---:|---:|---|",
+        "| # | function | self (s) | incl. (s) | LLVM (s) | signatures | first needed by "
+        "| inside |",
+        "|---:|---|---:|---:|---:|---:|---|---|",
     ]
     for i, f in enumerate(fns, 1):
+        inside = f"`{_short(f['parent'])}`" if f["parent"] else ""
         lines.append(f"| {i} | `{_short(f['function'])}` | {f['self_s']:.2f} | "
                      f"{f['incl_s']:.2f} | {f['llvm_s']:.2f} | {f['signatures']} | "
-                     f"{f['phase']} |")
+                     f"{f['phase']} | {inside} |")
     if warm:
         lines += ["", "## Warm cache (every kernel loads from disk)", "",
                   "| entry point | wall (s) |", "|---|---:|"]
@@ -284,13 +299,18 @@ def main(argv=None) -> int:
                         help="also time warm-cache import and first step (after a cold run)")
     parser.add_argument("--out", help="write the markdown here as well as to stdout")
     parser.add_argument("--json", help="write the raw measurements here")
+    parser.add_argument("--from-json", help="no runs: the markdown of a --json file")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
         child()
         return 0
     cold, warm = [], []
-    for k in range(args.runs):
+    if args.from_json:
+        with open(args.from_json) as f:
+            saved = json.load(f)
+        cold, warm = saved["cold"], saved["warm"]
+    for k in range(0 if args.from_json else args.runs):
         with tempfile.TemporaryDirectory() as cache:
             t0 = time.perf_counter()
             cold.append(run_child(cache))
