@@ -141,7 +141,7 @@ def run_crowd(scene: CrowdScene, steps: int) -> dict:
 
     counts = np.zeros(steps, dtype=np.int64)
     samples = set(crowd_samples(steps))
-    # SCENES.md asks for the overlaps after each step; with SENSOR_LAG = 1 the check would
+    # scenes.md asks for the overlaps after each step; with SENSOR_LAG = 1 the check would
     # accept overlaps of the positions before the step instead (Box2D 2.3's convention).
     sampled = {1: scene.centres.copy()} if SENSOR_LAG and 1 in samples else {}
 

@@ -1,4 +1,4 @@
-"""The SCENES.md slide scene on collide2d: 2,000 characters on a 256 x 256 tile map.
+"""The bench/scenes.md slide scene on collide2d: 2,000 characters on a 256 x 256 tile map.
 
 Each step moves every character with one ``world.move_and_slide_many`` call (collide-and-slide
 against the tiles, up to 4 slides) at the velocity the scene wants for that step. Untimed after

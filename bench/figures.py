@@ -1,4 +1,4 @@
-"""Correctness figures of SCENES.md, computed the same way for every engine.
+"""Correctness figures of bench/scenes.md, computed the same way for every engine.
 
 Adapters hand in raw end states (positions, angles, ray hits, pair counts); these functions
 turn them into the numbers the table reports and the pass/fail flags ``--quick`` checks.

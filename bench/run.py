@@ -1,4 +1,4 @@
-"""Run the SCENES.md benchmark on collide2d and its peers, side by side in one process.
+"""Run the bench/scenes.md benchmark on collide2d and its peers, side by side in one process.
 
     python bench/run.py                      # full sizes: table, results.md, results.png
     python bench/run.py --quick              # tiny sizes, correctness only (exit 1 on failure)
@@ -215,7 +215,7 @@ def environment(engine_names) -> str:
 def write_markdown(rows, engine_names, sleeping: bool, path: Path) -> None:
     text = f"""# Benchmark results
 
-Scenes: SCENES.md. {environment(engine_names)}.
+Scenes: bench/scenes.md. {environment(engine_names)}.
 Sleeping {"on" if sleeping else "off"}. ms/step is the median over the run's steps
 (bullets: total seconds for all queries). c2d/peer is collide2d's time divided by the
 peer's in the same run: below 1, collide2d is faster. Settings: bench/README.md.

@@ -1,7 +1,7 @@
-"""Benchmark scenes of /work/shared/SCENES.md as plain numpy data.
+"""Benchmark scenes of ``bench/scenes.md`` as plain numpy data.
 
 Every engine adapter builds its world from these arrays, so all engines see exactly the same
-bodies. Random numbers come from ``np.random.default_rng(seed)`` in the order SCENES.md writes
+bodies. Random numbers come from ``np.random.default_rng(seed)`` in the order scenes.md writes
 them, always for the full-size scene; a smaller size takes the first N of that sequence
 (``rain(500)`` is the first 500 bodies of ``rain(2000)``).
 
@@ -43,7 +43,7 @@ SLIDE_PERIOD = 60  # steps between changes of a character's wanted velocity
 
 
 def steps_for(scene: str, size: int) -> int:
-    """Steps SCENES.md runs a scene for (0 for bullets, which is not stepped)."""
+    """Steps scenes.md runs a scene for (0 for bullets, which is not stepped)."""
     if scene == "pyramid":
         return 500 if size >= 100 else 600
     return {"rain": 600, "bullets": 0, "crowd": 300, "slide": 600}[scene]
@@ -166,7 +166,7 @@ def rain(n: int) -> RainScene:
     counts = np.empty(RAIN_MAX, dtype=np.int64)
     radii = np.empty(RAIN_MAX)
     angles = np.empty(RAIN_MAX)
-    for k in range(RAIN_MAX):  # per-body draws, in the order SCENES.md lists them
+    for k in range(RAIN_MAX):  # per-body draws, in the order scenes.md lists them
         counts[k] = rng.integers(3, 9)
         radii[k] = rng.uniform(0.4, 0.6)
         angles[k] = rng.uniform(0.0, TAU)
@@ -283,13 +283,14 @@ def _box_blur(field: np.ndarray, radius: int) -> np.ndarray:
 def slide(n: int = SLIDE_MAX) -> SlideScene:
     """256 x 256 tile map with clustered solid tiles, and characters in free cells (seed 5).
 
-    Map generator (SCENES.md leaves it open): white noise ``random((256, 256))``, smoothed by
-    two passes of a 7 x 7 box filter so that neighbouring tiles correlate over a few metres;
-    the top 25 % of the smoothed interior becomes solid (blobs of a few to a few dozen
-    tiles), then the one-tile border is made solid. After the map, in this order: 2,000
-    distinct free start cells (``choice`` without replacement, characters centred in their
-    cell), then per 60-step period (10 periods for 600 steps) a heading ``uniform(0, 2 pi)``
-    and a speed ``uniform(0, 8)`` m/s for every character, as (10, 2000) arrays.
+    Map generator (the definition leaves it open; scenes.md records this one): white noise
+    ``random((256, 256))``, smoothed by two passes of a 7 x 7 box filter so that neighbouring
+    tiles correlate over a few metres; the top 25 % of the smoothed interior becomes solid
+    (blobs of a few to a few dozen tiles), then the one-tile border is made solid. After the
+    map, in this order: 2,000 distinct free start cells (``choice`` without replacement,
+    characters centred in their cell), then per 60-step period (10 periods for 600 steps) a
+    heading ``uniform(0, 2 pi)`` and a speed ``uniform(0, 8)`` m/s for every character, as
+    (10, 2000) arrays.
     """
     if not 0 < n <= SLIDE_MAX:
         raise ValueError(f"slide: size must be in 1..{SLIDE_MAX} (got {n})")

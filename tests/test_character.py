@@ -352,8 +352,8 @@ def test_characters_pass_through_each_other_by_default_block_and_push_on_request
 
 
 def test_hitboxes_report_which_shape_of_which_body_met_which():
-    """Seed 001: a body box (solid) and a weapon box (sensor) per character; overlaps are
-    sensor events of world.step, naming the shapes."""
+    """Two hitboxes per character, a body box (solid) and a weapon box (sensor), tell hits
+    taken from hits given; overlaps are sensor events of world.step, naming the shapes."""
     world = c2d.World(gravity=(0, 0))
     grid = np.zeros((10, 20), bool)
     grid[0, :] = True

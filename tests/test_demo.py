@@ -82,7 +82,7 @@ def test_naval_broadsides_hit_only_the_enemy():
     assert enemy_hits == sum(scene.hits)
 
 
-def test_scenes_are_the_five_of_the_issue():
+def test_demo_has_its_five_scenes_in_order():
     assert list(SCENES) == ["naval", "dungeon", "tumble", "pyramid", "rain"]
 
 

@@ -275,7 +275,8 @@ CASES = [
 ]
 
 
-# Entry points that do not validate, or half-apply, today (files this issue does not own):
+# Entry points that do not validate, or half-apply, today (bugs in the engine itself, not in
+# the validation layer):
 # strict xfails, so each flips to a failure (to be moved into CASES) once fixed.
 ENGINE_GAPS = [
 ]

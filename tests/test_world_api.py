@@ -86,7 +86,7 @@ def test_two_shapes_parallel_axis():
 
 @pytest.mark.parametrize("reverse", [False, True], ids=["ccw", "cw"])
 def test_concave_polygon_mass_is_density_times_area(reverse):
-    outline = [(0, 0), (4, 0), (4, 3), (2, 1), (0, 3)]   # the hull: area 8
+    outline = [(0, 0), (4, 0), (4, 3), (2, 1), (0, 3)]   # notched concave hull: area 8
     if reverse:
         outline = outline[::-1]
     world = c2d.World()

@@ -9,7 +9,7 @@ Expectations, derived here:
   mu >= tan t, else slides down with a = g (sin t - mu cos t).
 - A 1D elastic collision of m1, m2 at u1, u2 keeps m1 u1 + m2 u2 and the kinetic energy; the
   outgoing velocities are v1 = ((m1 - m2) u1 + 2 m2 u2) / (m1 + m2), v2 likewise.
-- Arcade response (seed 004, tutorial 4): the relative velocity's normal part is reversed and
+- Arcade response: the relative velocity's normal part is reversed and
   scaled by the elasticity, V' = Vt (1 - f) - e Vn, so a ball bouncing on a static floor
   leaves with e times its impact speed.
 - A resting body of mass m is held by a normal force m g: the normal impulse of one step is

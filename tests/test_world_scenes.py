@@ -1,6 +1,6 @@
-"""Whole scenes: the SCENES.md pyramid and rain, bullets against a thin wall, determinism.
+"""Whole scenes: the bench/scenes.md pyramid and rain, bullets against a thin wall, determinism.
 
-The scenes are built here from the rules written in /work/shared/SCENES.md (not from the
+The scenes are built here from the rules written in bench/scenes.md (not from the
 benchmark's code), so a misreading of the rules on either side shows up as a disagreement.
 """
 
@@ -23,7 +23,7 @@ DT = 1.0 / 60.0
 
 # ---------------------------------------------------------------------------- builders
 def _pyramid(base, sleeping=True):
-    """SCENES.md pyramid: a 200 x 1 m static ground with its top at y = 0; unit boxes
+    """bench/scenes.md pyramid: a 200 x 1 m static ground with its top at y = 0; unit boxes
     (density 1, friction 0.6, restitution 0), box i of row r at x = i - (B - r - 1) / 2,
     y = 0.5 + r."""
     world = c2d.World(gravity=(0.0, -10.0), sleeping=sleeping)
@@ -39,7 +39,7 @@ def _pyramid(base, sleeping=True):
 
 
 def _rain(n):
-    """SCENES.md rain, first n bodies of seed 1: per body n-gon count integers(3, 9), radius
+    """bench/scenes.md rain, first n bodies of seed 1: per body n-gon count integers(3, 9), radius
     uniform(0.4, 0.6), angle uniform(0, 2 pi); 40-column grid of pitch 1.5 m; a floor with
     its top at y = 0 from x = -31 to 31 and walls with inner faces at x = -30 and 30, 150 m
     high, all 1 m thick."""

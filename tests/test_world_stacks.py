@@ -168,7 +168,7 @@ def test_changing_substeps_keeps_a_resting_stack_at_rest():
 
 @pytest.mark.slow
 def test_large_pyramid_stands_with_adaptive_substeps():
-    # SCENES.md's B = 100 pyramid (5,050 boxes, 500 steps): "stands" is tilt < 0.05 rad,
+    # bench/scenes.md's B = 100 pyramid (5,050 boxes, 500 steps): "stands" is tilt < 0.05 rad,
     # drift < 0.1 m and every box's height within 0.25 m of its start. At 4 substeps the
     # top sinks 0.36 m; it predicts 0.40 m of spring depth, which takes 8 substeps.
     b_rows = 100

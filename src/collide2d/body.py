@@ -236,7 +236,7 @@ class Body:
 
     @property
     def arcade(self) -> bool:
-        """Arcade response (seed 004 tutorial 4): no rotation; contacts reflect the velocity
+        """Arcade response, for game characters: no rotation; contacts reflect the velocity
         with elasticity and friction, and static friction holds below a speed threshold."""
         return self._flag(S.B_ARCADE)
 

@@ -1,4 +1,4 @@
-"""Characters: collide-and-slide movement against tile maps and static shapes (seed 001).
+"""Characters: collide-and-slide movement against tile maps and static shapes.
 
 ``World`` gains these methods from :class:`CharacterMixin`:
 
@@ -15,10 +15,11 @@ Solid (non-sensor) shapes of static bodies and of kinematic bodies that are not 
 (moving platforms), and every tile map. A body becomes a *character* when it is first moved
 by ``move_and_slide`` / ``move_and_slide_many`` (or by ``world.set_character(body)``).
 With ``character_response = "cross"`` (default) characters and dynamic bodies do not block
-movers: characters pass through each other, as in seed 001. "block" makes them solid to
-movers; "push" also hands a dynamic body in the way the mover's speed along the contact
-normal, so the next ``world.step`` moves it aside. The mover's own sensor shapes (a weapon
-hitbox) ride along and never block.
+movers: characters pass through each other, so none can block a corridor for the others and
+the code steering them stays simple; who met whom comes as overlap events. "block" makes
+them solid to movers; "push" also hands a dynamic body in the way the mover's speed along
+the contact normal, so the next ``world.step`` moves it aside. The mover's own sensor shapes
+(a weapon hitbox) ride along and never block.
 
 Overlap events between characters come from ``world.step``, as for any shapes: give each
 character a sensor shape (kinematic-kinematic pairs report only when one shape is a sensor),

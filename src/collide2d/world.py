@@ -88,9 +88,10 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         would otherwise rest too deep in each other: tall stacks and heavy bodies on light
         ones hold, and only the steps that hold them pay (see ``substeps_used``).
     sleeping : let bodies at rest sleep (``world.sleeping = False`` to turn off).
-    integrator : "semi-implicit" (default, stable) or "euler" (explicit, seed 002).
+    integrator : "semi-implicit" (default, stable: velocity first, then position from the
+        new velocity) or "euler" (explicit Euler: position from the old velocity).
     dynamic_response : what two dynamic shapes do: "solid" (collide), "sensor" (overlap
-        and report, seed 001's characters) or "ignore".
+        and report: characters that pass through each other) or "ignore".
     """
 
     def __init__(self, gravity=(0.0, -10.0), damping: float = 1.0, substeps: int = 4,

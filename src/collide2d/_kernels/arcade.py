@@ -1,4 +1,4 @@
-"""Arcade response (seed 004, tutorial 4) for bodies flagged ``arcade``.
+"""Arcade response for bodies flagged ``arcade`` (game characters that must not tumble).
 
 Instead of impulses with rotation, an overlapping pair is pushed apart along the contact
 normal by the penetration depth, shared by inverse mass (an immovable body takes none), and

@@ -2,8 +2,9 @@
 
 The solver works on centres of mass (``com``) and angles; the world stores body origins.
 ``begin_step`` computes centres from origins, ``end_step`` writes origins back and clears the
-force accumulators (seed 002). Damping follows the seed's meaning: ``damping`` is the fraction
-of velocity kept after one second, so a substep of length h multiplies by damping ** h.
+force accumulators (forces apply for one step). ``damping`` is the fraction of velocity kept
+after one second, so a substep of length h multiplies by damping ** h and the result does
+not depend on the step or substep length.
 """
 
 import math

@@ -1,4 +1,4 @@
-"""Collide-and-slide for characters (seed 001): many movers in one compiled call.
+"""Collide-and-slide for characters: many movers in one compiled call.
 
 Per mover, in order: (1) *carry*: a mover whose last move ended on the floor of a kinematic
 body first follows that body's displacement since then (swept, ignoring that body);

@@ -1,7 +1,7 @@
 """The collide2d demo: ``python -m collide2d demo [SCENE]``.
 
-Scenes: ``naval`` (seed 000's sailing battle: convex-hull ships, concave islands,
-broadsides), ``dungeon`` (seed 001's top-down characters sliding along tile walls and
+Scenes: ``naval`` (a sailing battle: convex-hull ships, concave islands,
+broadsides), ``dungeon`` (top-down RPG characters sliding along tile walls and
 overlapping each other), ``tumble`` (many shapes falling and stacking), ``pyramid`` and
 ``rain`` (the benchmark scenes). Mouse: left drags or attracts, right spawns. Keys: ``p``
 pause, ``space`` single step, ``n`` / ``b`` next / previous scene, ``d`` debug overlays,

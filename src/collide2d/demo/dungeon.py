@@ -1,4 +1,4 @@
-"""dungeon: seed 001's top-down RPG. Characters walk the rooms of a tile map, sliding
+"""dungeon: a top-down RPG. Characters walk the rooms of a tile map, sliding
 along its walls (``world.move_and_slide_many``: one compiled call moves them all), and pass
 through each other. Each character has a solid body shape, which the mover sweeps against
 the tiles, and a slightly smaller sensor hitbox: ``world.step`` reports hitbox overlaps

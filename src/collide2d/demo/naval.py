@@ -1,4 +1,4 @@
-"""naval: seed 000's sailing battle. Ships are convex hulls (literally: the hull of a cloud
+"""naval: a sailing battle. Ships are convex hulls (literally: the hull of a cloud
 of deck points), islands are concave static polygons, cannonballs fly in broadsides.
 
 Two fleets sail opposite ways round two ellipses, so they keep passing each other abeam;
@@ -225,8 +225,8 @@ class Naval(Scene):
             renderer.circle(c, r, None, fade, 2.0)
 
     def _draw_trails(self, renderer, camera) -> None:
-        """Each cannonball's path over the last 1/20 s: the segment seed 000 traces from the
-        last position to the current one."""
+        """Each cannonball's path over the last 1/20 s: the kind of segment a particle is traced
+        along each step, from its last position to the current one (so it cannot tunnel)."""
         for gun in self.guns:
             live = gun.alive
             if not live.any():

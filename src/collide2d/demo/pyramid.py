@@ -1,4 +1,4 @@
-"""pyramid: 210 unit boxes stacked 20 rows high (the SCENES.md benchmark scene)."""
+"""pyramid: 210 unit boxes stacked 20 rows high (the benchmark's pyramid, B = 20)."""
 
 from __future__ import annotations
 

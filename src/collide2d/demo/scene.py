@@ -55,7 +55,7 @@ class Scene:
 
     def attract(self, point, radius: float) -> None:
         """Left button held on empty space at world ``point``: pull the dynamic bodies within
-        ``radius`` (m) towards it (seed 004's mouse), gravity cancelled, motion damped."""
+        ``radius`` (m) towards it, gravity cancelled, motion damped."""
         world = self.world
         ids = dynamic_ids(world)
         d = np.asarray(point, dtype=np.float64) - world.positions(ids)
