@@ -447,7 +447,8 @@ def _draw_mtd(world, geo, renderer, camera: Camera, opt: DrawOptions) -> None:
     lo = np.maximum(ba[:, :2], bb[:, :2])
     hi = np.minimum(ba[:, 2:], bb[:, 2:])
     start = 0.5 * (lo + hi)
-    end = start + normal[hit] * depth[hit, None]
+    # penetration_many's normal points from A to B: A moves out along -normal.
+    end = start - normal[hit] * depth[hit, None]
     renderer.lines(_arrows(camera.world_to_screen(start), camera.world_to_screen(end)),
                    opt.palette.mtd, opt.line_width + 1.0)
 
