@@ -70,5 +70,5 @@ __all__ += ["TileMap", "MoveResult", "MoveResults", "MoveContact", "ShapeGeometr
 # World query results. collide2d.RayHit is what world.raycast returns (shape, body, point,
 # normal, fraction); geometry's segment_polygon returns a BoundaryHit (fraction, point,
 # normal, edge).
-__all__ += ["QueryFilter", "RayHit", "RayHitArrays", "PointHitArrays", "ShapeOverlap", "ShapeCastHit",
-            "Particles", "ParticleHitArrays"]
+__all__ += ["QueryFilter", "RayHit", "RayHitArrays", "PointHitArrays", "ShapeOverlap",
+            "ShapeCastHit", "Particles", "ParticleHitArrays"]

@@ -334,9 +334,9 @@ class CharacterMixin:
         up : None (top-down: every contact is a wall) or the up direction (platformers):
             contacts whose surface faces within ``max_floor_angle`` (rad) of ``up`` are
             floors (their normal, from the mover to the floor, is within it of ``-up``),
-            those facing within it of ``-up`` ceilings, others walls. With ``up``, a mover whose wanted
-            motion is straight down (gravity alone) stops on a walkable slope instead of
-            creeping down it.
+            those facing within it of ``-up`` ceilings, others walls. With ``up``, a mover
+            whose wanted motion is straight down (gravity alone) stops on a walkable slope
+            instead of creeping down it.
 
         Returns
         -------
