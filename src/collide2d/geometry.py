@@ -617,7 +617,13 @@ def penetration_many(pool: ShapePool, pairs):
     """:func:`penetration` for each row: ``(hit, normal, depth)``, the normal from shape
     ``pairs[k, 0]`` to shape ``pairs[k, 1]``; no hit gives NaN."""
     pool = _pool(pool)
-    p = _pairs(pool, pairs)
+    return _penetration_pairs(pool, _pairs(pool, pairs))
+
+
+def _penetration_pairs(pool: ShapePool, p: np.ndarray):
+    """:func:`penetration_many` without the checks, for a trusted pool built from the world's
+    own shapes (``collide2d.draw``), which may hold rounded polygons and capsules (radius > 0
+    with several vertices: the kernel handles them; ``pack_shapes`` never makes them)."""
     m = p.shape[0]
     hit = np.empty(m, np.bool_)
     normal = np.empty((m, 2))
