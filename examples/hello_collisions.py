@@ -8,11 +8,15 @@ ship = c2d.convex_hull([(0, 0), (4, -1), (8, 0), (7, 2), (1, 2)])
 island = [(10, 0), (16, 0), (16, 6), (13, 2), (10, 6)]  # concave land mass
 other = [(6, 1), (10, 1), (10, 3), (6, 3)]
 
+# Normals (docs/geometry-rules.md#normals): between two shapes A and B they point from A to
+# B (penetration, sweep, contact_points); a segment's hit carries the outward surface normal.
 print("ship hull (CCW):", ship.round(3).tolist())
-print("cannonball trace hits ship:", c2d.segment_polygon((-2, 1), (3, 1), ship))
+print("cannonball trace hits ship:", c2d.segment_polygon((-2, 1), (3, 1), ship))  # BoundaryHit
 print("lookout on the island?", c2d.point_in_polygon((13, 1), island))
 print("ships overlap?", c2d.polygons_overlap(ship, other))
-print("separation vector:", c2d.penetration(ship, other))
+pen = c2d.penetration(ship, other)
+print("penetration, normal from ship to other:", pen)
+print("move the ship out by:", 0.0 - pen.depth * pen.normal)
 print("fast ship sweeps into island at:", c2d.sweep(other, (20, 0), c2d.decompose(island)[0]))
 print("laser through ship:", c2d.clip_segment((-1, 1), (9, 1), ship))
 print("contact points:", c2d.contact_points(ship, other))

@@ -44,7 +44,8 @@ def test_slide_along_a_wall_closed_form():
     assert r.velocity.tolist() == [0.0, 10.0]
     assert r.on_wall and not r.on_floor and not r.on_ceiling
     (c,) = r.contacts
-    assert c.normal.tolist() == [-1.0, 0.0] and c.shape is wall and c.tile is None
+    # From the mover to the wall on its right (docs/geometry-rules.md#normals).
+    assert c.normal.tolist() == [1.0, 0.0] and c.shape is wall and c.tile is None
     assert c.own_shape is hero.shapes[0] and c.response == "slide"
     assert hero.position == pytest.approx(r.position)
     assert hero.velocity.tolist() == [0.0, 0.0]              # the body's velocity is untouched

@@ -306,6 +306,26 @@ def test_svg_mtd_arrow_and_overlap_highlight():
     assert len(outlined) == 2
 
 
+def test_svg_mtd_arrow_for_a_rounded_polygon():
+    # Rounded polygons and capsules are world shapes that pack_shapes never makes: the MTD
+    # overlay must draw them, not trip over the public pool check (the demo's tumble scene).
+    world = c2d.World(gravity=(0.0, 0.0), dynamic_response="sensor")
+    a = world.add_body(position=(0.0, 0.0))
+    a.add_polygon([(-0.75, -0.75), (0.75, -0.75), (0.75, 0.75), (-0.75, 0.75)], radius=0.25)
+    b = world.add_body(position=(1.5, 0.0))
+    b.add_box(2.0, 2.0)
+    world.step(1.0 / 60.0)
+    cam = Camera(center=(0.75, 0.0), zoom=20.0, size=(120, 80))
+    r = SvgRenderer(cam.size)
+    draw_world(world, r, cam, DrawOptions(mtd=True))
+    root = parse(r.to_string())
+    arrows = [p for p in root.findall(SVG + "path") if p.get("stroke") == hexcolor(PAL.mtd)]
+    assert len(arrows) == 1
+    shaft = path_segments(arrows[0])[0]
+    # A reaches x = 1 (0.75 + the 0.25 rounding), B starts at 0.5: A moves 0.5 m left.
+    assert_allclose(shaft[0] - shaft[1], [10.0, 0.0], atol=1e-6)
+
+
 @nojit
 def test_svg_debug_overlays_draw_boxes():
     world, box, ball = _scene()

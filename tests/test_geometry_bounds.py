@@ -112,7 +112,7 @@ def test_sweep_at_the_bound_hits_after_the_gap_closes():
     # Gap 2 m closed at BIG m/s.
     hit = c2d.sweep(square(1.0), (BIG, 0.0), square(1.0, (3.0, 0.0)))
     assert hit.time == pytest.approx(2.0 / BIG, rel=1e-9)
-    assert hit.normal.tolist() == [-1.0, 0.0]
+    assert hit.normal.tolist() == [1.0, 0.0]   # from A to B, which lies to its right
 
 
 def test_random_shapes_at_the_bound_give_no_nan():

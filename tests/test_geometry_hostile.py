@@ -133,6 +133,6 @@ def test_valid_pool_still_answers():
     pool = c2d.pack_shapes([SQUARE, np.array(SQUARE) + (0.5, 0.0)])
     hit, normal, depth = c2d.penetration_many(pool, [(0, 1)])
     assert hit.tolist() == [True]
-    assert normal[0].tolist() == [-1.0, 0.0] and depth[0] == 0.5
+    assert normal[0].tolist() == [1.0, 0.0] and depth[0] == 0.5   # from 0 to 1, on its right
     out = c2d.segment_polygon_many([(-5, .5)], [(10, .5)], pool)
     assert out.hit[0] and out.shape[0] == 0 and out.fraction[0] == 5 / 15

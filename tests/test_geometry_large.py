@@ -169,7 +169,7 @@ def test_size_limit_is_named(monkeypatch):
 
 
 def brute_force_mtv(a: np.ndarray, b: np.ndarray):
-    """(depth, normal pushing a from b) over every face normal of both, or None if apart."""
+    """(depth, normal from a to b) over every face normal of both, or None if apart."""
     best = (math.inf, None)
     for p, q, sign in ((a, b, 1.0), (b, a, -1.0)):
         e = np.roll(p, -1, axis=0) - p
@@ -180,7 +180,7 @@ def brute_force_mtv(a: np.ndarray, b: np.ndarray):
         overlap = pmax - qmin
         k = int(np.argmin(overlap))
         if overlap[k] < best[0]:
-            best = (overlap[k], -sign * m[k])
+            best = (overlap[k], sign * m[k])   # a's outward normal, or minus b's
     return None if best[0] <= 0 else best
 
 
@@ -230,9 +230,9 @@ def test_penetration_of_two_100k_gons_has_the_closed_form_depth():
     b = regular(n, r, (dx, 0.0))
     pen = c2d.penetration(a, b)
     # Same centrally symmetric polygon: depth (2 r - dx) cos(pi / n) along the face normal
-    # nearest +x, at angle +-pi / n.
+    # nearest +x, at angle +-pi / n; b lies at +x, so the normal (from a to b) is that one.
     assert pen.depth == pytest.approx((2 * r - dx) * math.cos(math.pi / n), rel=1e-9)
-    assert pen.normal[0] == pytest.approx(-math.cos(math.pi / n), rel=1e-12)
+    assert pen.normal[0] == pytest.approx(math.cos(math.pi / n), rel=1e-12)
     assert abs(pen.normal[1]) == pytest.approx(math.sin(math.pi / n), rel=1e-6)
     assert c2d.polygons_overlap(a, b)
     assert not c2d.polygons_overlap(a, regular(n, r, (2.1, 0.0)))

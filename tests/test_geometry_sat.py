@@ -2,8 +2,9 @@
 
 Oracles: shapely (intersects, exact distances), the Minkowski difference for the smallest
 separating translation, closed forms for circles, and a bisection on exact distances for the
-time of impact. Every pair query is called both ways round. The normal always pushes A away
-from B (docs/geometry-rules.md).
+time of impact. Every pair query is called both ways round. The normal always points from A
+to B (docs/geometry-rules.md#normals): moving A by -depth * normal separates the pair. Hand
+cases give the direction from where B lies relative to A.
 """
 
 from __future__ import annotations
@@ -98,24 +99,34 @@ def check_pen(pen, normal, depth, tol=TOL):
 
 
 PEN_CASES = [
-    # A, B, normal pushing A away from B, depth: all by hand
-    pytest.param(SQUARE, box(0.9, 0, 2, 1), (-1, 0), 0.1, id="overlap-x"),
-    pytest.param(SQUARE, box(-0.5, 0.75, 1.5, 3), (0, -1), 0.25, id="overlap-y"),
-    # small square centred (1, 0) inside [-2, 2]^2: cheapest way out is +x by 1.5
-    pytest.param(box(0.5, -0.5, 1.5, 0.5), box(-2, -2, 2, 2), (1, 0), 1.5, id="contained"),
-    # sliver's apex pokes 0.5e-6 into the bottom of a box above it... from below
-    pytest.param(SLIVER, box(0.4, -1, 0.6, 0.5e-6), (0, 1), 0.5e-6, id="sliver"),
-    pytest.param(DIAMOND, FLOOR, (0, 1), 0.1, id="vertex-edge"),
-    pytest.param(g.Circle((0, 0), 1), g.Circle((1.5, 0), 1), (-1, 0), 0.5, id="circles"),
-    pytest.param(g.Circle((3, 4), 3), g.Circle((0, 0), 3), (0.6, 0.8), 1.0, id="circles-diag"),
-    pytest.param(g.Circle((0.5, 0.6), 0.1), SQUARE, (0, 1), 0.5, id="circle-inside-square"),
-    pytest.param(g.Circle((1.3, 1.4), 0.6), SQUARE, (0.6, 0.8), 0.1, id="circle-corner"),
-    pytest.param(g.Circle((1, 0.5), 0.25), SQUARE, (1, 0), 0.25, id="circle-centre-on-edge"),
-    pytest.param(g.Circle((0, 0.4), 0.5), FLOOR, (0, 1), 0.1, id="circle-floor"),
+    # A, B, normal from A to B, depth: all by hand (A moves out along -normal)
+    # unit square A, B from x = 0.9: B lies to the right, overlap 0.1 -> normal +x
+    pytest.param(SQUARE, box(0.9, 0, 2, 1), (1, 0), 0.1, id="overlap-x"),
+    # B from y = 0.75 lies above A, overlap 0.25 -> normal +y
+    pytest.param(SQUARE, box(-0.5, 0.75, 1.5, 3), (0, 1), 0.25, id="overlap-y"),
+    # small square centred (1, 0) inside [-2, 2]^2: cheapest way out is +x by 1.5, so A
+    # moves along -normal = +x: normal -x
+    pytest.param(box(0.5, -0.5, 1.5, 0.5), box(-2, -2, 2, 2), (-1, 0), 1.5, id="contained"),
+    # the box (top y = 0.5e-6) lies below the sliver's base: A goes up, normal -y
+    pytest.param(SLIVER, box(0.4, -1, 0.6, 0.5e-6), (0, -1), 0.5e-6, id="sliver"),
+    # the diamond's bottom vertex (0, -0.1) is 0.1 into the floor below it: normal -y
+    pytest.param(DIAMOND, FLOOR, (0, -1), 0.1, id="vertex-edge"),
+    # centres 0 and 1.5 apart along x, radii 1 + 1: normal +x, depth 0.5
+    pytest.param(g.Circle((0, 0), 1), g.Circle((1.5, 0), 1), (1, 0), 0.5, id="circles"),
+    # from (3, 4) to (0, 0): (-0.6, -0.8); depth 6 - 5
+    pytest.param(g.Circle((3, 4), 3), g.Circle((0, 0), 3), (-0.6, -0.8), 1.0, id="circles-diag"),
+    # circle near the square's top: out through y = 1 (0.4 + r 0.1), A goes up: normal -y
+    pytest.param(g.Circle((0.5, 0.6), 0.1), SQUARE, (0, -1), 0.5, id="circle-inside-square"),
+    # from the centre (1.3, 1.4) to the corner (1, 1): (-0.3, -0.4) / 0.5; depth 0.6 - 0.5
+    pytest.param(g.Circle((1.3, 1.4), 0.6), SQUARE, (-0.6, -0.8), 0.1, id="circle-corner"),
+    # centre on the right edge x = 1: A leaves to +x, the square lies at -x
+    pytest.param(g.Circle((1, 0.5), 0.25), SQUARE, (-1, 0), 0.25, id="circle-centre-on-edge"),
+    pytest.param(g.Circle((0, 0.4), 0.5), FLOOR, (0, -1), 0.1, id="circle-floor"),
     # far from the origin: same overlap as overlap-x
-    pytest.param(SQUARE + 1e4, box(0.9, 0, 2, 1) + 1e4, (-1, 0), 0.1, id="far-away"),
-    # diamonds |x| + |y| <= 1, B shifted by (1.5, 0.2): faces x + y = 1 (A), x + y = 0.7 (B)
-    pytest.param(DIAMOND0, DIAMOND0 + (1.5, 0.2), (-R2, -R2), 0.3 * R2, id="rotated-edges"),
+    pytest.param(SQUARE + 1e4, box(0.9, 0, 2, 1) + 1e4, (1, 0), 0.1, id="far-away"),
+    # diamonds |x| + |y| <= 1, B shifted by (1.5, 0.2): faces x + y = 1 (A), x + y = 0.7 (B);
+    # B lies up and right, along (1, 1) / sqrt 2
+    pytest.param(DIAMOND0, DIAMOND0 + (1.5, 0.2), (R2, R2), 0.3 * R2, id="rotated-edges"),
 ]
 
 
@@ -129,9 +140,10 @@ def test_penetration_hand_both_ways(a, b, normal, depth):
 
 
 @nojit
-def test_penetration_coincident_circle_centres_normal_is_up():
-    check_pen(g.penetration(g.Circle((2, 3), 1), g.Circle((2, 3), 2)), (0, 1), 3.0)
-    check_pen(g.penetration(g.Circle((2, 3), 2), g.Circle((2, 3), 1)), (0, 1), 3.0)
+def test_penetration_coincident_circle_centres_pushes_a_up():
+    # no direction between the centres: A goes out upwards, so the normal (A to B) is -y
+    check_pen(g.penetration(g.Circle((2, 3), 1), g.Circle((2, 3), 2)), (0, -1), 3.0)
+    check_pen(g.penetration(g.Circle((2, 3), 2), g.Circle((2, 3), 1)), (0, -1), 3.0)
 
 
 @nojit
@@ -160,11 +172,12 @@ def test_penetration_circle_centre_on_a_vertex(poly, vertex):
 )
 def test_penetration_circle_centre_just_outside_an_edge(center):
     # the centre lies a rounding error outside the hypotenuse x + y = 1: the separating
-    # direction is that edge's normal, exactly; depth r minus the tiny gap
+    # direction is that edge's normal, exactly; depth r minus the tiny gap. The triangle
+    # lies down-left of the disc: from the disc to it is (-1, -1) / sqrt 2
     tri = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
     disc = O.Disc(center, 0.5)
     gap = (center[0] + center[1] - 1) * R2
-    for a, b, n in ((disc, tri, (R2, R2)), (tri, disc, (-R2, -R2))):
+    for a, b, n in ((disc, tri, (-R2, -R2)), (tri, disc, (R2, R2))):
         pen = g.penetration(lib(a), lib(b))
         check_pen(pen, n, 0.5 - gap, tol=1e-9)
         check_separates(a, b, pen.normal, pen.depth)
@@ -190,14 +203,16 @@ def test_penetration_none_when_touching_or_apart(a, b):
 
 
 def check_separates(a, b, normal, depth):
-    """Moving a by normal*depth leaves a and b just touching; less still overlaps."""
+    """The normal points from a to b: moving a by -normal*depth (or b by +normal*depth)
+    leaves a and b just touching; less still overlaps."""
     n = np.asarray(normal, dtype=float)
     assert np.linalg.norm(n) == pytest.approx(1.0, abs=1e-12)
-    assert O.distance(O.translate(a, n * depth), b) <= 1e-7
-    assert O.overlap_strictly(O.translate(a, n * 0.99 * depth), b)
+    assert O.distance(O.translate(a, -n * depth), b) <= 1e-7
+    assert O.distance(a, O.translate(b, n * depth)) <= 1e-7
+    assert O.overlap_strictly(O.translate(a, -n * 0.99 * depth), b)
     # n is a separating axis once touching: a further push eps opens a gap of eps
     eps = 1e-3
-    assert O.distance(O.translate(a, n * (depth + eps)), b) >= eps * (1 - 1e-6)
+    assert O.distance(O.translate(a, -n * (depth + eps)), b) >= eps * (1 - 1e-6)
 
 
 @given(convex_shapes(), convex_shapes(), st.booleans())
@@ -238,38 +253,40 @@ def check_manifold(m, normal, points, depths, tol=TOL):
 
 
 MANIFOLD_CASES = [
-    # box resting 0.1 deep in the floor: both bottom corners, midway between surfaces
+    # box resting 0.1 deep in the floor below it (normal -y): both bottom corners, midway
+    # between the surfaces y = 0.9 and y = 1
     pytest.param(
         box(0, 0.9, 2, 1.9),
         box(-5, -1, 5, 1),
-        (0, 1),
+        (0, -1),
         [(0, 0.95), (2, 0.95)],
         [0.1, 0.1],
         id="box-floor",
     ),
-    # overlap region x in [0.5, 1]: the incident edge is clipped to the reference face
+    # B above A (normal +y); overlap region x in [0.5, 1]: the incident edge is clipped to
+    # the reference face
     pytest.param(
         SQUARE,
         box(0.5, 0.9, 1.5, 2),
-        (0, -1),
+        (0, 1),
         [(0.5, 0.95), (1, 0.95)],
         [0.1, 0.1],
         id="clipped",
     ),
-    pytest.param(DIAMOND, FLOOR, (0, 1), [(0, -0.05)], [0.1], id="vertex-edge"),
+    pytest.param(DIAMOND, FLOOR, (0, -1), [(0, -0.05)], [0.1], id="vertex-edge"),
     # faces x + y = 1 (A) and x + y = 0.7 (B) overlap for x - y in [0.3, 1]; midway x + y = 0.85
     pytest.param(
         DIAMOND0,
         DIAMOND0 + (1.5, 0.2),
-        (-R2, -R2),
+        (R2, R2),
         [(0.575, 0.275), (0.925, -0.075)],
         [0.3 * R2, 0.3 * R2],
         id="rotated-edges",
     ),
-    pytest.param(g.Circle((0, 0.4), 0.5), FLOOR, (0, 1), [(0, -0.05)], [0.1], id="circle-floor"),
-    # surfaces at x = 1 (A) and x = 0.5 (B)
+    pytest.param(g.Circle((0, 0.4), 0.5), FLOOR, (0, -1), [(0, -0.05)], [0.1], id="circle-floor"),
+    # surfaces at x = 1 (A) and x = 0.5 (B); B to the right
     pytest.param(
-        g.Circle((0, 0), 1), g.Circle((1.5, 0), 1), (-1, 0), [(0.75, 0)], [0.5], id="circles"
+        g.Circle((0, 0), 1), g.Circle((1.5, 0), 1), (1, 0), [(0.75, 0)], [0.5], id="circles"
     ),
 ]
 
@@ -283,10 +300,11 @@ def test_contact_points_hand(a, b, normal, points, depths):
 
 @nojit
 def test_contact_points_coincident_circle_centres():
-    # normal (0, 1) both ways round; A's surface point is c - (0, rA), B's is c + (0, rB)
+    # normal n = (0, -1) (A pushed up) both ways round; A's surface point is c + n rA =
+    # c - (0, rA), B's is c - n rB = c + (0, rB); the contact point is midway
     small, big = g.Circle((0, 0), 1), g.Circle((0, 0), 2)
-    check_manifold(g.contact_points(small, big), (0, 1), [(0, 0.5)], [3.0])
-    check_manifold(g.contact_points(big, small), (0, 1), [(0, -0.5)], [3.0])
+    check_manifold(g.contact_points(small, big), (0, -1), [(0, 0.5)], [3.0])
+    check_manifold(g.contact_points(big, small), (0, -1), [(0, -0.5)], [3.0])
 
 
 @nojit
@@ -344,11 +362,12 @@ def test_contact_points_lie_between_the_surfaces(a, b):
             event("near-tie: other reference face")
             assert np.linalg.norm(n) == pytest.approx(1.0, abs=1e-12)
             assert abs(dep.max() - depth) <= FLIP_TOL + 1e-8
-            assert O.distance(O.translate(s1, n * (depth + FLIP_TOL + 1e-6)), s2) > 0
+            assert O.distance(O.translate(s1, -n * (depth + FLIP_TOL + 1e-6)), s2) > 0
         for p, d in zip(pts, dep, strict=True):
-            # midway: half the depth back along n is s1's surface, forward is s2's
-            assert on_boundary_distance(s1, p - n * d / 2) <= 1e-7
-            assert on_boundary_distance(s2, p + n * d / 2) <= 1e-7
+            # midway: n points from s1 into s2, so s1's surface is half the depth forward
+            # along n (inside s2) and s2's half the depth back
+            assert on_boundary_distance(s1, p + n * d / 2) <= 1e-7
+            assert on_boundary_distance(s2, p - n * d / 2) <= 1e-7
 
 
 @nojit
@@ -377,10 +396,13 @@ def check_impact(imp, time, normal, depth=0.0, tol=TOL):
 
 
 SWEEP_CASES = [
-    # A, velocity_a, B, velocity_b, time, normal (pushing A away from B)
-    pytest.param(SQUARE, (3, 0), box(2, 0.5, 3, 1.5), (0, 0), 1 / 3, (-1, 0), id="face"),
-    pytest.param(SQUARE, (1, 0), box(2, 0.5, 3, 1.5), (-2, 0), 1 / 3, (-1, 0), id="both-move"),
-    pytest.param(SQUARE, (0, -4), FLOOR + (0, -1), (0, 0), 0.25, (0, 1), id="falling"),
+    # A, velocity_a, B, velocity_b, time, normal from A to B at first touch (so the closing
+    # velocity va - vb has a positive component along it)
+    # A's face x = 1 meets B's x = 2 at t = 1/3; B lies to the right: +x
+    pytest.param(SQUARE, (3, 0), box(2, 0.5, 3, 1.5), (0, 0), 1 / 3, (1, 0), id="face"),
+    pytest.param(SQUARE, (1, 0), box(2, 0.5, 3, 1.5), (-2, 0), 1 / 3, (1, 0), id="both-move"),
+    # A falls 1 m onto the floor below it (top y = -1) at t = 1/4: -y
+    pytest.param(SQUARE, (0, -4), FLOOR + (0, -1), (0, 0), 0.25, (0, -1), id="falling"),
     # the diamond's right vertex (-1, 0) reaches x = 0 after 0.5
     pytest.param(
         DIAMOND - (0, 0.9) + (-2, 0),
@@ -388,30 +410,33 @@ SWEEP_CASES = [
         box(0, -1, 2, 1),
         (0, 0),
         0.5,
-        (-1, 0),
+        (1, 0),
         id="vertex-first",
     ),
     # exactly at t_max = 1: closed interval
-    pytest.param(SQUARE, (1, 0), box(2, 0, 3, 1), (0, 0), 1.0, (-1, 0), id="at-t-max"),
-    pytest.param(g.Circle((-2, 0.5), 0.5), (4, 0), SQUARE, (0, 0), 0.375, (-1, 0), id="circle"),
-    # the sliver's apex (0.5, 1e-6) rises to y = 0.5
-    pytest.param(SLIVER, (0, 1), box(0.4, 0.5, 0.6, 1), (0, 0), 0.5 - 1e-6, (0, -1), id="sliver"),
+    pytest.param(SQUARE, (1, 0), box(2, 0, 3, 1), (0, 0), 1.0, (1, 0), id="at-t-max"),
+    # the circle's right point x = -1.5 + 4t meets x = 0 at 0.375; the square is to the right
+    pytest.param(g.Circle((-2, 0.5), 0.5), (4, 0), SQUARE, (0, 0), 0.375, (1, 0), id="circle"),
+    # the sliver's apex (0.5, 1e-6) rises to y = 0.5, into the box above it: +y
+    pytest.param(SLIVER, (0, 1), box(0.4, 0.5, 0.6, 1), (0, 0), 0.5 - 1e-6, (0, 1), id="sliver"),
     pytest.param(
-        g.Circle((0, 0), 1), (6, 0), g.Circle((5, 0), 1), (0, 0), 0.5, (-1, 0), id="circles"
+        g.Circle((0, 0), 1), (6, 0), g.Circle((5, 0), 1), (0, 0), 0.5, (1, 0), id="circles"
     ),
-    # |(6t - 5, -1)| = 2  ->  t = (5 - sqrt 3) / 6, normal (-sqrt 3 / 2, -1 / 2)
+    # |(6t - 5, -1)| = 2  ->  t = (5 - sqrt 3) / 6; from A's centre (6t, 0) to B's (5, 1):
+    # (5 - 6t, 1) / 2 = (sqrt 3 / 2, 1 / 2)
     pytest.param(
         g.Circle((0, 0), 1),
         (6, 0),
         g.Circle((5, 1), 1),
         (0, 0),
         (5 - math.sqrt(3)) / 6,
-        (-math.sqrt(3) / 2, -0.5),
+        (math.sqrt(3) / 2, 0.5),
         id="circles-offset",
     ),
-    # centre (1.3, 2 - 4t) first meets the corner (1, 1): |(0.3, y - 1)| = 0.5 at y = 1.4
+    # centre (1.3, 2 - 4t) first meets the corner (1, 1): |(0.3, y - 1)| = 0.5 at y = 1.4;
+    # from the centre to the corner: (-0.3, -0.4) / 0.5
     pytest.param(
-        g.Circle((1.3, 2.0), 0.5), (0, -4), SQUARE, (0, 0), 0.15, (0.6, 0.8), id="circle-corner"
+        g.Circle((1.3, 2.0), 0.5), (0, -4), SQUARE, (0, 0), 0.15, (-0.6, -0.8), id="circle-corner"
     ),
 ]
 
@@ -427,9 +452,9 @@ def test_sweep_hand_both_ways(a, va, b, vb, time, normal):
 def test_sweep_t_max_and_misses():
     b = box(3, 0, 4, 1)
     assert g.sweep(SQUARE, (1, 0), b) is None  # contact at t = 2 > t_max = 1
-    check_impact(g.sweep(SQUARE, (1, 0), b, t_max=3.0), 2.0, (-1, 0))
-    check_impact(g.sweep(SQUARE, (1, 0), b, (0, 0), 2.0), 2.0, (-1, 0))
-    check_impact(g.sweep(SQUARE, (0.5, 0), b, velocity_b=(-0.5, 0), t_max=2.0), 2.0, (-1, 0))
+    check_impact(g.sweep(SQUARE, (1, 0), b, t_max=3.0), 2.0, (1, 0))
+    check_impact(g.sweep(SQUARE, (1, 0), b, (0, 0), 2.0), 2.0, (1, 0))
+    check_impact(g.sweep(SQUARE, (0.5, 0), b, velocity_b=(-0.5, 0), t_max=2.0), 2.0, (1, 0))
     # passing by with a 0.5 gap
     assert g.sweep(SQUARE, (5, 0), box(2, 1.5, 3, 2.5)) is None
     # moving away
@@ -446,11 +471,11 @@ def test_sweep_touching_or_overlapping_at_start():
     for v in [(1, 0), (-1, 0), (0, 1), (0, 0)]:
         check_impact(g.sweep(SQUARE, v, box(1, 0, 2, 1)), 0.0, None, 0.0)
         check_impact(g.sweep(box(1, 0, 2, 1), v, SQUARE), 0.0, None, 0.0)
-    # overlapping at the start: time 0, normal and depth as in penetration
-    check_impact(g.sweep(SQUARE, (5, 0), box(0.9, 0, 2, 1)), 0.0, (-1, 0), 0.1)
-    check_impact(g.sweep(box(0.9, 0, 2, 1), (0, 0), SQUARE, (5, 0)), 0.0, (1, 0), 0.1)
+    # overlapping at the start: time 0, normal (from A to B) and depth as in penetration
+    check_impact(g.sweep(SQUARE, (5, 0), box(0.9, 0, 2, 1)), 0.0, (1, 0), 0.1)
+    check_impact(g.sweep(box(0.9, 0, 2, 1), (0, 0), SQUARE, (5, 0)), 0.0, (-1, 0), 0.1)
     check_impact(
-        g.sweep(g.Circle((0, 0), 1), (0, 0), g.Circle((0, 0), 2), (0, 0)), 0.0, (0, 1), 3.0
+        g.sweep(g.Circle((0, 0), 1), (0, 0), g.Circle((0, 0), 2), (0, 0)), 0.0, (0, -1), 3.0
     )
 
 
@@ -480,14 +505,15 @@ def check_sweep_against_bisection(a, va, b, vb, t_max):
     at = O.translate(a, va * imp.time)
     bt = O.translate(b, vb * imp.time)
     assert O.distance(at, bt) <= 1e-7
-    # each way round the normal separates the touching shapes (a vertex-vertex contact has
-    # a cone of such normals, so the two calls need not give exactly opposite ones)
+    # each way round the normal (from s1 to s2) separates the touching shapes (a
+    # vertex-vertex contact has a cone of such normals, so the two calls need not give
+    # exactly opposite ones)
     for s1, s2, v_rel, n in ((at, bt, va - vb, imp.normal), (bt, at, vb - va, back.normal)):
         n = np.asarray(n)
         assert np.linalg.norm(n) == pytest.approx(1.0, abs=1e-12)
-        assert np.dot(v_rel, n) < 0  # s1 was moving towards s2 along -n
+        assert np.dot(v_rel, n) > 0  # s1 was moving towards s2 along +n
         eps = 1e-3
-        assert O.distance(O.translate(s1, n * eps), s2) >= eps * (1 - 1e-5) - 1e-7
+        assert O.distance(O.translate(s1, -n * eps), s2) >= eps * (1 - 1e-5) - 1e-7
 
 
 @given(
@@ -599,15 +625,17 @@ def test_batch_pair_forms_hand():
     ]
     hit, normal, depth = g.penetration_many(pool, pairs)
     assert np.asarray(hit).tolist() == [True, True, False, False, False]
-    assert_allclose(normal[:2], [(-1, 0), (1, 0)], atol=TOL)
+    # square -> box to its right: +x; the other way round -x
+    assert_allclose(normal[:2], [(1, 0), (-1, 0)], atol=TOL)
     assert_allclose(depth[:2], [0.1, 0.1], atol=TOL)
     vel = np.array([[0, 0], [0, 0], [8, 0], [0, 0], [-8, 0]], dtype=float)
     hit, time, normal, depth = g.sweep_many(pool, pairs, vel)
     # square -> circle: right face x = 1 meets the circle's left point x = 4.5 at 3.5 / 8
     assert np.asarray(hit).tolist() == [True, True, True, True, True]
     assert_allclose(time, [0, 0, 3.5 / 8, 0, 3.5 / 8], atol=TOL)
-    assert_allclose(normal[2], (-1, 0), atol=TOL)
-    assert_allclose(normal[4], (1, 0), atol=TOL)
+    # from the square to the circle on its right, and from the circle to the square
+    assert_allclose(normal[2], (1, 0), atol=TOL)
+    assert_allclose(normal[4], (-1, 0), atol=TOL)
     assert_allclose(depth, [0.1, 0.1, 0, 0, 0], atol=TOL)
     hit, time, normal, depth = g.sweep_many(pool, pairs, vel, t_max=0.25)
     assert np.asarray(hit).tolist() == [True, True, False, True, False]

@@ -398,7 +398,11 @@ def test_query_shape_reports_penetration():
     ball = world.add_body(kind="static", position=(10, 0)).add_circle(1.0)
     [ov] = world.query_shape(c2d.Circle((0, 0), 0.5), position=(0, 1.25))
     assert ov.shape is ground and ov.depth == pytest.approx(0.25)
-    assert_allclose(ov.normal, [0.0, 1.0], atol=1e-12)
+    # From the query shape (above) to the ground (below), as penetration(query, ground).
+    assert_allclose(ov.normal, [0.0, -1.0], atol=1e-12)
+    pen = c2d.penetration(c2d.Circle((0, 1.25), 0.5), [(-2, -1), (2, -1), (2, 1), (-2, 1)])
+    assert_allclose(ov.normal, pen.normal, atol=1e-12)
+    assert ov.depth == pytest.approx(pen.depth)
     # Touching: reported with depth 0.
     [touch] = world.query_shape(c2d.Circle((0, 0), 0.5), position=(0, 1.5))
     assert touch.depth == pytest.approx(0.0, abs=1e-12)
@@ -439,20 +443,25 @@ def test_shape_cast_hand_cases():
     wall.add_box(2, 10)  # left face at x = 9
     hit = world.shape_cast(c2d.Circle((0, 0), 1), (0, 0), (20, 0))
     assert hit.body is wall and hit.time == pytest.approx(0.4, abs=1e-9)
-    assert_allclose(hit.normal, [-1.0, 0.0], atol=1e-12)
+    # From the moving circle to the wall on its right, as sweep's Impact.
+    assert_allclose(hit.normal, [1.0, 0.0], atol=1e-12)
+    imp = c2d.sweep(c2d.Circle((0, 0), 1), (20, 0), [(9, -5), (11, -5), (11, 5), (9, 5)])
+    assert_allclose(hit.normal, imp.normal, atol=1e-12)
     assert_allclose(hit.point, [9.0, 0.0], atol=1e-6)
     assert hit.depth == 0.0
     # A unit box moving diagonally: its right face meets x = 9 after 8.5 m along x.
     box = [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]
     diag = world.shape_cast(box, (0, 0), (10, 1))
     assert diag.time == pytest.approx(0.85, abs=1e-12)
-    assert_allclose(diag.normal, [-1.0, 0.0], atol=1e-12)
+    assert_allclose(diag.normal, [1.0, 0.0], atol=1e-12)
     # Short of the wall, or moving away: no hit.
     assert world.shape_cast(box, (0, 0), (8, 0)) is None
     assert world.shape_cast(box, (0, 0), (-20, 0)) is None
     # Overlapping at the start: time 0 with the penetration depth.
     start = world.shape_cast(box, (9.2, 0), (0, 0))
     assert start.time == 0.0 and start.depth == pytest.approx(0.7)
+    # The box (8.7 to 9.7) leaves the wall (from 9) 0.7 m to the left: -depth * normal.
+    assert_allclose(start.normal, [1.0, 0.0], atol=1e-12)
     # Turned by 45 degrees the box reaches sqrt(2)/2 ahead of its centre.
     turned = world.shape_cast(box, (0, 0), (10, 0), angle=math.pi / 4)
     assert turned.time * 10 == pytest.approx(9 - math.sqrt(0.5), abs=1e-9)

@@ -369,9 +369,10 @@ def test_first_hit_matches_brute_force_entry_over_all_tiles():
         if t == np.inf:
             assert r.contacts == [] and np.allclose(r.position, p + d, atol=1e-12)
             continue
-        n = r.contacts[0].normal
+        n = r.contacts[0].normal   # from the mover to the tile: d @ n > 0
         # At time t the box touches; the mover stops short by the skin along the normal.
-        back = SKIN / -(d @ n)
+        assert d @ n > 0
+        back = SKIN / (d @ n)
         assert r.position == pytest.approx(p + max(t - back, 0.0) * d, abs=1e-9)
         assert abs(n[0]) + abs(n[1]) == 1.0  # a face normal of a tile
         checked += 1

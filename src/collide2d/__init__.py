@@ -2,22 +2,24 @@
 
 Geometry (one-call and batch forms) lives in :mod:`collide2d.geometry` and is re-exported
 here. Units are SI (metres, kilograms, seconds, radians), y points up, polygons are
-counter-clockwise (either winding is accepted and normalised).
+counter-clockwise (either winding is accepted and normalised). Normals between two shapes
+point from the first to the second; a segment's hit carries the outward surface normal
+(``docs/geometry-rules.md``, "Normals").
 """
 
 from .batch import ShapeGeometry
 from .body import Body
 from .character import MoveContact, MoveResult, MoveResults
 from .geometry import (
+    BoundaryHit,
+    BoundaryHits,
     Circle,
     Clip,
     Impact,
     Manifold,
     MassInfo,
     Penetration,
-    RayHit,
     SegmentHit,
-    SegmentHits,
     ShapePool,
     clip_segment,
     clip_segment_many,
@@ -41,7 +43,14 @@ from .geometry import (
     sweep_many,
 )
 from .particles import ParticleHitArrays, Particles
-from .queries import PointHitArrays, QueryFilter, RayHitArrays, ShapeCastHit, ShapeOverlap
+from .queries import (
+    PointHitArrays,
+    QueryFilter,
+    RayHit,
+    RayHitArrays,
+    ShapeCastHit,
+    ShapeOverlap,
+)
 from .shapes import Shape
 from .tilemap import TileMap
 from .world import ContactArrays, ContactEvent, World
@@ -50,15 +59,16 @@ __version__ = "0.1.0"
 
 __all__ = [
     "World", "Body", "Shape", "ContactEvent", "ContactArrays",
-    "Circle", "Clip", "Impact", "Manifold", "MassInfo", "Penetration", "RayHit", "SegmentHit",
-    "SegmentHits", "ShapePool", "clip_segment", "clip_segment_many", "contact_points",
+    "BoundaryHit", "BoundaryHits", "Circle", "Clip", "Impact", "Manifold", "MassInfo",
+    "Penetration", "SegmentHit", "ShapePool", "clip_segment", "clip_segment_many", "contact_points",
     "convex_hull", "decompose", "is_convex", "pack_shapes", "penetration", "penetration_many",
     "point_in_polygon", "points_in_polygon", "polygon_mass", "polygons_overlap",
     "polygons_overlap_many", "segment_intersection", "segment_intersection_many",
     "segment_polygon", "segment_polygon_many", "sweep", "sweep_many",
 ]
 __all__ += ["TileMap", "MoveResult", "MoveResults", "MoveContact", "ShapeGeometry"]
-# World query results; the world's RayHit is collide2d.queries.RayHit (collide2d.RayHit is
-# the geometry one: fraction, point, normal, edge).
-__all__ += ["QueryFilter", "RayHitArrays", "PointHitArrays", "ShapeOverlap", "ShapeCastHit",
-            "Particles", "ParticleHitArrays"]
+# World query results. collide2d.RayHit is what world.raycast returns (shape, body, point,
+# normal, fraction); geometry's segment_polygon returns a BoundaryHit (fraction, point,
+# normal, edge).
+__all__ += ["QueryFilter", "RayHit", "RayHitArrays", "PointHitArrays", "ShapeOverlap",
+            "ShapeCastHit", "Particles", "ParticleHitArrays"]

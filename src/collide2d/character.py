@@ -60,8 +60,10 @@ _CONTACTS_MANY = 8
 class MoveContact(NamedTuple):
     """Something a mover met during one move.
 
-    ``normal`` (unit) pushes the mover away from it (zero for a "cross" obstacle the mover
-    was already inside). ``shape`` is the obstacle Shape, or None
+    ``normal`` (unit) points from the mover to it, as every normal between two things does
+    (``docs/geometry-rules.md``, "Normals"): a floor's is about ``-up``, a wall on the right's
+    (1, 0); it is zero for a "cross" obstacle the mover was already inside. ``shape`` is the
+    obstacle Shape, or None
     for a tile, then given by ``tilemap`` and ``tile`` (i, j). ``own_shape`` is the mover's
     shape that touched; ``response`` is "slide", "touch", "cross", "bounce" or "oneway".
     """
@@ -92,7 +94,8 @@ class MoveResults(NamedTuple):
     arrays (``contact_index`` is the row of the mover; ``contact_shape`` and
     ``contact_own_shape`` are shape ids, -1 for a tile; ``contact_tilemap`` indexes
     ``world.tilemaps``, -1 for a shape; ``contact_response`` indexes
-    ``collide2d.tilemap.RESPONSES``). At most 8 contacts are kept per mover."""
+    ``collide2d.tilemap.RESPONSES``; ``contact_normal`` points from the mover to what it met,
+    as :attr:`MoveContact.normal`). At most 8 contacts are kept per mover."""
 
     position: np.ndarray
     velocity: np.ndarray
@@ -344,10 +347,11 @@ class CharacterMixin:
         dt : time step (s, > 0).
         max_slides : sweeps per move (>= 1).
         up : None (top-down: every contact is a wall) or the up direction (platformers):
-            contacts whose normal is within ``max_floor_angle`` (rad) of ``up`` are floors,
-            within it of ``-up`` ceilings, others walls. With ``up``, a mover whose wanted
-            motion is straight down (gravity alone) stops on a walkable slope instead of
-            creeping down it.
+            contacts whose surface faces within ``max_floor_angle`` (rad) of ``up`` are
+            floors (their normal, from the mover to the floor, is within it of ``-up``),
+            those facing within it of ``-up`` ceilings, others walls. With ``up``, a mover
+            whose wanted motion is straight down (gravity alone) stops on a walkable slope
+            instead of creeping down it.
 
         Returns
         -------
@@ -365,8 +369,8 @@ class CharacterMixin:
         >>> r = world.move_and_slide(hero, (10, 10), 0.5)   # wall face at x = 2.5
         >>> [round(float(x), 4) for x in r.position], r.velocity.tolist()
         ([2.0, 5.0], [0.0, 10.0])
-        >>> r.contacts[0].normal.tolist(), r.contacts[0].shape is wall
-        ([-1.0, 0.0], True)
+        >>> r.contacts[0].normal.tolist(), r.contacts[0].shape is wall   # mover -> wall
+        ([1.0, 0.0], True)
         """
         slot = self._slot_of(body)
         vel = V.vector("velocity", velocity).reshape(1, 2)
@@ -380,7 +384,7 @@ class CharacterMixin:
             is_tile = ck[0, e] == _sk.KIND_TILE
             own = self._shape_handles.get(int(owner[cown[0, e]])) if cown[0, e] >= 0 else None
             contacts.append(MoveContact(
-                normal=cn[0, e].copy(),
+                normal=0.0 - cn[0, e],        # the kernel's pushes the mover away
                 shape=None if is_tile else self._shape_handles.get(int(owner[co[0, e]])),
                 tilemap=st.tilemaps[int(co[0, e])] if is_tile else None,
                 tile=(int(ct[0, e, 0]), int(ct[0, e, 1])) if is_tile else None,
@@ -437,7 +441,7 @@ class CharacterMixin:
             on_wall=(flags & _sk.FLAG_WALL) != 0,
             on_ceiling=(flags & _sk.FLAG_CEILING) != 0,
             contact_index=np.repeat(np.arange(slots.shape[0]), cnt),
-            contact_normal=cn[keep],
+            contact_normal=0.0 - cn[keep],   # from the mover to what it met
             contact_shape=np.where(is_tile, -1, owner[np.where(is_tile, 0, obs)]),
             contact_tilemap=np.where(is_tile, obs, -1),
             contact_tile=ct[keep],

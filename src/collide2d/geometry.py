@@ -5,7 +5,11 @@ Conventions (see ``docs/geometry-rules.md`` for every degenerate case):
 * float64, metres, y up. Polygons are (N, 2) array-likes or flat ``[x1, y1, x2, y2, ...]``
   sequences in either winding; they are normalised to **counter-clockwise**.
 * ``Circle(center, radius)`` is accepted wherever a convex shape is.
-* For pair functions the normal is the unit direction that **pushes A away from B**.
+* **Normals** (one rule for the whole library, ``docs/geometry-rules.md#normals``): a normal
+  between two shapes A and B (``Penetration``, ``Manifold``, ``Impact`` and the batch forms)
+  is the unit vector **from A to B**: moving A by ``-depth * normal`` or B by
+  ``+depth * normal`` separates them. A normal where a segment meets a boundary
+  (``BoundaryHit``, ``BoundaryHits``, ``Clip``) is that boundary's **outward surface normal**.
 * Predicates treat shapes as closed sets (touching overlaps); measures (``penetration``,
   ``contact_points``) need depth > 0.
 
@@ -19,8 +23,8 @@ Example
 >>> float(hit.fraction), hit.normal.tolist(), hit.edge
 (0.25, [-1.0, 0.0], 3)
 >>> pen = c2d.penetration(square, [(1.5, 0), (3, 0), (3, 2), (1.5, 2)])
->>> pen.normal.tolist(), float(pen.depth)
-([-1.0, 0.0], 0.5)
+>>> pen.normal.tolist(), float(pen.depth)   # from A (left) to B (right)
+([1.0, 0.0], 0.5)
 """
 
 from __future__ import annotations
@@ -39,8 +43,8 @@ from ._kernels import sat as _sat
 from ._kernels import segment as _seg
 
 __all__ = [
-    "Circle", "SegmentHit", "RayHit", "Clip", "Penetration", "Impact", "Manifold", "MassInfo",
-    "ShapePool", "SegmentHits",
+    "Circle", "SegmentHit", "BoundaryHit", "Clip", "Penetration", "Impact", "Manifold",
+    "MassInfo", "ShapePool", "BoundaryHits",
     "segment_intersection", "point_in_polygon", "points_in_polygon", "segment_polygon",
     "clip_segment", "polygons_overlap", "penetration", "sweep", "contact_points",
     "polygon_mass", "convex_hull", "is_convex", "decompose",
@@ -75,9 +79,13 @@ class SegmentHit(NamedTuple):
     u: float
 
 
-class RayHit(NamedTuple):
-    """First boundary crossing along a->b: ``point = a + fraction (b - a)``; ``normal`` is the
-    unit outward normal of edge ``edge`` (-1 for a circle)."""
+class BoundaryHit(NamedTuple):
+    """First crossing of a shape's boundary along a->b (:func:`segment_polygon`):
+    ``point = a + fraction (b - a)``; ``normal`` is the boundary's unit **outward surface
+    normal** there (of edge ``edge``; -1 for a circle), whichever way the segment crosses.
+
+    Not to be confused with ``world.raycast``'s :class:`collide2d.RayHit`, which names the
+    world shape and body hit."""
 
     fraction: float
     point: np.ndarray
@@ -86,8 +94,9 @@ class RayHit(NamedTuple):
 
 
 class Clip(NamedTuple):
-    """The part of a->b inside a convex shape: ``t`` in [t_enter, t_exit]. A normal is zero
-    where that end of the segment is already inside."""
+    """The part of a->b inside a convex shape: ``t`` in [t_enter, t_exit]. The normals are the
+    shape's outward surface normals where a->b enters and leaves it; a normal is zero where
+    that end of the segment is already inside."""
 
     t_enter: float
     t_exit: float
@@ -96,7 +105,8 @@ class Clip(NamedTuple):
 
 
 class Penetration(NamedTuple):
-    """Minimum translation: move A by ``normal * depth`` and A, B just touch."""
+    """Minimum translation distance. ``normal`` points from A to B: moving A by
+    ``-normal * depth`` (or B by ``+normal * depth``) leaves A and B just touching."""
 
     normal: np.ndarray
     depth: float
@@ -104,7 +114,9 @@ class Penetration(NamedTuple):
 
 class Impact(NamedTuple):
     """Swept contact: first touch at ``time`` (depth 0), or overlap at the start (time 0,
-    ``depth`` as in :func:`penetration`). ``normal`` pushes A away from B."""
+    ``normal`` and ``depth`` as in :func:`penetration`). ``normal`` points from A to B: at
+    first touch it is the contact normal of the touching features, so the closing relative
+    velocity has ``dot(velocity_a - velocity_b, normal) > 0``."""
 
     time: float
     normal: np.ndarray
@@ -113,7 +125,7 @@ class Impact(NamedTuple):
 
 class Manifold(NamedTuple):
     """Contact points midway between the surfaces (k = 1 or 2), the depth at each, and the
-    normal that pushes A away from B."""
+    normal, from A to B (as in the world's contacts)."""
 
     normal: np.ndarray
     points: np.ndarray
@@ -128,8 +140,9 @@ class MassInfo(NamedTuple):
     inertia: float
 
 
-class SegmentHits(NamedTuple):
-    """Batch segment results, one row per segment; rows without a hit hold NaN and -1."""
+class BoundaryHits(NamedTuple):
+    """:func:`segment_polygon_many`'s results, one row per segment: :class:`BoundaryHit`'s
+    fields plus ``hit`` and the pool index ``shape``; rows without a hit hold NaN and -1."""
 
     hit: np.ndarray
     shape: np.ndarray
@@ -158,6 +171,13 @@ class ShapePool(NamedTuple):
 def _vec(x: float, y: float) -> np.ndarray:
     # Adding 0.0 turns -0.0 into 0.0 so results print and compare cleanly.
     return np.array([x + 0.0, y + 0.0])
+
+
+def _flip(normals: np.ndarray) -> np.ndarray:
+    """Reverse (n, 2) normals in place (the batch kernels push A away from B; results point
+    from A to B). ``0.0 - x`` keeps NaN rows NaN and gives 0.0, never -0.0."""
+    np.subtract(0.0, normals, out=normals)
+    return normals
 
 
 def _shape(name: str, shape, *, convex: bool = True) -> tuple[np.ndarray, float]:
@@ -220,10 +240,12 @@ def points_in_polygon(points, polygon) -> np.ndarray:
     return out
 
 
-def segment_polygon(a, b, polygon) -> RayHit | None:
+def segment_polygon(a, b, polygon) -> BoundaryHit | None:
     """First crossing of a polygon's (or a Circle's) boundary along a->b.
 
     Concave polygons are allowed. A segment that starts inside reports where it leaves.
+    ``normal`` is the outward surface normal at the crossing (a surface normal, not a
+    normal between two shapes).
 
     >>> hit = segment_polygon((0, -5), (0, 5), Circle((0, 0), 1))
     >>> float(hit.fraction), hit.normal.tolist(), hit.edge
@@ -235,7 +257,7 @@ def segment_polygon(a, b, polygon) -> RayHit | None:
     t, nx, ny, edge = _seg.raycast_shape(a[0], a[1], b[0], b[1], v, 0, v.shape[0], r)
     if not np.isfinite(t):
         return None
-    return RayHit(float(t), a + t * (b - a), _vec(nx, ny), int(edge))
+    return BoundaryHit(float(t), a + t * (b - a), _vec(nx, ny), int(edge))
 
 
 def clip_segment(a, b, convex) -> Clip | None:
@@ -270,13 +292,14 @@ def polygons_overlap(A, B) -> bool:
 
 
 def penetration(A, B) -> Penetration | None:
-    """Minimum translation vector: moving A by ``normal * depth`` leaves A and B touching.
+    """Minimum translation distance. ``normal`` points from A to B: moving A by
+    ``-normal * depth`` (or B by ``+normal * depth``) leaves A and B touching.
 
     ``None`` unless the interiors overlap (depth > 0).
 
     >>> pen = penetration(Circle((0, 0), 1), Circle((1.5, 0), 1))
     >>> pen.normal.tolist(), round(pen.depth, 12)
-    ([-1.0, 0.0], 0.5)
+    ([1.0, 0.0], 0.5)
     """
     va, ra, vb, rb = _pair(A, B)
     if _big.is_large(va.shape[0], ra, vb.shape[0], rb):
@@ -287,7 +310,8 @@ def penetration(A, B) -> Penetration | None:
                                             0.0, 0.0, True)
     if d >= 0.0:
         return None
-    return Penetration(_vec(-nx, -ny), float(-d))
+    # The kernels' normal (nx, ny) already points from A to B, as the world's contacts do.
+    return Penetration(_vec(nx, ny), float(-d))
 
 
 def sweep(A, velocity_a, B, velocity_b=(0.0, 0.0), t_max: float = 1.0) -> Impact | None:
@@ -295,11 +319,13 @@ def sweep(A, velocity_a, B, velocity_b=(0.0, 0.0), t_max: float = 1.0) -> Impact
 
     Positions at time t are ``A + velocity_a t`` and ``B + velocity_b t`` for t in
     [0, t_max]. Separated at the start: ``time`` of first touch and depth 0. Touching or
-    overlapping at the start: time 0 and the penetration depth.
+    overlapping at the start: time 0 and the penetration depth. ``normal`` points from A to
+    B, as in :func:`penetration`: at first touch, the contact normal of the touching
+    features (A's face normal, or minus B's).
 
     >>> hit = sweep([(0, 0), (1, 0), (1, 1), (0, 1)], (4, 0), [(3, 0), (4, 0), (4, 1), (3, 1)])
     >>> hit.time, hit.normal.tolist(), hit.depth
-    (0.5, [-1.0, 0.0], 0.0)
+    (0.5, [1.0, 0.0], 0.0)
     """
     va, ra, vb, rb = _pair(A, B)
     wa = V.vector("velocity_a", velocity_a, bounded=True)
@@ -315,17 +341,20 @@ def sweep(A, velocity_a, B, velocity_b=(0.0, 0.0), t_max: float = 1.0) -> Impact
                                                 w[0], w[1], t_max)
     if not hit:
         return None
-    return Impact(float(t), _vec(px, py), float(depth))
+    # The sweep kernels' normal pushes A away from B: flip it here, not in the kernels the
+    # world's continuous collision shares.
+    return Impact(float(t), _vec(-px, -py), float(depth))
 
 
 def contact_points(A, B) -> Manifold | None:
     """Contact manifold of two overlapping convex shapes: point-edge gives one point,
-    edge-edge two, each midway between the surfaces with its depth.
+    edge-edge two, each midway between the surfaces with its depth. ``normal`` points from
+    A to B.
 
     >>> lower = [(0, 0), (2, 0), (2, 1), (0, 1)]
     >>> m = contact_points(lower, [(0, 0.9), (2, 0.9), (2, 1.9), (0, 1.9)])
     >>> m.normal.tolist(), sorted(m.points.round(6).tolist()), m.depths.round(6).tolist()
-    ([0.0, -1.0], [[0.0, 0.95], [2.0, 0.95]], [0.1, 0.1])
+    ([0.0, 1.0], [[0.0, 0.95], [2.0, 0.95]], [0.1, 0.1])
     """
     va, ra, vb, rb = _pair(A, B)
     pts = np.empty((2, 2))
@@ -336,7 +365,7 @@ def contact_points(A, B) -> Manifold | None:
     keep = sep[:count] < 0.0
     if not np.any(keep):
         return None
-    return Manifold(_vec(-nx, -ny), pts[:count][keep], -sep[:count][keep])
+    return Manifold(_vec(nx, ny), pts[:count][keep], -sep[:count][keep])
 
 
 def polygon_mass(polygon, density: float = 1.0) -> MassInfo:
@@ -544,12 +573,13 @@ def segment_intersection_many(a, b, c, d):
     return hit, point, t, u
 
 
-def segment_polygon_many(starts, ends, pool: ShapePool) -> SegmentHits:
-    """First crossing of each segment with any shape of ``pool`` (the smallest fraction)."""
+def segment_polygon_many(starts, ends, pool: ShapePool) -> BoundaryHits:
+    """First crossing of each segment with any shape of ``pool`` (the smallest fraction), with
+    the outward surface normal there, as in :func:`segment_polygon`."""
     a, b = _segments(starts, ends)
     pool = _pool(pool)
     n = a.shape[0]
-    out = SegmentHits(np.empty(n, np.bool_), np.empty(n, np.int64), np.empty(n),
+    out = BoundaryHits(np.empty(n, np.bool_), np.empty(n, np.int64), np.empty(n),
                       np.empty((n, 2)), np.empty((n, 2)), np.empty(n, np.int64))
     _seg.segment_pool_first(a, b, pool.verts, pool.offsets, pool.counts, pool.radii,
                             pool.aabbs, *out)
@@ -582,20 +612,28 @@ def polygons_overlap_many(pool: ShapePool, pairs) -> np.ndarray:
 
 
 def penetration_many(pool: ShapePool, pairs):
-    """:func:`penetration` for each row: ``(hit, normal, depth)``; no hit gives NaN."""
+    """:func:`penetration` for each row: ``(hit, normal, depth)``, the normal from shape
+    ``pairs[k, 0]`` to shape ``pairs[k, 1]``; no hit gives NaN."""
     pool = _pool(pool)
-    p = _pairs(pool, pairs)
+    return _penetration_pairs(pool, _pairs(pool, pairs))
+
+
+def _penetration_pairs(pool: ShapePool, p: np.ndarray):
+    """:func:`penetration_many` without the checks, for a trusted pool built from the world's
+    own shapes (``collide2d.draw``), which may hold rounded polygons and capsules (radius > 0
+    with several vertices: the kernel handles them; ``pack_shapes`` never makes them)."""
     m = p.shape[0]
     hit = np.empty(m, np.bool_)
     normal = np.empty((m, 2))
     depth = np.empty(m)
     _pair_kernels.penetration_batch(pool.verts, pool.offsets, pool.counts, pool.radii,
                                     pool.aabbs, p, hit, normal, depth)
-    return hit, normal, depth
+    return hit, _flip(normal), depth
 
 
 def sweep_many(pool: ShapePool, pairs, velocities_a, velocities_b=None, t_max: float = 1.0):
-    """:func:`sweep` for each row: ``(hit, time, normal, depth)``; no hit gives NaN."""
+    """:func:`sweep` for each row: ``(hit, time, normal, depth)``, the normal from shape
+    ``pairs[k, 0]`` to shape ``pairs[k, 1]``; no hit gives NaN."""
     pool = _pool(pool)
     p = _pairs(pool, pairs)
     wa = V.points("velocities_a", velocities_a, bounded=True)
@@ -612,5 +650,5 @@ def sweep_many(pool: ShapePool, pairs, velocities_a, velocities_b=None, t_max: f
     depth = np.empty(m)
     _pair_kernels.sweep_batch(pool.verts, pool.offsets, pool.counts, pool.radii, p,
                               np.ascontiguousarray(wa - wb), t_max, hit, time, normal, depth)
-    return hit, time, normal, depth
+    return hit, time, _flip(normal), depth
 

@@ -43,9 +43,10 @@ _MODE_NAMES = {v: k for k, v in _MODES.items()}
 class ParticleHitArrays(NamedTuple):
     """Hits of the last step, one row per hit (a bouncing particle may hit several times):
     ``particle`` (row in the system's arrays), ``body`` (body id, see ``Body.id``),
-    ``shape`` (shape id), ``point`` (m), ``normal`` (outward unit normal of the shape;
-    (0, 0) for a particle that started the step inside it), ``fraction`` (time of the hit
-    within the step, 0 at its start, 1 at its end)."""
+    ``shape`` (shape id), ``point`` (m), ``normal`` (the shape's outward unit surface normal
+    at the hit, as a ray hit's: see ``docs/geometry-rules.md``, "Normals"; (0, 0) for a
+    particle that started the step inside it), ``fraction`` (time of the hit within the step,
+    0 at its start, 1 at its end)."""
 
     particle: np.ndarray
     body: np.ndarray

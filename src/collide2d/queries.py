@@ -13,6 +13,10 @@ Conventions (metres, radians, y up, counter-clockwise):
 * **Start inside.** A segment that starts inside (or on) a shape hits it at fraction 0 with
   normal (0, 0), as in pymunk; otherwise the hit is the first crossing of the shape's
   boundary along a->b, with the outward unit normal there.
+* **Normals** (``docs/geometry-rules.md``, "Normals"): a ray's (or particle's) hit carries the
+  hit shape's **outward surface normal**. A normal between two shapes points **from the
+  query shape to the world shape** (``query_shape``, ``shape_cast``), as a world contact's
+  points from ``shape_a`` to ``shape_b`` and ``collide2d.penetration(A, B)``'s from A to B.
 * **Closed sets.** Touching counts: a point on an edge is inside, a box that only touches a
   shape's box meets it, ``query_shape`` reports touching shapes with depth 0.
 * **Ties** between shapes at the same fraction or time go to the lower shape id.
@@ -118,8 +122,10 @@ class QueryFilter:
 
 
 class RayHit(NamedTuple):
-    """First shape crossed by a segment: ``point = a + fraction (b - a)``, ``normal`` the
-    shape's outward unit normal there ((0, 0) when the segment starts inside the shape)."""
+    """First shape crossed by a segment (``world.raycast``, ``collide2d.RayHit``):
+    ``point = a + fraction (b - a)``, ``normal`` the shape's outward unit surface normal there
+    ((0, 0) when the segment starts inside the shape). The geometry function
+    ``segment_polygon`` returns a :class:`collide2d.BoundaryHit` instead."""
 
     shape: Shape
     body: Body
@@ -151,8 +157,9 @@ class PointHitArrays(NamedTuple):
 
 
 class ShapeOverlap(NamedTuple):
-    """A shape touching or overlapping the query shape: moving the query shape by
-    ``normal * depth`` (m) separates it from this shape's deepest part (depth 0: touching)."""
+    """A shape touching or overlapping the query shape. ``normal`` points from the query
+    shape to this shape: moving the query shape by ``-normal * depth`` (m) separates it from
+    this shape's deepest part (depth 0: touching)."""
 
     shape: Shape
     body: Body
@@ -163,8 +170,9 @@ class ShapeOverlap(NamedTuple):
 class ShapeCastHit(NamedTuple):
     """First shape met by a moving shape. ``time`` in [0, 1] is the fraction of the move
     start->end at first touch (0 with ``depth`` > 0 if it already overlaps at the start);
-    ``normal`` pushes the moving shape away from the hit shape; ``point`` (m) is the hit
-    shape's surface point nearest the moving shape at that time."""
+    ``normal`` points from the moving shape to the hit shape (as ``collide2d.sweep``'s
+    ``Impact``); ``point`` (m) is the hit shape's surface point nearest the moving shape at
+    that time."""
 
     shape: Shape
     body: Body
@@ -503,9 +511,9 @@ class QueryMixin:
         Returns
         -------
         list of ShapeOverlap
-            ``ShapeOverlap(shape, body, normal, depth)`` by shape id: moving the query shape
-            by ``normal * depth`` separates it from that shape's deepest part (depth 0 for a
-            touch).
+            ``ShapeOverlap(shape, body, normal, depth)`` by shape id; ``normal`` points from
+            the query shape to that shape: moving the query shape by ``-normal * depth``
+            separates it from that shape's deepest part (depth 0 for a touch).
 
         Example
         -------
@@ -513,8 +521,8 @@ class QueryMixin:
         >>> world = c2d.World()
         >>> _ = world.add_body(kind="static").add_box(4, 2)          # top face at y = 1
         >>> [ov] = world.query_shape(c2d.Circle((0, 0), 0.5), position=(0, 1.25))
-        >>> ov.normal.tolist(), ov.depth
-        ([0.0, 1.0], 0.25)
+        >>> ov.normal.tolist(), ov.depth          # from the circle down into the box
+        ([0.0, -1.0], 0.25)
         """
         verts, offs, counts, radius, skip = self._query_parts(shape_or_polygon, position,
                                                               angle)
@@ -533,7 +541,9 @@ class QueryMixin:
         out = []
         for i in order[first]:
             shape, body = self._handles(int(rows[i]))
-            out.append(ShapeOverlap(shape, body, normals[i].copy(), float(-dists[i]) + 0.0))
+            # The kernel's normal pushes the query shape out: report it from the query shape
+            # to the world shape.
+            out.append(ShapeOverlap(shape, body, 0.0 - normals[i], float(-dists[i]) + 0.0))
         return out
 
     def shape_cast(self, shape_or_polygon, start, end, angle=None,
@@ -557,7 +567,8 @@ class QueryMixin:
         ShapeCastHit or None
             ``ShapeCastHit(shape, body, time, point, normal, depth)``; ``time`` is the
             fraction of the move at first touch, the shape's position then is
-            ``start + time * (end - start)``.
+            ``start + time * (end - start)``; ``normal`` points from the moving shape to the
+            hit shape.
 
         Example
         -------
@@ -567,7 +578,7 @@ class QueryMixin:
         >>> _ = wall.add_box(2, 10)                             # left face at x = 9
         >>> hit = world.shape_cast(c2d.Circle((0, 0), 1), (0, 0), (20, 0))
         >>> hit.body is wall, round(hit.time, 12), hit.normal.tolist(), hit.point.round(9).tolist()
-        (True, 0.4, [-1.0, 0.0], [9.0, 0.0])
+        (True, 0.4, [1.0, 0.0], [9.0, 0.0])
         """
         p0 = V.vector("start", start, bounded=True)
         p1 = V.vector("end", end, bounded=True)
@@ -583,7 +594,9 @@ class QueryMixin:
         if row < 0:
             return None
         shape, body = self._handles(int(row))
-        return ShapeCastHit(shape, body, float(t), _vec(qx, qy), _vec(px, py), float(depth))
+        # The kernel's normal pushes the moving shape away: report it from the moving shape
+        # to the hit shape, as geometry.sweep does.
+        return ShapeCastHit(shape, body, float(t), _vec(qx, qy), _vec(-px, -py), float(depth))
 
     # ------------------------------------------------------------------ particles
     def add_particles(self, positions, velocities=None, on_hit: str = "stop",

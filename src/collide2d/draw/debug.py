@@ -427,7 +427,7 @@ def _draw_contacts(world, renderer, camera: Camera, opt: DrawOptions) -> None:
 
 
 def _draw_mtd(world, geo, renderer, camera: Camera, opt: DrawOptions) -> None:
-    from ..geometry import ShapePool, penetration_many
+    from ..geometry import ShapePool, _penetration_pairs
 
     ca = world.contacts()
     pairs = np.concatenate((np.column_stack((ca.shape_a, ca.shape_b)),
@@ -438,7 +438,9 @@ def _draw_mtd(world, geo, renderer, camera: Camera, opt: DrawOptions) -> None:
     n = geo.shape.size
     pool = ShapePool(geo.vertices, geo.offset, geo.count, geo.radius, geo.aabb,
                      np.ones(n, dtype=bool))
-    hit, normal, depth = penetration_many(pool, pairs)
+    # The world's own parts, rounded polygons and capsules included, which the public
+    # penetration_many refuses (a pool from pack_shapes rounds only circles): skip its check.
+    hit, normal, depth = _penetration_pairs(pool, np.ascontiguousarray(pairs, dtype=np.int64))
     hit &= depth * camera.zoom >= 1.0
     if not hit.any():
         return
@@ -447,7 +449,8 @@ def _draw_mtd(world, geo, renderer, camera: Camera, opt: DrawOptions) -> None:
     lo = np.maximum(ba[:, :2], bb[:, :2])
     hi = np.minimum(ba[:, 2:], bb[:, 2:])
     start = 0.5 * (lo + hi)
-    end = start + normal[hit] * depth[hit, None]
+    # penetration_many's normal points from A to B: A moves out along -normal.
+    end = start - normal[hit] * depth[hit, None]
     renderer.lines(_arrows(camera.world_to_screen(start), camera.world_to_screen(end)),
                    opt.palette.mtd, opt.line_width + 1.0)
 
