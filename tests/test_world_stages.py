@@ -118,3 +118,94 @@ def test_contact_settings_are_validated_when_set():
     with pytest.raises(ValueError, match="time"):
         w.time = float("nan")
     assert w.restitution_threshold == 1.0 and w.contact_hertz == 50.0
+
+
+# ---------------------------------------------------------------------------- what each extra buys
+def _heavy_on_light(passes: bool):
+    w = c2d.World(gravity=(0.0, -10.0), sleeping=False)
+    w.mass_ratio_passes = passes
+    w.add_body(kind="static").add_box(20.0, 1.0, offset=(0.0, -0.5))
+    light = w.add_body(position=(0.0, 0.5))
+    light.add_box(1.0, 1.0, density=1.0)
+    heavy = w.add_body(position=(0.0, 1.5))
+    heavy.add_box(1.0, 1.0, density=100.0)
+    for _ in range(240):
+        w.step(DT)
+    return light, heavy
+
+
+def test_mass_ratio_passes_hold_a_box_100_times_heavier_on_a_light_one():
+    """By symmetry the pair rests upright and centred: no tilt, no sideways drift."""
+    light, heavy = _heavy_on_light(True)
+    assert abs(heavy.angle) < 0.01 and abs(heavy.position[0]) < 0.01
+    assert abs(light.angle) < 0.01
+    light, heavy = _heavy_on_light(False)
+    assert abs(heavy.angle) > 0.01 or abs(heavy.position[0]) > 0.01 or abs(light.angle) > 0.01
+
+
+def _gravity_off_speed(shed: bool) -> float:
+    w = c2d.World(gravity=(0.0, -10.0), sleeping=False)
+    w.shed_weight = shed
+    w.add_body(kind="static").add_box(20.0, 1.0, offset=(0.0, -0.5))
+    boxes = [w.add_body(position=(0.0, 0.5 + i)) for i in range(3)]
+    for b in boxes:
+        b.add_box(1.0, 1.0)
+    for _ in range(120):
+        w.step(DT)
+    w.gravity = (0.0, 0.0)
+    for _ in range(60):
+        w.step(DT)
+    return max(float(np.hypot(*b.velocity)) for b in boxes)
+
+
+def test_shed_weight_keeps_a_settled_stack_still_when_gravity_goes_off():
+    """A stack at rest whose weight disappears has nothing to move it: it stays put."""
+    assert _gravity_off_speed(True) < 1e-3
+    assert _gravity_off_speed(False) > 1e-2
+
+
+def _corner_energy(cap: bool) -> tuple[float, float]:
+    w = c2d.World(gravity=(0.0, 0.0))
+    w.restitution_energy_cap = cap
+    a = w.add_body(position=(0.0, 1.1), angle=-1.044, velocity=(0.0, -1.19),
+                   angular_velocity=0.3)
+    a.add_box(0.5, 1.0, friction=0.0, elasticity=1.0)
+    b = w.add_body(position=(0.0, 0.0), angle=1.0, velocity=(0.0, 1.0))
+    b.add_box(0.5, 1.0, friction=0.0)
+
+    def energy():
+        return sum(0.5 * body.mass * float(body.velocity @ body.velocity)
+                   + 0.5 * body.inertia * body.angular_velocity ** 2 for body in (a, b))
+
+    e0, top = energy(), 0.0
+    for _ in range(30):
+        w.step(DT)
+        top = max(top, energy())
+    return e0, top
+
+
+def test_restitution_energy_cap_keeps_an_elastic_corner_impact_from_gaining_energy():
+    e0, top = _corner_energy(True)
+    assert top <= e0 * (1.0 + 1e-9)
+    e0, top = _corner_energy(False)
+    assert top > e0 * (1.0 + 1e-6)
+
+
+def _flat_landing_spin(block: bool) -> float:
+    w = c2d.World(gravity=(0.0, -10.0))
+    w.block_impacts = block
+    w.add_body(kind="static").add_box(20.0, 1.0, offset=(0.0, -0.5))
+    plank = w.add_body(position=(0.0, 1.5), velocity=(0.0, -20.0))
+    plank.add_box(2.0, 0.5, elasticity=0.0, friction=0.5)
+    spin = 0.0
+    for _ in range(60):
+        w.step(DT)
+        spin = max(spin, abs(plank.angular_velocity))
+    return spin
+
+
+def test_block_impacts_let_a_plank_landing_flat_stop_without_spinning():
+    """A level plank hitting level ground at 20 m/s: the impact is symmetric, so it gives
+    no torque. Point by point, the first point stops alone and the plank spins."""
+    assert _flat_landing_spin(True) < 1e-2
+    assert _flat_landing_spin(False) > 0.5

@@ -137,7 +137,8 @@ _FLOAT_SETTINGS = {
 }
 _SUBSTEP_KEYS = ("max_substeps", "substeps_used")
 # Solver extras (World settings, all on by default).
-_EXTRAS = ("push_out", "mass_ratio_passes", "shed_weight")
+_EXTRAS = ("push_out", "mass_ratio_passes", "shed_weight", "restitution_energy_cap",
+           "block_impacts")
 _SETTING_KEYS = ("gravity", "solved_gravity", "damping", "substeps", *_SUBSTEP_KEYS,
                  "sleeping", "integrator", "dynamic_response", "contact_hertz",
                  "contact_damping_ratio", "contact_push_speed", "restitution_threshold",
@@ -150,7 +151,7 @@ _OWNED = frozenset(("_bodies", "_shapes", "bodies", "_shape_handles", "_gravity"
                     "contact_hertz", "contact_damping_ratio", "contact_push_speed",
                     "restitution_threshold", "arcade_static_speed", "_time", "_systems",
                     "_shapes_dirty", "_locked", "_params", "_contacts", "_sensors",
-                    "_step_buffers", "_record", "_wview"))
+                    "_step_buffers", "_record", "_wview", "_stepping"))
 
 _SYSTEMS: dict[str, type] = {}
 
@@ -894,73 +895,45 @@ def _build(world, header, arrays, systems: bool = True):
     return world
 
 
-# ---------------------------------------------------------------------------- the mixin
+# ---------------------------------------------------------------------------- entry points
+# World.snapshot, World.restore and World.__deepcopy__ call these.
 
 
-class SnapshotMixin:
-    """``snapshot()``, ``World.restore(data)`` and ``copy.deepcopy(world)``."""
+def save(world) -> bytes:
+    """The whole world as bytes (``World.snapshot``)."""
+    world._check_unlocked()
+    return _encode(*_collect(world))
 
-    def snapshot(self) -> bytes:
-        """The whole world as bytes (format in :mod:`collide2d.snapshot`).
 
-        ``World.restore(data)`` gives a world that steps on bit-identically. Callbacks are
-        not saved (register them again); systems must implement the snapshot protocol.
+def load(cls, data):
+    """A new ``cls`` world from snapshot bytes (``World.restore``)."""
+    header, arrays = _decode(data)
+    world = cls()
+    _validate(world, header, arrays)
+    try:
+        return _build(world, header, arrays)
+    except (ValueError, TypeError, KeyError, IndexError) as exc:
+        # A setting the world's own setters refuse, or a system's restore refusing its
+        # arrays (the stores themselves were checked above).
+        raise _corrupt(str(exc)) from None
 
-        Example
-        -------
-        >>> import collide2d as c2d
-        >>> world = c2d.World()
-        >>> _ = world.add_body(position=(1, 2)).add_circle(0.5)
-        >>> data = world.snapshot()
-        >>> data[:7]
-        b'C2DSNAP'
-        >>> c2d.World.restore(data).bodies[0].position.tolist()
-        [1.0, 2.0]
-        """
-        self._check_unlocked()
-        return _encode(*_collect(self))
 
-    @classmethod
-    def restore(cls, data):
-        """A new world from ``World.snapshot()`` bytes.
-
-        Raises ``ValueError`` for anything that is not an intact snapshot of this format
-        (truncated, damaged, inconsistent or hostile data), ``TypeError`` if ``data`` is not
-        bytes; nothing is executed and no large allocation happens before the data is
-        checked.
-
-        Example
-        -------
-        >>> import collide2d as c2d
-        >>> c2d.World.restore(b"not a snapshot")  # doctest: +ELLIPSIS
-        Traceback (most recent call last):
-        ...
-        ValueError: data: not a valid collide2d snapshot: 14 bytes is shorter ...
-        """
-        header, arrays = _decode(data)
-        world = cls()
-        _validate(world, header, arrays)
-        try:
-            return _build(world, header, arrays)
-        except (ValueError, TypeError, KeyError, IndexError) as exc:
-            # A setting the world's own setters refuse, or a system's restore refusing its
-            # arrays (the stores themselves were checked above).
-            raise _corrupt(str(exc)) from None
-
-    def __deepcopy__(self, memo):
-        self._check_unlocked()
-        header, arrays = _collect(self, extras=False)
-        new = _build(type(self)(), header, arrays, systems=False)
-        memo[id(self)] = new
-        # Callbacks are the same callables (deep-copying a bound method would copy its
-        # object, the game); handles of the copy stand in for the original's.
-        new._callbacks = {k: list(v) for k, v in self._callbacks.items()}
-        for old, fresh in zip(self.bodies, new.bodies, strict=True):
-            memo.setdefault(id(old), fresh)
-            for sh_old, sh_new in zip(old._shapes, fresh._shapes, strict=True):
-                memo.setdefault(id(sh_old), sh_new)
-        new._systems = [copy.deepcopy(s, memo) for s in self._systems]
-        for name, value in vars(self).items():
-            if name not in _OWNED and name != "_callbacks":
-                setattr(new, name, copy.deepcopy(value, memo))
-        return new
+def deep_copy(world, memo):
+    """A deep copy of the world (``copy.deepcopy``), through the same state as snapshots;
+    callbacks are kept (the same callables)."""
+    world._check_unlocked()
+    header, arrays = _collect(world, extras=False)
+    new = _build(type(world)(), header, arrays, systems=False)
+    memo[id(world)] = new
+    # Callbacks are the same callables (deep-copying a bound method would copy its
+    # object, the game); handles of the copy stand in for the original's.
+    new._callbacks = {k: list(v) for k, v in world._callbacks.items()}
+    for old, fresh in zip(world.bodies, new.bodies, strict=True):
+        memo.setdefault(id(old), fresh)
+        for sh_old, sh_new in zip(old._shapes, fresh._shapes, strict=True):
+            memo.setdefault(id(sh_old), sh_new)
+    new._systems = [copy.deepcopy(sys_, memo) for sys_ in world._systems]
+    for name, value in vars(world).items():
+        if name not in _OWNED and name != "_callbacks":
+            setattr(new, name, copy.deepcopy(value, memo))
+    return new

@@ -17,6 +17,7 @@ Example
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -25,6 +26,7 @@ import numpy as np
 from . import _store as S
 from . import _validate as V
 from . import batch as _batch
+from . import snapshot as _snapshot
 from ._kernels import integrate as _integrate
 from ._kernels import poses as _poses
 from ._kernels import step as _step
@@ -35,7 +37,6 @@ from .body import Body, _ids_by_slot, _slots_of_ids
 from .character import CharacterMixin
 from .queries import QueryMixin
 from .shapes import Shape
-from .snapshot import SnapshotMixin
 
 _RESPONSES = {"ignore": IGNORE, "solid": SOLID, "sensor": SENSOR}
 _INTEGRATORS = {"semi-implicit": S.SEMI_IMPLICIT, "euler": S.EXPLICIT}
@@ -75,7 +76,7 @@ class StepProfile(NamedTuple):
     total: float
 
 
-class World(SnapshotMixin, QueryMixin, CharacterMixin):
+class World(QueryMixin, CharacterMixin):
     """A 2D physics world. Units: metres, kilograms, seconds, radians; y up.
 
     Parameters
@@ -135,6 +136,8 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         self._systems: list = []   # particle systems etc., stepped after the bodies
         self._shapes_dirty = True
         self._locked = False
+        # Held from the start of a step to the end of its callbacks: one caller at a time.
+        self._stepping = threading.Lock()
 
     # ------------------------------------------------------------------ settings
     @property
@@ -199,6 +202,16 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         "warm start is scaled by the load it will carry under the new gravity, so a "
         "settled stack does not pop when gravity is turned off. Costs one pass over the "
         "contacts, in the step after a change only.")
+    restitution_energy_cap = _extra(
+        "restitution_energy_cap", "Solver extra (on by default): a bounce is scaled back "
+        "until the pair's kinetic energy is no more than it would have been with no contact "
+        "(per-point bounce targets on a turning body could add energy: an elastic corner "
+        "impact gained 0.8 %). Costs a few energy sums per bouncing manifold.")
+    block_impacts = _extra(
+        "block_impacts", "Solver extra (on by default): a two-point manifold hit squarely "
+        "(both points approaching faster than 0.5 m/s) solves its two normal impulses "
+        "together, so a box landing flat does not start spinning. Costs a 2x2 inverse per "
+        "such manifold in the step it lands.")
     del _extra
 
     @property
@@ -563,7 +576,24 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         """Advance the world by ``dt`` seconds (> 0), then run callbacks and systems.
 
         The stages (``collide2d._kernels.step.STAGES``) run in one compiled call;
-        ``profile`` runs the same stages one by one and times each."""
+        ``profile`` runs the same stages one by one and times each.
+
+        One caller at a time: ``step`` (or ``profile``) called from a callback of this
+        world, or from another thread while it steps, raises ``RuntimeError`` and changes
+        nothing. Adding and removing bodies from a callback is fine."""
+        self._enter_step()
+        try:
+            self._step(dt)
+        finally:
+            self._stepping.release()
+
+    def _enter_step(self) -> None:
+        if not self._stepping.acquire(blocking=False):
+            raise RuntimeError("world: step() was called while this world is stepping (from "
+                               "one of its callbacks, or from another thread); step it from "
+                               "one place, after step() returns")
+
+    def _step(self, dt) -> None:
         dt, w, buffers = self._begin_step(dt)
         self._locked = True
         stage = 0
@@ -600,6 +630,13 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         >>> list(prof.stages)[:4]
         ['place', 'pairs', 'collide', 'prepare']
         """
+        self._enter_step()
+        try:
+            return self._profile(dt)
+        finally:
+            self._stepping.release()
+
+    def _profile(self, dt: float) -> StepProfile:
         import time
 
         self._check_finite()
@@ -655,6 +692,48 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
     def _ended_sensors(self):
         old = self._step_buffers.sensors.rows()
         return _views.SensorView(*(arr[old.ended] for arr in old))
+
+    # ------------------------------------------------------------------ snapshots
+    def snapshot(self) -> bytes:
+        """The whole world as bytes (format in :mod:`collide2d.snapshot`).
+
+        ``World.restore(data)`` gives a world that steps on bit-identically. Callbacks are
+        not saved (register them again); systems must implement the snapshot protocol.
+
+        Example
+        -------
+        >>> import collide2d as c2d
+        >>> world = c2d.World()
+        >>> _ = world.add_body(position=(1, 2)).add_circle(0.5)
+        >>> data = world.snapshot()
+        >>> data[:7]
+        b'C2DSNAP'
+        >>> c2d.World.restore(data).bodies[0].position.tolist()
+        [1.0, 2.0]
+        """
+        return _snapshot.save(self)
+
+    @classmethod
+    def restore(cls, data) -> World:
+        """A new world from ``World.snapshot()`` bytes.
+
+        Raises ``ValueError`` for anything that is not an intact snapshot of this format
+        (truncated, damaged, inconsistent or hostile data), ``TypeError`` if ``data`` is not
+        bytes; nothing is executed and no large allocation happens before the data is
+        checked.
+
+        Example
+        -------
+        >>> import collide2d as c2d
+        >>> c2d.World.restore(b"not a snapshot")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: data: not a valid collide2d snapshot: 14 bytes is shorter ...
+        """
+        return _snapshot.load(cls, data)
+
+    def __deepcopy__(self, memo) -> World:
+        return _snapshot.deep_copy(self, memo)
 
     # ------------------------------------------------------------------ contacts and events
     def contacts(self) -> ContactArrays:
@@ -726,9 +805,16 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         self._callbacks[name].append(fn)
 
     def _dispatch(self) -> None:
+        """Run the callbacks on the last step's events.
+
+        Every event is built before the first callback runs, so each callback sees the
+        step as it ended whatever the others do (remove bodies, change shapes). If
+        callbacks raise, the others still run and get every event; the first exception is
+        raised again once all have run."""
         cb = self._callbacks
         if not any(cb.values()):
             return
+        calls = []
         c = self._contacts.rows()
         touching = (c.flags & C_TOUCHING) != 0
         solid = c.resp == SOLID
@@ -737,14 +823,9 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
                 ("contact_persist", c, solid & touching & ~c.began, True),
                 ("contact_end", ended, ended.resp == SOLID, False))
         for name, table, rows, current in plan:
-            if not cb[name]:
-                continue
-            for i in np.flatnonzero(rows):
-                ev = self._event(table, int(i), current)
-                if ev is None:
-                    continue
-                for fn in cb[name]:
-                    fn(ev)
+            if cb[name]:
+                events = (self._event(table, int(i), current) for i in np.flatnonzero(rows))
+                calls.append((list(cb[name]), [ev for ev in events if ev is not None]))
         sensors = self._sensors.rows()
         gone = self._ended_sensors()
         for name, (a, b) in (("sensor_begin", (sensors.a[sensors.began],
@@ -752,14 +833,24 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
                              ("sensor_end", (gone.a, gone.b))):
             if not cb[name]:
                 continue
+            events = []
             for pair in self._owner_pairs(a, b):
                 sh_a = self._shape_handles.get(int(pair[0]))
                 sh_b = self._shape_handles.get(int(pair[1]))
-                if sh_a is None or sh_b is None:
-                    continue
-                ev = ContactEvent(sh_a, sh_b, np.zeros(2), np.empty((0, 2)), 0.0)
-                for fn in cb[name]:
-                    fn(ev)
+                if sh_a is not None and sh_b is not None:
+                    events.append(ContactEvent(sh_a, sh_b, np.zeros(2), np.empty((0, 2)), 0.0))
+            calls.append((list(cb[name]), events))
+        first_error = None
+        for fns, events in calls:
+            for ev in events:
+                for fn in fns:
+                    try:
+                        fn(ev)
+                    except Exception as exc:  # the others still get their events
+                        if first_error is None:
+                            first_error = exc
+        if first_error is not None:
+            raise first_error
 
     def _event(self, c, i, current) -> ContactEvent | None:
         own = self._shapes.owner
@@ -1158,7 +1249,8 @@ SLEEP_ANGULAR = math.radians(2.0)
 TIME_TO_SLEEP = 0.5
 
 # Solver extras (World settings of the same names), all on by default.
-_EXTRAS = {"push_out": 1, "mass_ratio_passes": 1, "shed_weight": 1}
+_EXTRAS = {"push_out": 1, "mass_ratio_passes": 1, "shed_weight": 1,
+           "restitution_energy_cap": 1, "block_impacts": 1}
 _TOLERANCES = {"margin": SPECULATIVE_DISTANCE, "slop": LINEAR_SLOP,
                "sleep_linear": SLEEP_LINEAR, "sleep_angular": SLEEP_ANGULAR,
                "time_to_sleep": TIME_TO_SLEEP}

@@ -64,10 +64,11 @@ def make_soft(hertz, zeta, h):
 
 
 @njit
-def prepare_contacts(contacts, m, shapes, bodies, t):
+def prepare_contacts(contacts, m, shapes, bodies, t, block):
     """Per-point solver data for the solid contacts with points among the table's first
     ``m`` rows, into ``t`` (rows, ba, bb, jac, nmass, tmass, coup, adj, relv, fric, rest,
-    static_pair, max_imp, kinv). Returns how many manifolds it prepared."""
+    static_pair, max_imp, kinv). Two-point impacts are solved as a block only with
+    ``block``. Returns how many manifolds it prepared."""
     c_a = contacts.a
     c_b = contacts.b
     c_resp = contacts.resp
@@ -180,7 +181,7 @@ def prepare_contacts(contacts, m, shapes, bodies, t):
             # Block only for impacts, and only when well conditioned (Box2D v2's test). Resting
             # contacts stay point by point: a block solve there (soft or not) let the B = 100
             # pyramid sag and drift more (0.52 m against 0.37 m).
-            impact = relv[q, 0] < -BLOCK_SPEED and relv[q, 1] < -BLOCK_SPEED
+            impact = block and relv[q, 0] < -BLOCK_SPEED and relv[q, 1] < -BLOCK_SPEED
             if impact and k11 * k11 < 1000.0 * det:
                 kinv[q, 0] = k22 / det
                 kinv[q, 1] = -k12 / det
@@ -541,7 +542,7 @@ def _soft_terms(s, inv_h, use_bias, bias_rate, mass_scale, imp_scale, max_push, 
 @njit
 def apply_restitution(rows, ba, bb, jac, nmass, relv, rest, max_imp, c_count, c_normal,
                       c_nimp, vel, angvel, inv_m, inv_i, threshold, total_imp, vfree, wfree,
-                      kinematic_moving):
+                      kinematic_moving, cap):
     """Bounce: drive the normal velocity to -e * (approach speed) where the approach was
     faster than ``threshold`` and the contact pushed this step.
 
@@ -591,7 +592,7 @@ def apply_restitution(rows, ba, bb, jac, nmass, relv, rest, max_imp, c_count, c_
                 d[p] += imp
                 _apply_normal(q, p, a, b, imp, nx, ny, jac, vel, angvel, inv_m, inv_i)
         f = 1.0
-        if not (kinematic_moving[a] or kinematic_moving[b]):
+        if cap and not (kinematic_moving[a] or kinematic_moving[b]):
             f = _energy_scale(a, b, before, vel, angvel, inv_m, inv_i, vfree, wfree)
         if f < 1.0:
             vel[a, 0] = before[0] + f * (vel[a, 0] - before[0])

@@ -144,7 +144,7 @@ def prepare(w, p, t):
     arcade_response(c.a[:m], c.b[:m], c.resp[:m], c.count[:m], c.normal[:m], c.sep[:m],
                     s.body, s.friction, s.elasticity, b.flags, t.com, t.dp, b.vel, b.angvel,
                     t.inv_m, prm["arcade_static_speed"])
-    k = prepare_contacts(c, m, s, b, t)
+    k = prepare_contacts(c, m, s, b, t, prm["block_impacts"] != 0)
     st["n_rows"] = k
     rows = t.rows[:k]
     ba = t.ba[:k]
@@ -308,7 +308,8 @@ def restitution(w, p, t):
     apply_restitution(t.rows[:k], t.ba[:k], t.bb[:k], t.jac[:k], t.nmass[:k], t.relv[:k],
                       t.rest[:k], t.max_imp[:k], c.count[:m], c.normal[:m], c.nimp[:m], b.vel,
                       b.angvel, t.inv_m, t.inv_i, p[0]["restitution_threshold"],
-                      c.impulse[:m], t.vfree, t.wfree, t.kin_moving)
+                      c.impulse[:m], t.vfree, t.wfree, t.kin_moving,
+                      p[0]["restitution_energy_cap"] != 0)
     return 0
 
 

@@ -81,6 +81,7 @@ PARAMS_DTYPE = np.dtype([
     ("n_contacts", np.int64), ("n_sensors", np.int64),  # rows of the world's tables
     # solver extras, each switchable (1 on; World's settings of the same names)
     ("push_out", np.int64), ("mass_ratio_passes", np.int64), ("shed_weight", np.int64),
+    ("restitution_energy_cap", np.int64), ("block_impacts", np.int64),
 ])
 
 #: Scalars a step passes from stage to stage, and its results.
