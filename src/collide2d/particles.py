@@ -347,7 +347,7 @@ class Particles:
         _kp.swept_boxes(s.aabb, s.flags, s.count, s.body, s.vstart, s.vcount, s.radius,
                         s.vworld, moved, dtheta, com0, com1, swept)
         self._tree.update(swept, s.flags, s.count)
-        f = world._filter_args(self._filter)
+        f = world._queries._filter_args(self._filter)
         g = world._gravity * self._gravity_scale
         out = _kp.step_particles(
             self._n, self._pos, self._vel, self._alive, float(dt), float(g[0]), float(g[1]),

@@ -1,6 +1,6 @@
 """World queries: rays, points, boxes, shapes and shape casts, one at a time or in bulk.
 
-:class:`QueryMixin` gives :class:`~collide2d.World` its query methods. Every query runs
+:class:`Queries` answers :class:`~collide2d.World`'s query methods. Every query runs
 compiled code over the world's arrays through a bounding volume hierarchy of the shapes'
 world boxes (``_kernels/bvh.py``), rebuilt in compiled code whenever a shape was added,
 removed or moved since the last query. A batch query (``raycast_many``, ``query_points``)
@@ -58,7 +58,7 @@ if TYPE_CHECKING:
     from .shapes import Shape
 
 __all__ = ["QueryFilter", "RayHit", "RayHitArrays", "PointHitArrays", "ShapeOverlap",
-           "ShapeCastHit", "QueryMixin"]
+           "ShapeCastHit", "Queries"]
 
 _ALL_BITS = 0xFFFFFFFF
 
@@ -236,19 +236,23 @@ _NO_FILTER = QueryFilter()
 _NO_MOTION = (np.zeros(0, dtype=np.bool_), np.zeros(0), np.zeros((0, 2)), np.zeros((0, 2)))
 
 
-class QueryMixin:
-    """The World's query methods (mixed into :class:`~collide2d.World`)."""
+class Queries:
+    """The world's queries: a component of :class:`~collide2d.World`, which calls it for
+    ``world.raycast``, ``world.query_point`` and the others. It owns the query tree over
+    the shapes' boxes and reads the world's stores."""
 
-    _query_tree: ShapeTree | None = None
+    def __init__(self, world):
+        self.world = world
+        self._query_tree: ShapeTree | None = None
 
     # ------------------------------------------------------------------ plumbing
     def _tree(self) -> ShapeTree:
         """World vertices and boxes up to date, and the tree over them."""
-        self._sync_shapes()
+        self.world._sync_shapes()
         tree = self._query_tree
         if tree is None:
             tree = self._query_tree = ShapeTree()
-        s = self._shapes
+        s = self.world._shapes
         tree.update(s.aabb, s.flags, s.count)
         return tree
 
@@ -260,7 +264,7 @@ class QueryMixin:
                             f"{type(filter).__name__}")
         slots = []
         for b in tuple(filter.exclude) + tuple(extra_exclude):
-            if b.world is not self:
+            if b.world is not self.world:
                 raise ValueError("filter: an excluded body belongs to another world")
             if b.alive:  # a removed body has no shapes left to exclude
                 slots.append(b._slot)
@@ -268,11 +272,11 @@ class QueryMixin:
                 np.array(slots, dtype=np.int64))
 
     def _shape_rows(self) -> tuple:
-        s = self._shapes
+        s = self.world._shapes
         return (s.body, s.flags, s.category, s.mask, s.vstart, s.vcount, s.radius, s.vworld)
 
     def _handles(self, row: int) -> tuple:
-        shape = self._shape_handles[int(self._shapes.owner[row])]
+        shape = self.world._shape_handles[int(self.world._shapes.owner[row])]
         return shape, shape.body
 
     # ------------------------------------------------------------------ segments
@@ -311,7 +315,7 @@ class QueryMixin:
         out = self._raycast_arrays(pa.reshape(1, 2), pb.reshape(1, 2), filter)
         if not out.hit[0]:
             return None
-        shape = self._shape_handles[int(out.shape[0])]
+        shape = self.world._shape_handles[int(out.shape[0])]
         return RayHit(shape, shape.body, out.point[0], out.normal[0], float(out.fraction[0]))
 
     def raycast_many(self, starts, ends, filter: QueryFilter | None = None) -> RayHitArrays:
@@ -350,7 +354,7 @@ class QueryMixin:
     def _raycast_arrays(self, p, q, filter) -> RayHitArrays:
         f = self._filter_args(filter)
         tree = self._tree()
-        s = self._shapes
+        s = self.world._shapes
         m = p.shape[0]
         hit = np.empty(m, dtype=np.bool_)
         body = np.empty(m, dtype=np.int64)
@@ -361,9 +365,9 @@ class QueryMixin:
         # The kernel maps slots through the identity: hits come back as slots, made ids below.
         _q.cast_segments(p, q, *tree.args(), s.body, s.owner, s.flags, s.category, s.mask,
                          s.vstart, s.vcount, s.radius, s.vworld,
-                         _slot_identity(self._bodies.count), *f, False, *_NO_MOTION, hit, body,
-                         shape, point, normal, fraction)
-        return RayHitArrays(hit, _ids_of_slots(self._bodies, body), shape, point, normal,
+                         _slot_identity(self.world._bodies.count), *f, False, *_NO_MOTION,
+                         hit, body, shape, point, normal, fraction)
+        return RayHitArrays(hit, _ids_of_slots(self.world._bodies, body), shape, point, normal,
                             fraction)
 
     def raycast_all(self, a, b, filter: QueryFilter | None = None) -> list[RayHit]:
@@ -392,7 +396,7 @@ class QueryMixin:
         k = _q.raycast_rows(pa[0], pa[1], pb[0], pb[1], *tree.args(), *self._shape_rows(), *f,
                             rows, ts, normals)
         rows, ts, normals = rows[:k], ts[:k], normals[:k]
-        owners = self._shapes.owner[rows]
+        owners = self.world._shapes.owner[rows]
         order = np.lexsort((ts, owners))  # by shape, nearest part first
         _, first = np.unique(owners[order], return_index=True)
         keep = order[first]
@@ -442,15 +446,15 @@ class QueryMixin:
         pts = V.points("points", points, bounded=True)
         f = self._filter_args(filter)
         tree = self._tree()
-        s = self._shapes
+        s = self.world._shapes
         m = pts.shape[0]
         hit = np.empty(m, dtype=np.bool_)
         body = np.empty(m, dtype=np.int64)
         shape = np.empty(m, dtype=np.int64)
         _q.points_batch(pts, *tree.args(), s.body, s.owner, s.flags, s.category, s.mask,
                         s.vstart, s.vcount, s.radius, s.vworld,
-                        _slot_identity(self._bodies.count), *f, hit, body, shape)
-        return PointHitArrays(hit, _ids_of_slots(self._bodies, body), shape)
+                        _slot_identity(self.world._bodies.count), *f, hit, body, shape)
+        return PointHitArrays(hit, _ids_of_slots(self.world._bodies, body), shape)
 
     def query_aabb(self, lower, upper, filter: QueryFilter | None = None) -> list[Shape]:
         """Shapes whose bounding box meets the closed box [lower, upper] (m), by shape id.
@@ -477,7 +481,7 @@ class QueryMixin:
         stack = np.empty(max(tree.n_nodes, 1), dtype=np.int64)
         k = _bvh.query_box(*tree.args(), lo[0], lo[1], hi[0], hi[1], stack, cand)
         rows = cand[:k]
-        s = self._shapes
+        s = self.world._shapes
         box = s.aabb[rows]
         # The tree's boxes are fattened a hair; the answer uses the exact boxes.
         exact = ((box[:, 0] <= hi[0]) & (box[:, 2] >= lo[0]) & (box[:, 1] <= hi[1])
@@ -491,8 +495,8 @@ class QueryMixin:
         return self._shapes_of(rows[ok])
 
     def _shapes_of(self, rows: np.ndarray) -> list[Shape]:
-        ids = np.unique(self._shapes.owner[rows])
-        return [self._shape_handles[int(i)] for i in ids]
+        ids = np.unique(self.world._shapes.owner[rows])
+        return [self.world._shape_handles[int(i)] for i in ids]
 
     # ------------------------------------------------------------------ shapes
     def query_shape(self, shape_or_polygon, position=None, angle=None,
@@ -535,7 +539,7 @@ class QueryMixin:
         k = _q.shape_overlaps(verts, offs, counts, radius, *tree.args(), *self._shape_rows(),
                               *f, rows, dists, normals)
         rows, dists, normals = rows[:k], dists[:k], normals[:k]
-        owners = self._shapes.owner[rows]
+        owners = self.world._shapes.owner[rows]
         order = np.lexsort((dists, owners))  # by owner, deepest part first
         _, first = np.unique(owners[order], return_index=True)
         out = []
@@ -587,7 +591,7 @@ class QueryMixin:
         f = self._filter_args(filter, skip)
         tree = self._tree()
         w = p1 - p0
-        s = self._shapes
+        s = self.world._shapes
         row, t, px, py, depth, qx, qy = _q.shape_cast(
             verts, offs, counts, radius, w[0], w[1], *tree.args(), s.body, s.owner, s.flags,
             s.category, s.mask, s.vstart, s.vcount, s.radius, s.vworld, *f)
@@ -635,9 +639,9 @@ class QueryMixin:
         """
         from .particles import Particles
 
-        system = Particles(self, positions, velocities, on_hit, elasticity, gravity_scale,
+        system = Particles(self.world, positions, velocities, on_hit, elasticity, gravity_scale,
                            drag, filter)
-        self._systems.append(system)
+        self.world._systems.append(system)
         return system
 
     def _query_parts(self, shape_or_polygon, position, angle, position_name="position"):
@@ -649,7 +653,7 @@ class QueryMixin:
         skip = ()
         if isinstance(shape_or_polygon, Shape):
             sh = shape_or_polygon
-            if sh._world is not self:
+            if sh._world is not self.world:
                 raise ValueError("shape_or_polygon: this Shape belongs to another world")
             parts = sh.parts
             radius = sh.radius

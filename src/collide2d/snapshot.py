@@ -151,7 +151,7 @@ _OWNED = frozenset(("_bodies", "_shapes", "bodies", "_shape_handles", "_gravity"
                     "contact_hertz", "contact_damping_ratio", "contact_push_speed",
                     "restitution_threshold", "arcade_static_speed", "_time", "_systems",
                     "_shapes_dirty", "_locked", "_params", "_contacts", "_sensors",
-                    "_step_buffers", "_record", "_wview", "_stepping"))
+                    "_step_buffers", "_record", "_wview", "_stepping", "_queries"))
 
 _SYSTEMS: dict[str, type] = {}
 

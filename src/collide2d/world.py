@@ -16,6 +16,7 @@ Example
 
 from __future__ import annotations
 
+import functools
 import math
 import threading
 from collections.abc import Callable
@@ -35,7 +36,7 @@ from ._kernels.constants import C_TOUCHING, IGNORE, SENSOR, SOLID
 from .batch import ShapeGeometry
 from .body import Body, _ids_by_slot, _slots_of_ids
 from .character import CharacterMixin
-from .queries import QueryMixin
+from .queries import Queries
 from .shapes import Shape
 
 _RESPONSES = {"ignore": IGNORE, "solid": SOLID, "sensor": SENSOR}
@@ -65,6 +66,17 @@ class ContactArrays(NamedTuple):
     impulse: np.ndarray
 
 
+def _delegate(component: str, fn):
+    """A World method that calls ``fn`` on one of the world's components, with fn's name,
+    signature and docstring (``help(World.raycast)`` shows the query's own)."""
+
+    @functools.wraps(fn)
+    def method(self, *args, **kwargs):
+        return fn(getattr(self, component), *args, **kwargs)
+
+    return method
+
+
 class StepProfile(NamedTuple):
     """Seconds each stage of one step took (``World.profile``), per stage name in the order
     the step runs them; substep stages are summed over the substeps. ``total`` is the
@@ -76,7 +88,7 @@ class StepProfile(NamedTuple):
     total: float
 
 
-class World(QueryMixin, CharacterMixin):
+class World(CharacterMixin):
     """A 2D physics world. Units: metres, kilograms, seconds, radians; y up.
 
     Parameters
@@ -100,6 +112,7 @@ class World(QueryMixin, CharacterMixin):
                  dynamic_response: str = "solid", max_substeps: int | None = None):
         self._bodies = S.BodyStore()
         self._shapes = S.ShapeStore()
+        self._queries = Queries(self)
         # The step's settings as the kernels read them; setters write them here.
         self._params = np.zeros(1, _views.PARAMS_DTYPE)
         # What the record holds of dt and the store counts (written only when they change).
@@ -692,6 +705,18 @@ class World(QueryMixin, CharacterMixin):
     def _ended_sensors(self):
         old = self._step_buffers.sensors.rows()
         return _views.SensorView(*(arr[old.ended] for arr in old))
+
+    # ------------------------------------------------------------------ queries
+    # Answered by the Queries component (queries.py); the docstrings are its methods'.
+    raycast = _delegate("_queries", Queries.raycast)
+    raycast_many = _delegate("_queries", Queries.raycast_many)
+    raycast_all = _delegate("_queries", Queries.raycast_all)
+    query_point = _delegate("_queries", Queries.query_point)
+    query_points = _delegate("_queries", Queries.query_points)
+    query_aabb = _delegate("_queries", Queries.query_aabb)
+    query_shape = _delegate("_queries", Queries.query_shape)
+    shape_cast = _delegate("_queries", Queries.shape_cast)
+    add_particles = _delegate("_queries", Queries.add_particles)
 
     # ------------------------------------------------------------------ snapshots
     def snapshot(self) -> bytes:
