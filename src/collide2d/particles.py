@@ -322,6 +322,7 @@ class Particles:
         tree, bodies = KV.TreeView(*self._tree.args()), world._bodies.view()
         while _kp.step_particles(parts, legs, self._hits.table, bodies, shapes, tree, motion,
                                  exclude, self._params, self._state):
+            self._hits.count = int(st["n_hits"])    # the rows written so far are kept
             self._hits.fit(int(st["need"]))
         self._hits.count = int(st["n_hits"])
         self._frames = now
