@@ -1,4 +1,4 @@
-"""The world's structure-of-arrays storage: bodies, shapes, and the vertex pool.
+"""The world's structure-of-arrays storage: bodies, shapes, the vertex pool, particles.
 
 Rows are slots: a removed body or shape leaves a hole on a free list and bumps the slot's
 generation, so a stale handle fails loudly and live handles never move. Capacity doubles
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _validate as _V
 from ._kernels import views as V
 from ._kernels.constants import (  # noqa: F401  (re-exported for the surface)
     B_ALIVE,
@@ -388,3 +389,152 @@ class StepBuffers:
                 self._views.clear()
             self._views[key] = view
         return view
+
+
+class ParticleStore:
+    """A particle system's rows: ``count`` particles in rows 0..count-1, dense and in the
+    order added (``keep`` compacts, keeping order); capacity at least doubles when full.
+
+    ``FIELDS`` is the schema (``views.PARTICLE_FIELDS`` in order), walked by snapshots: the
+    saved names are the field names. ``LEGS`` is the step's scratch, one row per particle
+    (``views.LegView``), rebuilt by every step and never saved.
+    """
+
+    FIELDS = {
+        "positions": ((2,), np.float64, 0.0),   # m
+        "velocities": ((2,), np.float64, 0.0),  # m/s
+        "alive": ((), np.bool_, False),         # dead particles neither move nor hit
+    }
+    TRANSIENT: frozenset = frozenset()
+    LEGS = {
+        "particle": ((), np.int64),
+        "start": ((2,), np.float64),
+        "end": ((2,), np.float64),
+        "left": ((), np.float64),
+        "done": ((), np.float64),
+        "hit": ((), np.bool_),
+        "body": ((), np.int64),
+        "shape": ((), np.int64),
+        "point": ((2,), np.float64),
+        "normal": ((2,), np.float64),
+        "fraction": ((), np.float64),
+    }
+
+    def __init__(self, capacity: int = 16):
+        self.count = 0
+        self.capacity = 0
+        self._view = None
+        self.legs = None
+        self.reserve(capacity)
+
+    @classmethod
+    def saved_fields(cls) -> dict:
+        return {k: v for k, v in cls.FIELDS.items() if k not in cls.TRANSIENT}
+
+    @staticmethod
+    def check_new(positions, velocities) -> tuple[np.ndarray, np.ndarray]:
+        """New particles' (N, 2) positions and velocities as float64 arrays, validated:
+        ``velocities`` is (N, 2), one (vx, vy) for all, or None (at rest)."""
+        pos = _V.points("positions", positions)
+        if velocities is None:
+            return pos, np.zeros_like(pos)
+        try:
+            v = np.asarray(velocities, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError("velocities: expected (N, 2) or (2,) numbers") from None
+        if v.shape == (2,):
+            v = np.broadcast_to(v, pos.shape)
+        vel = _V.points("velocities", v)
+        if vel.shape != pos.shape:
+            raise ValueError(f"velocities: expected shape {pos.shape} (or (2,)), got "
+                             f"{vel.shape}")
+        return pos, vel
+
+    def reserve(self, rows: int) -> None:
+        """Hold at least ``rows`` particles (at least doubling), keeping the rows in use."""
+        if rows <= self.capacity:
+            return
+        cap = max(rows, 2 * self.capacity)
+        n = self.count
+        for name, (shape, dtype, fill) in self.FIELDS.items():
+            arr = np.full((cap,) + shape, fill, dtype=dtype)
+            if self.capacity:
+                arr[:n] = getattr(self, name)[:n]
+            setattr(self, name, arr)
+        self.legs = V.LegView(*(np.empty((cap,) + shape, dtype=dtype)
+                                for shape, dtype in self.LEGS.values()))
+        self.capacity = cap
+        self._view = None
+
+    def append(self, positions: np.ndarray, velocities: np.ndarray) -> None:
+        """Add live particles (validated arrays of the same shape) after the others."""
+        a, b = self.count, self.count + positions.shape[0]
+        self.reserve(b)
+        self.positions[a:b] = positions
+        self.velocities[a:b] = velocities
+        self.alive[a:b] = True
+        self.count = b
+
+    def keep(self, mask: np.ndarray) -> None:
+        """Keep the rows where ``mask`` (count,) is true, in order."""
+        n = self.count
+        m = int(np.count_nonzero(mask))
+        for name in self.FIELDS:
+            arr = getattr(self, name)
+            arr[:m] = arr[:n][mask]
+        self.count = m
+
+    def view(self) -> V.ParticleView:
+        """The kernels' view of every field (capacity rows)."""
+        if self._view is None:
+            self._view = V.ParticleView(*(getattr(self, n) for n in V.PARTICLE_FIELDS))
+        return self._view
+
+    def state(self) -> dict[str, np.ndarray]:
+        """The saved fields' rows in use (copies), by name, in schema order."""
+        return {name: getattr(self, name)[: self.count].copy() for name in self.saved_fields()}
+
+
+class ParticleHitStore:
+    """The hits of a particle system's last step: ``count`` rows of a table with capacity
+    (``views.ParticleHitView``). The step writes the rows; when it needs more than the table
+    holds it says how many, and the surface grows the table (``fit``) and resumes it."""
+
+    FIELDS = {
+        "particle": ((), np.int64, 0),        # particle row
+        "body": ((), np.int64, 0),            # body id
+        "shape": ((), np.int64, 0),           # shape id
+        "point": ((2,), np.float64, 0.0),     # m
+        "normal": ((2,), np.float64, 0.0),    # outward unit normal; (0, 0) started inside
+        "fraction": ((), np.float64, 0.0),    # of the step's time
+    }
+
+    def __init__(self, capacity: int = 256):
+        self.table = _table(self.FIELDS, V.ParticleHitView, capacity)
+        self.count = 0
+
+    @property
+    def capacity(self) -> int:
+        return self.table.particle.shape[0]
+
+    def fit(self, rows: int) -> None:
+        """Hold at least ``rows`` rows (at least doubling), keeping the ``count`` in use."""
+        if rows <= self.capacity:
+            return
+        cap = max(rows, 2 * self.capacity)
+        table = _table(self.FIELDS, V.ParticleHitView, cap)
+        for new, old in zip(table, self.table, strict=True):
+            new[: self.count] = old[: self.count]
+        self.table = table
+
+    def rows(self) -> V.ParticleHitView:
+        """The ``count`` rows (views, not copies)."""
+        return V.ParticleHitView(*(arr[: self.count] for arr in self.table))
+
+    def set_rows(self, capacity: int = 256, **columns) -> None:
+        """Replace the table by these rows (every field given), at least ``capacity`` rows."""
+        n = len(next(iter(columns.values()))) if columns else 0
+        self.table = _table(self.FIELDS, V.ParticleHitView, max(capacity, n))
+        for name, arr in columns.items():
+            getattr(self.table, name)[:n] = arr
+        self.count = n

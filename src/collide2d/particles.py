@@ -23,6 +23,7 @@ Example
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 from typing import NamedTuple
 
 import numpy as np
@@ -30,6 +31,7 @@ import numpy as np
 from . import _store as S
 from . import _validate as V
 from ._kernels import particles as _kp
+from ._kernels import views as KV
 from .body import _ids_by_slot
 from .queries import QueryFilter, ShapeTree
 from .snapshot import register_system
@@ -38,6 +40,15 @@ __all__ = ["Particles", "ParticleHitArrays"]
 
 _MODES = {"stop": _kp.STOP, "bounce": _kp.BOUNCE, "pass": _kp.PASS}
 _MODE_NAMES = {v: k for k, v in _MODES.items()}
+
+#: The body frames the next step measures motion from, one row per body slot at the last
+#: step: centre of mass, angle, generation (a slot reused since then did not move). The
+#: schema is walked by snapshots (saved as ``frame_<name>``).
+_FRAME_FIELDS = {"com": ((2,), np.float64), "angle": ((), np.float64),
+                 "generation": ((), np.int64)}
+_Frames = namedtuple("_Frames", tuple(_FRAME_FIELDS))
+# The settings saved as "settings", in order.
+_SAVED_SETTINGS = ("elasticity", "gravity_scale", "drag")
 
 
 class ParticleHitArrays(NamedTuple):
@@ -104,61 +115,58 @@ class Particles:
     def __init__(self, world, positions, velocities, on_hit="stop", elasticity=0.0,
                  gravity_scale=1.0, drag=0.0, filter=None):
         self._world = world
+        self._params = np.zeros(1, KV.PARTICLE_PARAMS_DTYPE)
+        self._state = np.zeros(1, KV.PARTICLE_STEP_DTYPE)
         self.on_hit = on_hit
         self.elasticity = elasticity
         self.gravity_scale = gravity_scale
         self.drag = drag
         self.filter = QueryFilter() if filter is None else filter
         self.max_bounces = 4
-        pos, vel = self._check_new(positions, velocities)
-        self._n = 0
-        self._reserve(max(pos.shape[0], 16))
-        self._append(pos, vel)
+        pos, vel = S.ParticleStore.check_new(positions, velocities)
+        self._store = S.ParticleStore(max(pos.shape[0], 16))
+        self._store.append(pos, vel)
         self._tree = ShapeTree()
-        self._hits = (np.empty(256, dtype=np.int64), np.empty(256, dtype=np.int64),
-                      np.empty(256, dtype=np.int64), np.empty((256, 2)), np.empty((256, 2)),
-                      np.empty(256))
-        self._n_hits = 0
-        self._snap = None
-        self._snapshot()
+        self._hits = S.ParticleHitStore(256)
+        self._frames = self._body_frames()
         self._attached = True
 
     # ------------------------------------------------------------------ settings
     @property
     def on_hit(self) -> str:
         """"stop", "bounce" or "pass"."""
-        return self._on_hit
+        return _MODE_NAMES[int(self._params[0]["mode"])]
 
     @on_hit.setter
     def on_hit(self, value):
-        self._on_hit = V.choice("on_hit", value, _MODES)
+        self._params[0]["mode"] = _MODES[V.choice("on_hit", value, _MODES)]
 
     @property
     def elasticity(self) -> float:
         """Restitution of a bounce (>= 0): 0 slides along the surface, 1 mirrors."""
-        return self._elasticity
+        return float(self._params[0]["elasticity"])
 
     @elasticity.setter
     def elasticity(self, value):
-        self._elasticity = V.finite_scalar("elasticity", value, nonnegative=True)
+        self._params[0]["elasticity"] = V.finite_scalar("elasticity", value, nonnegative=True)
 
     @property
     def gravity_scale(self) -> float:
         """Multiplies the world's gravity for these particles (0: none)."""
-        return self._gravity_scale
+        return float(self._params[0]["gravity_scale"])
 
     @gravity_scale.setter
     def gravity_scale(self, value):
-        self._gravity_scale = V.finite_scalar("gravity_scale", value)
+        self._params[0]["gravity_scale"] = V.finite_scalar("gravity_scale", value)
 
     @property
     def drag(self) -> float:
         """Linear damping rate (1/s, >= 0): velocity decays as exp(-drag t)."""
-        return self._drag
+        return float(self._params[0]["drag"])
 
     @drag.setter
     def drag(self, value):
-        self._drag = V.finite_scalar("drag", value, nonnegative=True)
+        self._params[0]["drag"] = V.finite_scalar("drag", value, nonnegative=True)
 
     @property
     def filter(self) -> QueryFilter:
@@ -169,48 +177,53 @@ class Particles:
         if not isinstance(value, QueryFilter):
             raise TypeError(f"filter: expected a QueryFilter, got {type(value).__name__}")
         self._filter = value
+        self._write_filter(value.category, value.mask, value.sensors)
+
+    def _write_filter(self, category, mask, sensors) -> None:
+        # A QueryFilter's fields may change after it is set: each step writes them again.
+        p = self._params[0]
+        p["category"] = category
+        p["mask"] = mask
+        p["sensors"] = 1 if sensors else 0
 
     @property
     def max_bounces(self) -> int:
         """Bounces per particle per step that continue the step's motion (default 4); a
         further hit in the same step reflects the velocity and leaves the particle at the
         hit point until the next step."""
-        return self._max_bounces
+        return int(self._params[0]["max_bounces"])
 
     @max_bounces.setter
     def max_bounces(self, value):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
             raise ValueError(f"max_bounces: expected an int >= 0, got {value!r}")
-        self._max_bounces = int(value)
+        self._params[0]["max_bounces"] = int(value)
 
     # ------------------------------------------------------------------ arrays
     def __len__(self) -> int:
-        return self._n
+        return self._store.count
 
     @property
     def positions(self) -> np.ndarray:
-        return self._pos[: self._n]
+        return self._store.positions[: self._store.count]
 
     @property
     def velocities(self) -> np.ndarray:
-        return self._vel[: self._n]
+        return self._store.velocities[: self._store.count]
 
     @property
     def alive(self) -> np.ndarray:
-        return self._alive[: self._n]
+        return self._store.alive[: self._store.count]
 
     @property
     def alive_count(self) -> int:
         """Number of live particles."""
-        return int(np.count_nonzero(self._alive[: self._n]))
+        return int(np.count_nonzero(self.alive))
 
     @property
     def hits(self) -> ParticleHitArrays:
         """The last step's hits as arrays (copies), in particle order per bounce."""
-        k = self._n_hits
-        p, b, s, pt, nm, fr = self._hits
-        return ParticleHitArrays(p[:k].copy(), b[:k].copy(), s[:k].copy(), pt[:k].copy(),
-                                 nm[:k].copy(), fr[:k].copy())
+        return ParticleHitArrays(*(arr.copy() for arr in self._hits.rows()))
 
     def add(self, positions, velocities=None) -> np.ndarray:
         """Append live particles; returns their indices.
@@ -219,16 +232,15 @@ class Particles:
         (at rest), in m/s.
         """
         self._check_attached()
-        pos, vel = self._check_new(positions, velocities)
-        first = self._n
-        self._reserve(self._n + pos.shape[0])
-        self._append(pos, vel)
-        return np.arange(first, self._n)
+        pos, vel = S.ParticleStore.check_new(positions, velocities)
+        first = self._store.count
+        self._store.append(pos, vel)
+        return np.arange(first, self._store.count)
 
     def remove(self, which) -> None:
         """Delete particles: a bool mask of length ``len(self)`` or integer indices. The
         others keep their order and move down to fill the gaps (indices change)."""
-        n = self._n
+        n = self._store.count
         w = np.asarray(which)
         if w.dtype == np.bool_:
             if w.shape != (n,):
@@ -242,12 +254,7 @@ class Particles:
                 raise ValueError(f"which: indices must be in [-{n}, {n}), got {idx.tolist()}")
             drop = np.zeros(n, dtype=np.bool_)
             drop[idx] = True
-        keep = ~drop
-        m = int(np.count_nonzero(keep))
-        self._pos[:m] = self._pos[:n][keep]
-        self._vel[:m] = self._vel[:n][keep]
-        self._alive[:m] = self._alive[:n][keep]
-        self._n = m
+        self._store.keep(~drop)
 
     def remove_dead(self) -> None:
         """Delete every particle that is not alive (stopped ones, for instance)."""
@@ -263,125 +270,84 @@ class Particles:
         if not self._attached:
             raise RuntimeError("particles: this system was destroyed")
 
-    def _check_new(self, positions, velocities):
-        pos = V.points("positions", positions)
-        if velocities is None:
-            vel = np.zeros_like(pos)
-        else:
-            try:
-                v = np.asarray(velocities, dtype=np.float64)
-            except (TypeError, ValueError):
-                raise TypeError("velocities: expected (N, 2) or (2,) numbers") from None
-            if v.shape == (2,):
-                v = np.broadcast_to(v, pos.shape)
-            vel = V.points("velocities", v)
-            if vel.shape != pos.shape:
-                raise ValueError(f"velocities: expected shape {pos.shape} (or (2,)), got "
-                                 f"{vel.shape}")
-        return pos, vel
-
-    def _reserve(self, cap: int) -> None:
-        old = getattr(self, "_pos", None)
-        if old is not None and old.shape[0] >= cap:
-            return
-        cap = max(cap, 2 * (0 if old is None else old.shape[0]))
-        pos = np.zeros((cap, 2))
-        vel = np.zeros((cap, 2))
-        alive = np.zeros(cap, dtype=np.bool_)
-        if old is not None:
-            pos[: self._n] = self._pos[: self._n]
-            vel[: self._n] = self._vel[: self._n]
-            alive[: self._n] = self._alive[: self._n]
-        self._pos, self._vel, self._alive = pos, vel, alive
-        # Scratch for the compiled step: legs and their cast results.
-        self._scratch = (np.empty(cap, dtype=np.int64), np.empty((cap, 2)),
-                         np.empty((cap, 2)), np.empty(cap), np.empty(cap),
-                         np.empty(cap, dtype=np.bool_), np.empty(cap, dtype=np.int64),
-                         np.empty(cap, dtype=np.int64), np.empty((cap, 2)),
-                         np.empty((cap, 2)), np.empty(cap))
-
-    def _append(self, pos, vel) -> None:
-        a, b = self._n, self._n + pos.shape[0]
-        self._pos[a:b] = pos
-        self._vel[a:b] = vel
-        self._alive[a:b] = True
-        self._n = b
-
     # ------------------------------------------------------------------ stepping
-    def _body_frames(self):
-        """Centre of mass (slots, 2) and angle of every body slot now."""
+    def _body_frames(self) -> _Frames:
+        """Centre of mass (slots, 2), angle and generation of every body slot now."""
         b = self._world._bodies
         n = b.count
         c, s = np.cos(b.angle[:n]), np.sin(b.angle[:n])
         lc = b.local_com[:n]
         com = b.pos[:n] + np.column_stack((c * lc[:, 0] - s * lc[:, 1],
                                            s * lc[:, 0] + c * lc[:, 1]))
-        return com, b.angle[:n].copy(), b.generation[:n].copy()
+        return _Frames(com, b.angle[:n].copy(), b.generation[:n].copy())
 
-    def _snapshot(self) -> None:
-        self._snap = self._body_frames()
-
-    def _motion(self, com1, ang1, gen1):
-        """Per body slot: moved since the last step, its turn (rad) and its centre of mass
-        at the last step (slots born since then did not move)."""
-        com0_s, ang0_s, gen0_s = self._snap
+    def _motion(self, now: _Frames) -> KV.MotionView:
+        """Per body slot: its id, moved since the last step, its turn (rad) and its centre
+        of mass at the last step and now (slots born since then did not move)."""
+        last = self._frames
         b = self._world._bodies
+        com1, ang1 = now.com, now.angle
         n = com1.shape[0]
-        k = min(n, com0_s.shape[0])
+        k = min(n, last.com.shape[0])
         com0 = com1.copy()
         ang0 = ang1.copy()
-        same = gen0_s[:k] == gen1[:k]
-        com0[:k][same] = com0_s[:k][same]
-        ang0[:k][same] = ang0_s[:k][same]
+        same = last.generation[:k] == now.generation[:k]
+        com0[:k][same] = last.com[:k][same]
+        ang0[:k][same] = last.angle[:k][same]
         live = (b.flags[:n] & S.B_ALIVE) != 0
         moved = live & ((com0 != com1).any(axis=1) | (ang0 != ang1))
-        return moved, ang1 - ang0, com0
+        return KV.MotionView(_ids_by_slot(b), moved, ang1 - ang0, com0, com1)
 
     def _step(self, dt: float) -> None:
         world = self._world
         world._sync_shapes()
-        b, s = world._bodies, world._shapes
-        com1, ang1, gen1 = self._body_frames()
-        moved, dtheta, com0 = self._motion(com1, ang1, gen1)
+        s = world._shapes
+        now = self._body_frames()
+        motion = self._motion(now)
+        shapes = s.view()
         swept = np.empty((s.count, 4))
-        _kp.swept_boxes(s.aabb, s.flags, s.count, s.body, s.vstart, s.vcount, s.radius,
-                        s.vworld, moved, dtheta, com0, com1, swept)
+        _kp.swept_boxes(shapes, motion, s.count, swept)
         self._tree.update(swept, s.flags, s.count)
-        f = world._queries._filter_args(self._filter)
-        g = world._gravity * self._gravity_scale
-        out = _kp.step_particles(
-            self._n, self._pos, self._vel, self._alive, float(dt), float(g[0]), float(g[1]),
-            math.exp(-self._drag * dt), _MODES[self._on_hit], self._elasticity,
-            self._max_bounces, *self._tree.args(), s.body, s.owner, s.flags, s.category,
-            s.mask, s.vstart, s.vcount, s.radius, s.vworld, _ids_by_slot(b), b.vel, b.angvel, *f,
-            moved, dtheta, com0, com1, *self._scratch, *self._hits)
-        self._n_hits = int(out[0])
-        self._hits = tuple(out[1:])
-        self._snap = (com1, ang1, gen1)
+        category, mask, sensors, exclude = world._queries._filter_args(self._filter)
+        self._write_filter(category, mask, sensors)
+        p = self._params[0]
+        g = world._gravity * p["gravity_scale"]
+        p["dt"] = dt
+        p["gx"] = g[0]
+        p["gy"] = g[1]
+        p["keep"] = math.exp(-p["drag"] * dt)
+        st = self._state[0]
+        st["n"] = self._store.count
+        st["leg"] = -1
+        parts, legs = self._store.view(), self._store.legs
+        tree, bodies = KV.TreeView(*self._tree.args()), world._bodies.view()
+        while _kp.step_particles(parts, legs, self._hits.table, bodies, shapes, tree, motion,
+                                 exclude, self._params, self._state):
+            self._hits.count = int(st["n_hits"])    # the rows written so far are kept
+            self._hits.fit(int(st["need"]))
+        self._hits.count = int(st["n_hits"])
+        self._frames = now
 
     # ------------------------------------------------------------------ snapshots
     def _snapshot_arrays(self) -> dict[str, np.ndarray]:
-        """Whole state as arrays (``world.snapshot``): particles, settings, filter (excluded
-        bodies by index in ``world.bodies``), the last step's hits and the body frames that
-        the next step measures motion from."""
-        n, k = self._n, self._n_hits
-        p, b, s, pt, nm, fr = self._hits
-        com, ang, gen = self._snap
+        """Whole state as arrays (``world.snapshot``), walking the schemas: the particle
+        store's saved fields, settings, filter (excluded bodies by index in
+        ``world.bodies``), the last step's hits (``hit_<field>``) and the body frames that
+        the next step measures motion from (``frame_<field>``)."""
+        p = self._params[0]
         f = self._filter
-        return {
-            "positions": self._pos[:n].copy(), "velocities": self._vel[:n].copy(),
-            "alive": self._alive[:n].copy(),
-            "on_hit": np.array(_MODES[self._on_hit], dtype=np.int64),
-            "settings": np.array([self._elasticity, self._gravity_scale, self._drag]),
-            "max_bounces": np.array(self._max_bounces, dtype=np.int64),
-            "filter_bits": np.array([f.category, f.mask, int(f.sensors)], dtype=np.int64),
-            "filter_exclude": np.array([body.index for body in f.exclude if body.alive],
-                                       dtype=np.int64),
-            "hit_particle": p[:k].copy(), "hit_body": b[:k].copy(), "hit_shape": s[:k].copy(),
-            "hit_point": pt[:k].copy(), "hit_normal": nm[:k].copy(),
-            "hit_fraction": fr[:k].copy(),
-            "frame_com": com.copy(), "frame_angle": ang.copy(), "frame_generation": gen.copy(),
-        }
+        out = self._store.state()
+        out["on_hit"] = np.array(p["mode"], dtype=np.int64)
+        out["settings"] = np.array([p[name] for name in _SAVED_SETTINGS])
+        out["max_bounces"] = np.array(p["max_bounces"], dtype=np.int64)
+        out["filter_bits"] = np.array([f.category, f.mask, int(f.sensors)], dtype=np.int64)
+        out["filter_exclude"] = np.array([body.index for body in f.exclude if body.alive],
+                                         dtype=np.int64)
+        for name, arr in zip(KV.PARTICLE_HIT_FIELDS, self._hits.rows(), strict=True):
+            out[f"hit_{name}"] = arr.copy()
+        for name, arr in zip(_Frames._fields, self._frames, strict=True):
+            out[f"frame_{name}"] = arr.copy()
+        return out
 
     @classmethod
     def _snapshot_restore(cls, world, arrays) -> Particles:
@@ -395,37 +361,38 @@ class Particles:
                 raise ValueError(f"particles: {name!r} has dtype {a.dtype} and shape {a.shape}")
             return a
 
+        def rows(prefix, schema):
+            """The arrays of a schema's fields (saved as prefix + name), all with the
+            first one's row count."""
+            out, n = {}, None
+            for name, (shape, dtype, *_) in schema.items():
+                out[name] = get(prefix + name, np.dtype(dtype), (n,) + shape)
+                n = out[name].shape[0]
+            return out
+
         f8, i8 = np.dtype(np.float64), np.dtype(np.int64)
-        pos = get("positions", f8, (None, 2))
-        n = pos.shape[0]
-        vel = get("velocities", f8, (n, 2))
-        alive = get("alive", np.dtype(np.bool_), (n,))
+        state = rows("", S.ParticleStore.saved_fields())
         mode = int(get("on_hit", i8, ()))
         if mode not in _MODE_NAMES:
             raise ValueError(f"particles: unknown on_hit code {mode}")
-        el, gs, drag = get("settings", f8, (3,)).tolist()
+        settings = dict(zip(_SAVED_SETTINGS, get("settings", f8, (3,)).tolist(), strict=True))
         bits = get("filter_bits", i8, (3,)).tolist()
         excl = get("filter_exclude", i8, (None,))
         if excl.size and (excl.min() < 0 or excl.max() >= len(world.bodies)):
             raise ValueError("particles: an excluded body index is out of range")
-        k = get("hit_particle", i8, (None,)).shape[0]
-        hits = (get("hit_particle", i8, (k,)), get("hit_body", i8, (k,)),
-                get("hit_shape", i8, (k,)), get("hit_point", f8, (k, 2)),
-                get("hit_normal", f8, (k, 2)), get("hit_fraction", f8, (k,)))
-        com = get("frame_com", f8, (None, 2))
-        m = com.shape[0]
-        frames = (com.copy(), get("frame_angle", f8, (m,)).copy(),
-                  get("frame_generation", i8, (m,)).copy())
+        hits = rows("hit_", S.ParticleHitStore.FIELDS)
+        frames = _Frames(**{k: a.copy() for k, a in rows("frame_", _FRAME_FIELDS).items()})
         flt = QueryFilter(bits[0], bits[1], [world.bodies[int(i)] for i in excl], bool(bits[2]))
-        system = cls(world, pos, vel, _MODE_NAMES[mode], el, gs, drag, flt)
+        system = cls(world, state["positions"], state["velocities"], _MODE_NAMES[mode],
+                     filter=flt, **settings)
         system.max_bounces = int(get("max_bounces", i8, ()))
-        system._alive[:n] = alive
-        cap = max(k, 256)
-        system._hits = tuple(np.concatenate((h, np.zeros((cap - k,) + h.shape[1:], h.dtype)))
-                             for h in hits)
-        system._n_hits = k
-        system._snap = frames
+        store = system._store
+        for name, arr in state.items():
+            getattr(store, name)[: store.count] = arr
+        system._hits.set_rows(256, **hits)
+        system._frames = frames
         return system
 
     def __repr__(self) -> str:
-        return (f"<Particles {self.alive_count} alive of {self._n}, on_hit={self._on_hit!r}>")
+        return (f"<Particles {self.alive_count} alive of {len(self)}, "
+                f"on_hit={self.on_hit!r}>")

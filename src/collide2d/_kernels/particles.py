@@ -24,11 +24,15 @@ Hit fractions are fractions of the step's time (0 at its start, 1 at its end).
 
 Whole legs are cast as one batch: first every live particle, then the ones that bounced,
 and so on, so the array-heavy traversal is entered a few times per step, not per particle.
+
+State comes in as views and records (``views.py``): the particles (``ParticleView``), the
+step's scratch (``LegView``), the hit table (``ParticleHitView``), the world's bodies and
+shapes, the shape tree (``TreeView``), the bodies' motion over the step (``MotionView``),
+the settings (``PARTICLE_PARAMS_DTYPE``) and the step record (``PARTICLE_STEP_DTYPE``).
+The step writes into them and returns a status; it never allocates what it returns.
 """
 
 import math
-
-import numpy as np
 
 from .._jit import njit
 from .constants import S_ALIVE
@@ -42,22 +46,27 @@ NUDGE = 1e-9
 
 
 @njit
-def swept_boxes(aabb, flags, count, s_body, s_vstart, s_vcount, s_radius, vworld, moved,
-                dtheta, com0, com1, out):
-    """Boxes covering each live row over the step: its end box, and for a body that moved,
-    where it was. A translated row: the union of its box at both poses. A turned row: the
-    disc about the centre of mass that holds it at every angle, swept from com0 to com1
-    (exact for kinematic bodies, whose centre of mass moves in a straight line)."""
+def swept_boxes(shapes, motion, count, out):
+    """Boxes covering each live shape row (of the first ``count``) over the step: its end
+    box, and for a body that moved, where it was. A translated row: the union of its box at
+    both poses. A turned row: the disc about the centre of mass that holds it at every
+    angle, swept from com0 to com1 (exact for kinematic bodies, whose centre of mass moves
+    in a straight line)."""
+    aabb = shapes.aabb
+    vworld = shapes.vworld
+    moved = motion.moved
+    com0 = motion.com0
+    com1 = motion.com1
     for s in range(count):
-        if not flags[s] & S_ALIVE:
+        if not shapes.flags[s] & S_ALIVE:
             continue
         lox = aabb[s, 0]
         loy = aabb[s, 1]
         hix = aabb[s, 2]
         hiy = aabb[s, 3]
-        b = s_body[s]
+        b = shapes.body[s]
         if moved[b]:
-            if dtheta[b] == 0.0:
+            if motion.dtheta[b] == 0.0:
                 sx = com0[b, 0] - com1[b, 0]
                 sy = com0[b, 1] - com1[b, 1]
                 lox = min(lox, lox + sx)
@@ -66,11 +75,11 @@ def swept_boxes(aabb, flags, count, s_body, s_vstart, s_vcount, s_radius, vworld
                 hiy = max(hiy, hiy + sy)
             else:
                 r2 = 0.0
-                for v in range(s_vstart[s], s_vstart[s] + s_vcount[s]):
+                for v in range(shapes.vstart[s], shapes.vstart[s] + shapes.vcount[s]):
                     dx = vworld[v, 0] - com1[b, 0]
                     dy = vworld[v, 1] - com1[b, 1]
                     r2 = max(r2, dx * dx + dy * dy)
-                r = math.sqrt(r2) + s_radius[s]
+                r = math.sqrt(r2) + shapes.radius[s]
                 lox = min(lox, min(com0[b, 0], com1[b, 0]) - r)
                 hix = max(hix, max(com0[b, 0], com1[b, 0]) + r)
                 loy = min(loy, min(com0[b, 1], com1[b, 1]) - r)
@@ -82,37 +91,19 @@ def swept_boxes(aabb, flags, count, s_body, s_vstart, s_vcount, s_radius, vworld
 
 
 @njit
-def _grow_hits(cap, h_particle, h_body, h_shape, h_point, h_normal, h_fraction, used):
-    p = np.empty(cap, dtype=np.int64)
-    b = np.empty(cap, dtype=np.int64)
-    s = np.empty(cap, dtype=np.int64)
-    pt = np.empty((cap, 2))
-    nm = np.empty((cap, 2))
-    fr = np.empty(cap)
-    p[:used] = h_particle[:used]
-    b[:used] = h_body[:used]
-    s[:used] = h_shape[:used]
-    pt[:used] = h_point[:used]
-    nm[:used] = h_normal[:used]
-    fr[:used] = h_fraction[:used]
-    return p, b, s, pt, nm, fr
-
-
-@njit
-def step_particles(n, pos, vel, alive, dt, gx, gy, keep, mode, elasticity, max_bounces,
-                   node_first, node_count, slot_box, slot_ref, n_nodes,
-                   s_body, s_owner, s_flags, s_category, s_mask, s_vstart, s_vcount, s_radius,
-                   vworld, b_order, b_vel, b_angvel, f_category, f_mask, f_sensors, f_exclude,
-                   moved, dtheta, com0, com1,
-                   leg_p, leg_a, leg_b, leg_left, leg_done, c_hit, c_body, c_shape, c_point,
-                   c_normal, c_fraction,
-                   h_particle, h_body, h_shape, h_point, h_normal, h_fraction):
-    """Advance particles 0..n-1 by dt. ``keep`` = exp(-drag dt) scales velocities.
-
-    ``leg_*`` and ``c_*`` are scratch arrays of length >= n. Returns the number of hits and
-    the hit arrays (new, larger ones if the given ones filled up).
-    """
-    # First leg: every live particle, tested against bodies in their moving frames.
+def start_legs(parts, legs, p, n):
+    """Integrate the velocity of each live particle of rows 0..n-1 (gravity, then drag)
+    and write its first leg: the whole step's motion. Returns the number of legs."""
+    pos = parts.positions
+    vel = parts.velocities
+    alive = parts.alive
+    dt = p["dt"]
+    gx = p["gx"]
+    gy = p["gy"]
+    keep = p["keep"]
+    leg_p = legs.particle
+    leg_a = legs.start
+    leg_b = legs.end
     m = 0
     for i in range(n):
         if not alive[i]:
@@ -126,85 +117,136 @@ def step_particles(n, pos, vel, alive, dt, gx, gy, keep, mode, elasticity, max_b
         leg_a[m, 1] = pos[i, 1]
         leg_b[m, 0] = pos[i, 0] + vx * dt
         leg_b[m, 1] = pos[i, 1] + vy * dt
-        leg_left[m] = 1.0
-        leg_done[m] = 0.0
+        legs.left[m] = 1.0
+        legs.done[m] = 0.0
         m += 1
-    n_hits = 0
-    for bounce in range(max_bounces + 1):
-        if m == 0:
-            break
-        cast_segments(leg_a[:m], leg_b[:m], node_first, node_count, slot_box, slot_ref,
-                      n_nodes, s_body, s_owner, s_flags, s_category, s_mask, s_vstart,
-                      s_vcount, s_radius, vworld, b_order, f_category, f_mask, f_sensors,
-                      f_exclude, bounce == 0, moved, dtheta, com0, com1,
-                      c_hit[:m], c_body[:m], c_shape[:m], c_point[:m], c_normal[:m],
-                      c_fraction[:m])
-        # Record this leg's hits (growing the buffers if needed).
+    return m
+
+
+@njit
+def cast_legs(legs, m, shapes, tree, motion, exclude, p, first):
+    """First hit of legs 0..m-1 through the tree, into the legs' hit columns. The first
+    legs (``first``) test moving bodies in their own frame; later legs, which start at a
+    hit during the step, test shapes where they are at its end."""
+    cast_segments(legs.start[:m], legs.end[:m], tree.node_first, tree.node_count,
+                  tree.slot_box, tree.slot_ref, tree.n_nodes, shapes.body, shapes.owner,
+                  shapes.flags, shapes.category, shapes.mask, shapes.vstart, shapes.vcount,
+                  shapes.radius, shapes.vworld, motion.ids, p["category"], p["mask"],
+                  p["sensors"] != 0, exclude, first, motion.moved, motion.dtheta,
+                  motion.com0, motion.com1, legs.hit[:m], legs.body[:m], legs.shape[:m],
+                  legs.point[:m], legs.normal[:m], legs.fraction[:m])
+
+
+@njit
+def resolve_legs(parts, legs, m, hits, n_hits, bodies, shapes, motion, p, last):
+    """Apply the cast legs 0..m-1: a miss moves its particle to the leg's end; a hit is
+    written to hit row ``n_hits`` on (the table holds them: the caller checked) and stops,
+    passes or bounces its particle. A bounce with motion left writes the particle's next
+    leg, unless ``last``. Returns the number of next legs (rows 0.. of ``legs``)."""
+    pos = parts.positions
+    vel = parts.velocities
+    mode = p["mode"]
+    elasticity = p["elasticity"]
+    dt = p["dt"]
+    com1 = motion.com1
+    leg_p = legs.particle
+    leg_b = legs.end
+    leg_a = legs.start
+    m_next = 0
+    for q in range(m):
+        i = leg_p[q]
+        if not legs.hit[q]:
+            pos[i, 0] = leg_b[q, 0]
+            pos[i, 1] = leg_b[q, 1]
+            continue
+        t = legs.fraction[q]
+        hx = legs.point[q, 0]
+        hy = legs.point[q, 1]
+        nx = legs.normal[q, 0]
+        ny = legs.normal[q, 1]
+        hits.particle[n_hits] = i
+        hits.body[n_hits] = legs.body[q]
+        hits.shape[n_hits] = legs.shape[q]
+        hits.point[n_hits, 0] = hx
+        hits.point[n_hits, 1] = hy
+        hits.normal[n_hits, 0] = nx
+        hits.normal[n_hits, 1] = ny
+        hits.fraction[n_hits] = legs.done[q] + t * legs.left[q]
+        n_hits += 1
+        if mode == STOP:
+            pos[i, 0] = hx
+            pos[i, 1] = hy
+            parts.alive[i] = False
+            continue
+        if mode == PASS or (nx == 0.0 and ny == 0.0):
+            pos[i, 0] = leg_b[q, 0]
+            pos[i, 1] = leg_b[q, 1]
+            continue
+        # Bounce off the surface, which moves with its body's velocity at the hit point.
+        # (The hit's shape is a shape id: the id of its first row, which is on its body.)
+        bs = shapes.body[legs.shape[q]]
+        ux = bodies.vel[bs, 0] - bodies.angvel[bs] * (hy - com1[bs, 1])
+        uy = bodies.vel[bs, 1] + bodies.angvel[bs] * (hx - com1[bs, 0])
+        rx = vel[i, 0] - ux
+        ry = vel[i, 1] - uy
+        vn = rx * nx + ry * ny
+        if vn < 0.0:
+            rx -= (1.0 + elasticity) * vn * nx
+            ry -= (1.0 + elasticity) * vn * ny
+        vel[i, 0] = ux + rx
+        vel[i, 1] = uy + ry
+        nudge = NUDGE * (1.0 + abs(hx) + abs(hy))
+        px = hx + nudge * nx
+        py = hy + nudge * ny
+        pos[i, 0] = px
+        pos[i, 1] = py
+        left = legs.left[q] * (1.0 - t)
+        if last or left <= 0.0:
+            continue
+        # The next leg reuses slot m_next <= q: already read above.
+        leg_p[m_next] = i
+        leg_a[m_next, 0] = px
+        leg_a[m_next, 1] = py
+        leg_b[m_next, 0] = px + vel[i, 0] * dt * left
+        leg_b[m_next, 1] = py + vel[i, 1] * dt * left
+        legs.done[m_next] = legs.done[q] + t * legs.left[q]
+        legs.left[m_next] = left
+        m_next += 1
+    return m_next
+
+
+@njit
+def step_particles(parts, legs, hits, bodies, shapes, tree, motion, exclude, params, state):
+    """Advance particles 0..n-1 (``state["n"]``) by ``params["dt"]``, writing their hits.
+
+    ``state["leg"]`` -1 starts a step. Returns 0 when done (``state["n_hits"]`` rows of
+    ``hits`` written), or 1 when the next leg's hits do not fit in the table:
+    ``state["need"]`` rows are needed. That leg has not been applied and the step's place
+    is kept in ``state``: grow the table (keeping its rows) and call again to resume.
+    """
+    p = params[0]
+    st = state[0]
+    if st["leg"] < 0:
+        st["legs"] = start_legs(parts, legs, p, st["n"])
+        st["leg"] = 0
+        st["n_hits"] = 0
+    st["need"] = 0
+    max_bounces = p["max_bounces"]
+    cap = hits.particle.shape[0]
+    while st["leg"] <= max_bounces and st["legs"] > 0:
+        bounce = st["leg"]
+        m = st["legs"]
+        cast_legs(legs, m, shapes, tree, motion, exclude, p, bounce == 0)
         k = 0
         for q in range(m):
-            k += c_hit[q]
-        if n_hits + k > h_particle.shape[0]:
-            cap = max(2 * h_particle.shape[0], n_hits + k)
-            h_particle, h_body, h_shape, h_point, h_normal, h_fraction = _grow_hits(
-                cap, h_particle, h_body, h_shape, h_point, h_normal, h_fraction, n_hits)
-        m_next = 0
-        for q in range(m):
-            i = leg_p[q]
-            if not c_hit[q]:
-                pos[i, 0] = leg_b[q, 0]
-                pos[i, 1] = leg_b[q, 1]
-                continue
-            t = c_fraction[q]
-            hx = c_point[q, 0]
-            hy = c_point[q, 1]
-            nx = c_normal[q, 0]
-            ny = c_normal[q, 1]
-            h_particle[n_hits] = i
-            h_body[n_hits] = c_body[q]
-            h_shape[n_hits] = c_shape[q]
-            h_point[n_hits, 0] = hx
-            h_point[n_hits, 1] = hy
-            h_normal[n_hits, 0] = nx
-            h_normal[n_hits, 1] = ny
-            h_fraction[n_hits] = leg_done[q] + t * leg_left[q]
-            n_hits += 1
-            if mode == STOP:
-                pos[i, 0] = hx
-                pos[i, 1] = hy
-                alive[i] = False
-                continue
-            if mode == PASS or (nx == 0.0 and ny == 0.0):
-                pos[i, 0] = leg_b[q, 0]
-                pos[i, 1] = leg_b[q, 1]
-                continue
-            # Bounce off the surface, which moves with its body's velocity at the hit point.
-            bs = s_body[c_shape[q]]
-            ux = b_vel[bs, 0] - b_angvel[bs] * (hy - com1[bs, 1])
-            uy = b_vel[bs, 1] + b_angvel[bs] * (hx - com1[bs, 0])
-            rx = vel[i, 0] - ux
-            ry = vel[i, 1] - uy
-            vn = rx * nx + ry * ny
-            if vn < 0.0:
-                rx -= (1.0 + elasticity) * vn * nx
-                ry -= (1.0 + elasticity) * vn * ny
-            vel[i, 0] = ux + rx
-            vel[i, 1] = uy + ry
-            nudge = NUDGE * (1.0 + abs(hx) + abs(hy))
-            px = hx + nudge * nx
-            py = hy + nudge * ny
-            pos[i, 0] = px
-            pos[i, 1] = py
-            left = leg_left[q] * (1.0 - t)
-            if bounce == max_bounces or left <= 0.0:
-                continue
-            # The next leg reuses slot m_next <= q: already read above.
-            leg_p[m_next] = i
-            leg_a[m_next, 0] = px
-            leg_a[m_next, 1] = py
-            leg_b[m_next, 0] = px + vel[i, 0] * dt * left
-            leg_b[m_next, 1] = py + vel[i, 1] * dt * left
-            leg_done[m_next] = leg_done[q] + t * leg_left[q]
-            leg_left[m_next] = left
-            m_next += 1
-        m = m_next
-    return n_hits, h_particle, h_body, h_shape, h_point, h_normal, h_fraction
+            k += legs.hit[q]
+        n_hits = st["n_hits"]
+        if n_hits + k > cap:
+            st["need"] = n_hits + k
+            return 1
+        st["legs"] = resolve_legs(parts, legs, m, hits, n_hits, bodies, shapes, motion, p,
+                                  bounce == max_bounces)
+        st["n_hits"] = n_hits + k
+        st["leg"] = bounce + 1
+    st["leg"] = -1
+    return 0

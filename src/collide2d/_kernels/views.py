@@ -92,3 +92,53 @@ STEP_DTYPE = np.dtype([
     ("need", np.int64),  # rows a table must hold for a stage to run (0: enough)
     ("h", np.float64), ("contact_hertz", np.float64),
 ])
+
+# ---------------------------------------------------------------------------- particles
+#: One row per particle (``_store.ParticleStore``), rows 0..n-1 in use: the saved state.
+PARTICLE_FIELDS = ("positions", "velocities", "alive")
+ParticleView = namedtuple("ParticleView", PARTICLE_FIELDS)
+
+#: A particle step's scratch, one row per particle: the legs being cast (particle row,
+#: start and end point, fraction of the step's time left and already done) and each leg's
+#: first hit (the output of ``queries.cast_segments``).
+LEG_FIELDS = ("particle", "start", "end", "left", "done",
+              "hit", "body", "shape", "point", "normal", "fraction")
+LegView = namedtuple("LegView", LEG_FIELDS)
+
+#: One row per hit of the last particle step (``_store.ParticleHitStore``): particle row,
+#: body id, shape id, point, outward normal, fraction of the step's time.
+PARTICLE_HIT_FIELDS = ("particle", "body", "shape", "point", "normal", "fraction")
+ParticleHitView = namedtuple("ParticleHitView", PARTICLE_HIT_FIELDS)
+
+#: Per body slot, how the body moved during the step the particles are moved in: its id
+#: (``Body.id``: hits name bodies by id), moved or not, its turn (rad), and its centre of
+#: mass at the step's start and end.
+MOTION_FIELDS = ("ids", "moved", "dtheta", "com0", "com1")
+MotionView = namedtuple("MotionView", MOTION_FIELDS)
+
+#: A wide BVH over shape rows (``queries.ShapeTree``): nodes, their slots, the node count.
+TREE_FIELDS = ("node_first", "node_count", "slot_box", "slot_ref", "n_nodes")
+TreeView = namedtuple("TreeView", TREE_FIELDS)
+
+#: A particle system's settings (written by the ``Particles`` setters; the filter bits and
+#: the step's dt, gravity and drag factor by the surface before each step).
+PARTICLE_PARAMS_DTYPE = np.dtype([
+    ("mode", np.int64),           # particles.STOP, BOUNCE or PASS
+    ("max_bounces", np.int64),
+    ("elasticity", np.float64), ("gravity_scale", np.float64), ("drag", np.float64),
+    # the filter: category and mask bits, sensors seen (1) or not (0)
+    ("category", np.int64), ("mask", np.int64), ("sensors", np.int64),
+    # this step: dt, gravity times gravity_scale, exp(-drag dt)
+    ("dt", np.float64), ("gx", np.float64), ("gy", np.float64), ("keep", np.float64),
+])
+
+#: A particle step's scalars and results. ``leg`` -1 starts a step; a step that finds the
+#: hit table too small returns 1 with ``need`` rows, keeping ``leg`` and ``legs`` (the legs
+#: pending) so that it resumes there once the table has grown.
+PARTICLE_STEP_DTYPE = np.dtype([
+    ("n", np.int64),              # particle rows in use
+    ("n_hits", np.int64),         # hit rows written
+    ("need", np.int64),           # hit rows the step needs (0: enough)
+    ("leg", np.int64),            # bounce being cast (0: the first legs), -1: not started
+    ("legs", np.int64),           # legs of that bounce
+])
