@@ -187,7 +187,7 @@ def test_raycast_many_through_a_deep_tree_matches_the_oracle():
     world, shapes = random_world(11, n_shapes=600, extent=200.0)
     a, b = random_segments(11, 400, extent=210.0, reach=120.0)
     many = world.raycast_many(a, b)
-    assert world._query_tree.n_nodes > 1
+    assert world._queries._query_tree.n_nodes > 1
     check_against_oracle(
         world, shapes, a, b, many.hit, many.body, many.fraction, many.normal, many.point
     )
