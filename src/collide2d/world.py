@@ -25,6 +25,7 @@ import numpy as np
 from . import _store as S
 from . import _validate as V
 from . import batch as _batch
+from . import character as _character
 from ._kernels import integrate as _integrate
 from ._kernels import poses as _poses
 from ._kernels import step as _step
@@ -32,7 +33,6 @@ from ._kernels import views as _views
 from ._kernels.constants import C_TOUCHING, IGNORE, SENSOR, SOLID
 from .batch import ShapeGeometry
 from .body import Body, _ids_by_slot, _slots_of_ids
-from .character import CharacterMixin
 from .queries import QueryMixin
 from .shapes import Shape
 from .snapshot import SnapshotMixin
@@ -75,7 +75,7 @@ class StepProfile(NamedTuple):
     total: float
 
 
-class World(SnapshotMixin, QueryMixin, CharacterMixin):
+class World(SnapshotMixin, QueryMixin):
     """A 2D physics world. Units: metres, kilograms, seconds, radians; y up.
 
     Parameters
@@ -134,6 +134,7 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         self._systems: list = []   # particle systems etc., stepped after the bodies
         self._shapes_dirty = True
         self._locked = False
+        self._characters = _character.Characters(self)  # movers and tile maps
 
     # ------------------------------------------------------------------ settings
     @property
@@ -1096,6 +1097,21 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         from .particles import Particles
 
         return [s for s in self._systems if isinstance(s, Particles)]
+
+    # ------------------------------------------------------------------ characters
+    # Character movers and tile maps live in the Characters component (collide2d.character).
+    character_response = _character.delegate("character_response")
+    character_skin = _character.delegate("character_skin")
+    oneway_margin = _character.delegate("oneway_margin")
+    tilemaps = _character.delegate("tilemaps")
+    add_tilemap = _character.delegate("add_tilemap")
+    remove_tilemap = _character.delegate("remove_tilemap")
+    set_response = _character.delegate("set_response")
+    response = _character.delegate("response")
+    set_character = _character.delegate("set_character")
+    is_character = _character.delegate("is_character")
+    move_and_slide = _character.delegate("move_and_slide")
+    move_and_slide_many = _character.delegate("move_and_slide_many")
 
 class _CompiledStep:
     """``run_step``, called past Numba's dispatcher for arguments whose types it checked.
