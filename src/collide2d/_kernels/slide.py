@@ -75,14 +75,18 @@ RECOVER_ITERS = 4
 # Shapes covering more grid cells than this live on a list every query checks.
 BIG_CELLS = 64
 
+# Helpers that take views are inlined where they are called (``inline="always"``): a
+# namedtuple argument is passed as every member of every array in it, hundreds of words a
+# call, which costs more than the helper's work; inlined, the views cost nothing.
 
-@njit(_nrt=False)
+
+@njit(_nrt=False, inline="always")
 def _filter_ok(a, b, shapes):
     return filters_allow(shapes.category[a], shapes.mask[a], shapes.group[a],
                          shapes.category[b], shapes.mask[b], shapes.group[b])
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, inline="always")
 def _row_resp(o, shapes, chars):
     """The mover response of shape row o (SLIDE unless one was set on this row's shape)."""
     if chars.resp_gen[o] == shapes.generation[o]:
@@ -90,7 +94,7 @@ def _row_resp(o, shapes, chars):
     return np.int8(SLIDE)
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, inline="always")
 def _place(o, bodies, shapes, buf):
     """World vertices of shape row o at its body's current pose into buf[0:n]; its box."""
     b = shapes.body[o]
@@ -117,7 +121,7 @@ def _cells(lox, loy, hix, hiy, g):
     return int(fx0), int(fy0), int(fx1), int(fy1)
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, inline="always")
 def _insert(row, lox, loy, hix, hiy, work):
     """Add a shape row to the grid (or to the big list)."""
     g = work.scalars[0]
@@ -139,7 +143,7 @@ def _insert(row, lox, loy, hix, hiy, work):
             g["entries"] = e + 1
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, inline="always")
 def _gather(lox, loy, hix, hiy, work):
     """Distinct obstacle rows whose grid cells meet a box, into ``work.cand`` (stamped with
     the grid's current query id); returns their count."""
@@ -171,7 +175,7 @@ def _gather(lox, loy, hix, hiy, work):
     return n
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, inline="always")
 def _up_of(b, bodies):
     """A one-way shape's up: world +y turned with its body."""
     return -math.sin(bodies.angle[b]), math.cos(bodies.angle[b])
@@ -207,7 +211,7 @@ def _clip(x, y, planes, n_planes):
     return 0.0, 0.0
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, inline="always")
 def _fill_mover(q, work, px, py):
     """The mover's q-th solid shape at origin (px, py), into ``work.abuf``."""
     a0 = work.moff[q]
@@ -218,7 +222,7 @@ def _fill_mover(q, work, px, py):
         abuf[k, 1] = mrel[a0 + k, 1] + py
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, inline="always")
 def _first_hit(b, px0, py0, dx, dy, excl, bodies, shapes, chars, tiles, margin, work):
     """Earliest blocking hit for mover b at (px0, py0) moving by (dx, dy) t, t in [0, 1],
     ignoring the shapes of body ``excl``.
@@ -353,7 +357,7 @@ def _first_hit(b, px0, py0, dx, dy, excl, bodies, shapes, chars, tiles, margin, 
     return found
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, inline="always")
 def _deepest(b, px0, py0, mdx, mdy, bodies, shapes, chars, tiles, margin, work):
     """Deepest overlap of mover b at (px0, py0) with solid geometry, for a wanted motion
     (mdx, mdy): (found, depth, nx, ny)."""
@@ -421,7 +425,7 @@ def _deepest(b, px0, py0, mdx, mdy, bodies, shapes, chars, tiles, margin, work):
     return found, best, bnx, bny
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, inline="always")
 def _add_contact(out, con, k, cap, nx, ny, kind, obs, ti, tj, own, resp, dedupe):
     """Append a contact to mover k's rows (``out.first[k]`` on, at most ``cap``); with
     ``dedupe``, not when the mover already has one with the same obstacle, cell and own row."""
