@@ -62,7 +62,8 @@ _CONTACTS_ONE = 32
 _CONTACTS_MANY = 8
 
 
-#: The mover kernel (Numba's dispatcher; see ``_DirectCall``).
+#: The mover kernel: ``status = _move_bodies(movers, velocities, bodies, shapes, chars,
+#: tiles, params, out, contacts, state)`` (see ``_kernels/slide.py``).
 _move_bodies = _sk.move_bodies
 
 
