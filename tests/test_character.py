@@ -255,6 +255,28 @@ def test_batch_equals_one_by_one():
         vels = np.where(r.on_wall[:, None], -vels, vels)
 
 
+@pytest.mark.nojit
+def test_move_outputs_are_kept_buffers_grown_on_request_and_results_are_copies():
+    world = c2d.World(gravity=(0.0, 0.0))
+    grid = np.ones((10, 42), dtype=bool)
+    grid[1:-1, 1:-1] = False
+    world.add_tilemap(grid)
+    ids = np.array([kinematic_box(world, (1.5 + k, 5.0)).id for k in range(40)])
+    buffers = world._characters.buffers
+    assert buffers.contacts.mover.shape[0] < 40 * 8   # this move needs more rows: grown
+    first = world.move_and_slide_many(ids, np.tile((0.0, -60.0), (40, 1)), 0.1)
+    table = buffers.contacts
+    assert table.mover.shape[0] >= 40 * 8
+    assert first.contact_index.tolist() == list(range(40))   # each lands on the floor
+    again = world.move_and_slide_many(ids, np.tile((0.0, 100.0), (40, 1)), 0.1)
+    assert buffers.contacts is table                            # nothing reallocated
+    assert again.contact_normal[:, 1].tolist() == [-1.0] * 40   # the ceiling
+    assert first.contact_normal[:, 1].tolist() == [1.0] * 40    # earlier results kept
+    for arr in first:
+        for buf in (*table, *buffers.movers):
+            assert not np.shares_memory(arr, buf)
+
+
 # ---------------------------------------------------------------------------- responses
 def test_shape_responses_touch_cross_bounce():
     world = c2d.World()

@@ -472,7 +472,7 @@ NOT_SAVED = {
     "_callbacks": "functions are not data",
     "_query_tree": "a cache of the query BVH, rebuilt from the shape boxes on demand",
     "_rot": "a cache of the bodies' (cos, sin), recomputed whenever a pose changes",
-    "_char_state": "saved by its own section (see the tile map tests)",
+    "_characters": "saved by its own section (see the tile map tests)",
 }
 
 
@@ -835,10 +835,14 @@ def test_tile_maps_and_movers_round_trip_and_continue_identically():
 
 
 def test_character_state_is_fully_saved():
-    from collide2d.character import _CharState
+    from collide2d._store import CharacterStore
+    from collide2d.character import Characters
 
-    handled = set(snap._CHAR_ARRAYS) | {"mode", "skin", "margin", "tilemaps", "pool"}
-    assert set(vars(_CharState())) == handled  # "pool" is a cache, rebuilt on demand
+    # The store's schema is the saved arrays; the settings record is saved by name; the
+    # tile view and the move buffers are caches, rebuilt on demand.
+    assert set(snap._CHAR_ARRAYS) == set(CharacterStore.FIELDS)
+    handled = {"_world", "store", "params", "maps", "buffers", "_tiles", "_tiles_dead"}
+    assert set(vars(Characters(c2d.World()))) == handled
 
 
 def test_deepcopy_with_tile_maps():

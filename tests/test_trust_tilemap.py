@@ -529,6 +529,6 @@ def test_a_new_tile_map_taking_a_dead_ones_body_slot_saves_and_restores():
     w.remove(dead.body)
     assert w.tilemaps == [dead]
     tm = w.add_tilemap(np.ones((3, 3), bool))   # its body takes the freed slot
-    assert tm.body.id == dead.body._slot
+    assert tm.body._slot == dead.body._slot
     assert w.tilemaps == [tm] and not dead.alive
     assert_restores(w)

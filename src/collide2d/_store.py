@@ -538,3 +538,98 @@ class ParticleHitStore:
         for name, arr in columns.items():
             getattr(self.table, name)[:n] = arr
         self.count = n
+
+
+class CharacterStore:
+    """The character movers' state (``views.CharacterView``): per body slot the character
+    mark and the floor a mover ended its last move on, per shape row the mover response.
+
+    Not a slot store: rows are the world's body slots (``GROUP`` "slot") and shape rows
+    ("row"). The arrays start empty and grow to exactly the world's capacities when a call
+    needs them (``fit``), so a world that never moved a character holds none. ``FIELDS`` is
+    the schema as in :class:`SlotStore`; snapshots save every field, in this order, at its
+    length.
+    """
+
+    FIELDS = {
+        "ch_gen": ((), np.int64, -1),         # the body's generation when marked, else -1
+        "floor": ((), np.int64, -1),          # body slot of the kinematic floor, -1: none
+        "floor_gen": ((), np.int64, 0),       # its generation and pose (x, y, angle) then
+        "floor_pose": ((3,), np.float64, 0.0),
+        "resp": ((), np.int8, 0),             # mover response (tilemap.RESPONSES index)
+        "resp_gen": ((), np.int64, -1),       # valid while the row's generation is this
+    }
+    GROUP = {"ch_gen": "slot", "floor": "slot", "floor_gen": "slot", "floor_pose": "slot",
+             "resp": "row", "resp_gen": "row"}
+    TRANSIENT: frozenset = frozenset()
+    View = V.CharacterView
+
+    def __init__(self):
+        object.__setattr__(self, "_view", None)
+        for name, (shape, dtype, fill) in self.FIELDS.items():
+            setattr(self, name, np.full((0,) + shape, fill, dtype=dtype))
+
+    def __setattr__(self, name, value):
+        if name in self.FIELDS:
+            object.__setattr__(self, "_view", None)
+        object.__setattr__(self, name, value)
+
+    @classmethod
+    def saved_fields(cls) -> dict:
+        return {k: v for k, v in cls.FIELDS.items() if k not in cls.TRANSIENT}
+
+    def length(self, group: str) -> int:
+        """Rows of the arrays of ``group`` ("slot" or "row")."""
+        name = next(n for n, g in self.GROUP.items() if g == group)
+        return getattr(self, name).shape[0]
+
+    def fit(self, n_bodies: int, n_shapes: int) -> None:
+        """Hold at least ``n_bodies`` body slots and ``n_shapes`` shape rows (grown to exactly
+        that, new rows filled with each field's default)."""
+        want = {"slot": n_bodies, "row": n_shapes}
+        for name, (_, _, fill) in self.FIELDS.items():
+            arr = getattr(self, name)
+            n = want[self.GROUP[name]]
+            if arr.shape[0] < n:
+                setattr(self, name, _grow(arr, n, fill))
+
+    def pristine(self) -> bool:
+        """True while every row holds its field's default (nothing was ever set)."""
+        return all(bool(np.all(getattr(self, name) == fill))
+                   for name, (_, _, fill) in self.FIELDS.items())
+
+    def view(self):
+        if self._view is None:
+            object.__setattr__(self, "_view",
+                               self.View(*(getattr(self, n) for n in self.View._fields)))
+        return self._view
+
+
+class MoveBuffers:
+    """What a character move writes, kept between calls so a move allocates no outputs once
+    the calls stop growing: a row per mover (``views.MoverView``), the contact table
+    (``views.MoveContactView``, grown when a move reports it needs more rows), and the
+    move's result record (``views.MOVE_STATE_DTYPE``)."""
+
+    MOVER = {"vel": ((2,), np.float64, 0.0), "flags": ((), np.int64, 0),
+             "first": ((), np.int64, 0), "count": ((), np.int64, 0)}
+    CONTACT = {"mover": ((), np.int64, 0), "normal": ((2,), np.float64, 0.0),
+               "kind": ((), np.int64, 0), "obs": ((), np.int64, 0),
+               "tile": ((2,), np.int64, 0), "own": ((), np.int64, 0),
+               "resp": ((), np.int8, 0), "shape": ((), np.int64, 0),
+               "tilemap": ((), np.int64, 0), "own_shape": ((), np.int64, 0)}
+
+    def __init__(self):
+        self.movers = _table(self.MOVER, V.MoverView, 16)
+        self.contacts = _table(self.CONTACT, V.MoveContactView, 128)
+        self.state = np.zeros(1, V.MOVE_STATE_DTYPE)
+
+    def fit_movers(self, n: int) -> None:
+        cap = self.movers.vel.shape[0]
+        if n > cap:
+            self.movers = _table(self.MOVER, V.MoverView, max(n, 2 * cap))
+
+    def fit_contacts(self, n: int) -> None:
+        cap = self.contacts.mover.shape[0]
+        if n > cap:
+            self.contacts = _table(self.CONTACT, V.MoveContactView, max(n, 2 * cap))

@@ -1,6 +1,7 @@
 """Characters: collide-and-slide movement against tile maps and static shapes.
 
-``World`` gains these methods from :class:`CharacterMixin`:
+``World`` holds a :class:`Characters` component (``world._characters``) and delegates these
+to it:
 
 - ``world.add_tilemap(grid, tile_size=1.0, origin=(0, 0))`` and ``world.remove_tilemap``;
 - ``world.move_and_slide(body, velocity, dt, ...)`` for one character and
@@ -47,14 +48,23 @@ import numpy as np
 from . import _store as S
 from . import _validate as V
 from ._kernels import slide as _sk
-from ._kernels import tiles as _tk
+from ._kernels import views as _views
 from .body import Body, _encode, _slots_of_ids
 from .shapes import Shape
 from .tilemap import RESPONSES, TileMap, _response_code
 
 _MODES = {"cross": _sk.MODE_CROSS, "block": _sk.MODE_BLOCK, "push": _sk.MODE_PUSH}
+_MODE_NAMES = {v: k for k, v in _MODES.items()}
+DEFAULT_MODE = "cross"
+DEFAULT_SKIN = 1e-5
+DEFAULT_MARGIN = 0.05
 _CONTACTS_ONE = 32
 _CONTACTS_MANY = 8
+
+
+#: The mover kernel: ``status = _move_bodies(movers, velocities, bodies, shapes, chars,
+#: tiles, params, out, contacts, state)`` (see ``_kernels/slide.py``).
+_move_bodies = _sk.move_bodies
 
 
 class MoveContact(NamedTuple):
@@ -111,82 +121,74 @@ class MoveResults(NamedTuple):
     contact_response: np.ndarray
 
 
-class _CharState:
-    """Per body slot: character mark and the floor it stood on; per shape row: response."""
+class Characters:
+    """Character movers and tile maps of one :class:`collide2d.World`, which creates it as
+    ``world._characters`` and delegates its public methods of the same names here (see the
+    module doc).
 
-    def __init__(self):
-        self.mode = "cross"
-        self.skin = 1e-5
-        self.margin = 0.05
-        self.tilemaps: list[TileMap] = []
-        self.pool = None  # (t_cls, t_f, t_i, indices of dead maps) while valid
-        self.ch_gen = np.full(0, -1, np.int64)
-        self.floor = np.full(0, -1, np.int64)
-        self.floor_gen = np.zeros(0, np.int64)
-        self.floor_pose = np.zeros((0, 3))
-        self.resp = np.zeros(0, np.int8)
-        self.resp_gen = np.full(0, -1, np.int64)
+    Holds the movers' store (:class:`collide2d._store.CharacterStore`: marks, floors, shape
+    responses), the settings record (``views.MOVE_PARAMS_DTYPE``: ``character_response``,
+    ``character_skin``, ``oneway_margin``, and each call's arguments), the tile maps with
+    their pooled ``TileView`` (a cache), and the move's output buffers.
+    """
 
-    def fit(self, n_bodies: int, n_shapes: int) -> None:
-        if self.ch_gen.shape[0] < n_bodies:
-            k = n_bodies - self.ch_gen.shape[0]
-            self.ch_gen = np.concatenate([self.ch_gen, np.full(k, -1, np.int64)])
-            self.floor = np.concatenate([self.floor, np.full(k, -1, np.int64)])
-            self.floor_gen = np.concatenate([self.floor_gen, np.zeros(k, np.int64)])
-            self.floor_pose = np.concatenate([self.floor_pose, np.zeros((k, 3))])
-        if self.resp.shape[0] < n_shapes:
-            k = n_shapes - self.resp.shape[0]
-            self.resp = np.concatenate([self.resp, np.zeros(k, np.int8)])
-            self.resp_gen = np.concatenate([self.resp_gen, np.full(k, -1, np.int64)])
-
-
-class CharacterMixin:
-    """Character movement and tile maps for :class:`collide2d.World` (see the module doc)."""
+    def __init__(self, world):
+        self._world = world
+        self.store = S.CharacterStore()
+        self.params = np.zeros(1, _views.MOVE_PARAMS_DTYPE)
+        p = self.params[0]
+        p["mode"] = _MODES[DEFAULT_MODE]
+        p["skin"] = DEFAULT_SKIN
+        p["margin"] = DEFAULT_MARGIN
+        self.maps: list[TileMap] = []  # in the order added
+        self.buffers = S.MoveBuffers()
+        self._tiles = None       # the TileView, while valid
+        self._tiles_dead = ()    # indices of the maps that were dead when it was built
 
     # ------------------------------------------------------------------ state and settings
-    def _cs(self) -> _CharState:
-        st = self.__dict__.get("_char_state")
-        if st is None:
-            st = self.__dict__["_char_state"] = _CharState()
-        return st
-
     @property
     def character_response(self) -> str:
         """What characters and dynamic bodies are to a mover: "cross" (pass through; the
         default), "block" (solid) or "push" (solid, and a dynamic body in the way is given the
         mover's speed along the contact normal)."""
-        return self._cs().mode
+        return _MODE_NAMES[int(self.params[0]["mode"])]
 
     @character_response.setter
     def character_response(self, value):
-        self._cs().mode = V.choice("character_response", value, _MODES)
+        self.params[0]["mode"] = _MODES[V.choice("character_response", value, _MODES)]
 
     @property
     def character_skin(self) -> float:
         """Gap (m) a mover keeps from what it hits (default 1e-5 m)."""
-        return self._cs().skin
+        return float(self.params[0]["skin"])
 
     @character_skin.setter
     def character_skin(self, value):
         v = V.finite_scalar("character_skin", value, positive=True)
         if v > 0.01:
             raise ValueError(f"character_skin: must be at most 0.01 m, got {v}")
-        self._cs().skin = v
+        self.params[0]["skin"] = v
 
     @property
     def oneway_margin(self) -> float:
         """How far (m) below a one-way platform's top a mover may be and still be lifted onto
         it when it is not moving up (default 0.05 m)."""
-        return self._cs().margin
+        return float(self.params[0]["margin"])
 
     @oneway_margin.setter
     def oneway_margin(self, value):
-        self._cs().margin = V.finite_scalar("oneway_margin", value, nonnegative=True)
+        self.params[0]["margin"] = V.finite_scalar("oneway_margin", value, nonnegative=True)
 
     @property
     def tilemaps(self) -> list[TileMap]:
         """The tile maps of this world, in the order they were added."""
-        return list(self._cs().tilemaps)
+        return list(self.maps)
+
+    def pristine(self) -> bool:
+        """True while nothing was set (no tile map, default settings, an untouched store)."""
+        return (not self.maps and self.character_response == DEFAULT_MODE
+                and self.character_skin == DEFAULT_SKIN
+                and self.oneway_margin == DEFAULT_MARGIN and self.store.pristine())
 
     # ------------------------------------------------------------------ tile maps
     def add_tilemap(self, grid, tile_size: float = 1.0, origin=(0.0, 0.0),
@@ -213,16 +215,15 @@ class CharacterMixin:
         >>> round(float(r.position[1]), 4)                 # bottom on the floor, skin apart
         1.4
         """
-        self._check_unlocked()
-        tm = TileMap(self, grid, tile_size, origin, material)
-        st = self._cs()
+        self._world._check_unlocked()
+        tm = TileMap(self._world, grid, tile_size, origin, material)
         # Maps whose body was removed (world.remove(tilemap.body)) are dead; drop them now,
         # as the new map's body may reuse a dead one's slot.
-        for old in [m for m in st.tilemaps if not m.alive]:
-            st.tilemaps.remove(old)
+        for old in [m for m in self.maps if not m.alive]:
+            self.maps.remove(old)
             old._alive = False
-        st.tilemaps.append(tm)
-        st.pool = None
+        self.maps.append(tm)
+        self._tiles = None
         return tm
 
     def remove_tilemap(self, tilemap: TileMap) -> None:
@@ -231,43 +232,48 @@ class CharacterMixin:
         ``world.remove(tilemap.body)`` instead leaves a dead tile map: it collides with
         nothing, refuses edits, and stays in ``world.tilemaps`` until it is removed here or
         the next ``add_tilemap`` drops it."""
-        st = self._cs()
-        if not isinstance(tilemap, TileMap) or not any(m is tilemap for m in st.tilemaps):
+        if not isinstance(tilemap, TileMap) or not any(m is tilemap for m in self.maps):
             raise ValueError("tilemap: not a tile map of this world")
-        self._check_unlocked()
+        world = self._world
+        world._check_unlocked()
         if tilemap.body.alive:
-            self.remove(tilemap.body)
-        st.tilemaps.remove(tilemap)
-        st.pool = None
+            world.remove(tilemap.body)
+        self.maps.remove(tilemap)
+        self._tiles = None
         tilemap._alive = False
 
-    def _tiles_changed(self) -> None:
-        self._cs().pool = None
+    def tiles_changed(self) -> None:
+        """A map's grid changed shape or classes wholesale: rebuild the TileView on demand."""
+        self._tiles = None
 
-    def _tile_cell_changed(self, tilemap: TileMap, flat: int, code: int) -> None:
-        st = self._cs()
-        if st.pool is not None:
-            k = st.tilemaps.index(tilemap)
-            st.pool[0][st.pool[2][k, 2] + flat] = code
+    def tile_cell_changed(self, tilemap: TileMap, flat: int, code: int) -> None:
+        """Cell ``flat`` (row-major) of ``tilemap`` now has class ``code``."""
+        tiles = self._tiles
+        if tiles is not None:
+            k = self.maps.index(tilemap)
+            tiles.cls[tiles.start[k] + flat] = code
 
-    def _tile_pool(self):
-        st = self._cs()
-        maps = st.tilemaps
-        # A map whose body was removed (world.remove) is dead: empty for movers too. The pool
+    def tile_view(self) -> _views.TileView:
+        """The tile maps as movers read them (``views.TileView``), built when invalid."""
+        maps = self.maps
+        # A map whose body was removed (world.remove) is dead: empty for movers too. The view
         # remembers which maps were dead when it was built, as that removal does not reset it.
         dead = tuple(k for k, m in enumerate(maps) if not m.alive)
-        if st.pool is None or st.pool[3] != dead:
-            t_f = np.array([[m.origin[0], m.origin[1], m.tile_size] for m in maps],
-                           dtype=np.float64).reshape(-1, 3)
+        if self._tiles is None or self._tiles_dead != dead:
             sizes = [m._cls.size for m in maps]
-            offs = np.concatenate([[0], np.cumsum(sizes)[:-1]]) if maps else np.zeros(0)
-            t_i = np.array([[m.shape[0], m.shape[1], o] for m, o in zip(maps, offs, strict=True)],
-                           dtype=np.int64).reshape(-1, 3)
-            t_cls = (np.concatenate([np.zeros_like(m._cls) if k in dead else m._cls
+            start = np.concatenate([[0], np.cumsum(sizes)[:-1]]) if maps else np.zeros(0)
+            self._tiles = _views.TileView(
+                cls=(np.concatenate([np.zeros_like(m._cls) if k in dead else m._cls
                                      for k, m in enumerate(maps)]) if maps
-                     else np.zeros(1, np.int8))
-            st.pool = (t_cls, t_f, t_i, dead)
-        return st.pool[:3]
+                     else np.zeros(1, np.int8)),
+                start=start.astype(np.int64),
+                dims=np.array([m.shape for m in maps], dtype=np.int64).reshape(-1, 2),
+                origin=np.array([m.origin for m in maps], dtype=np.float64).reshape(-1, 2),
+                tile_size=np.array([m.tile_size for m in maps], dtype=np.float64),
+                # every map's body, dead ones too: their shapes are never obstacles
+                body=np.array([m.body._slot for m in maps], dtype=np.int64))
+            self._tiles_dead = dead
+        return self._tiles
 
     # ------------------------------------------------------------------ responses, characters
     def set_response(self, shape: Shape, response: str) -> None:
@@ -287,23 +293,24 @@ class CharacterMixin:
         >>> world.response(ledge)
         'oneway'
         """
-        if not isinstance(shape, Shape) or shape._world is not self:
+        world = self._world
+        if not isinstance(shape, Shape) or shape._world is not world:
             raise TypeError("shape: expected a Shape of this world")
         shape._check()
         code = _response_code("response", response)
-        st = self._cs()
-        s = self._shapes
-        st.fit(self._bodies.capacity, s.capacity)
+        st = self.store
+        s = world._shapes
+        st.fit(world._bodies.capacity, s.capacity)
         st.resp[shape._rows] = code
         st.resp_gen[shape._rows] = s.generation[shape._rows]
 
     def response(self, shape: Shape) -> str:
         """The mover response of ``shape`` (see :meth:`set_response`)."""
-        if not isinstance(shape, Shape) or shape._world is not self:
+        if not isinstance(shape, Shape) or shape._world is not self._world:
             raise TypeError("shape: expected a Shape of this world")
         r = shape._check()
-        st = self._cs()
-        if r < st.resp.shape[0] and st.resp_gen[r] == self._shapes.generation[r]:
+        st = self.store
+        if r < st.resp.shape[0] and st.resp_gen[r] == self._world._shapes.generation[r]:
             return RESPONSES[int(st.resp[r])]
         return "slide"
 
@@ -312,18 +319,18 @@ class CharacterMixin:
         front when some move before others and should not block each other on the first
         frame."""
         slot = self._slot_of(body)
-        st = self._cs()
-        st.fit(self._bodies.capacity, self._shapes.capacity)
-        st.ch_gen[slot] = self._bodies.generation[slot] if on else -1
+        b = self._world._bodies
+        self.store.fit(b.capacity, self._world._shapes.capacity)
+        self.store.ch_gen[slot] = b.generation[slot] if on else -1
 
     def is_character(self, body: Body) -> bool:
+        """Whether ``body`` is a character (see :meth:`set_character`)."""
         slot = self._slot_of(body)
-        st = self._cs()
-        return bool(slot < st.ch_gen.shape[0]
-                    and st.ch_gen[slot] == self._bodies.generation[slot])
+        ch_gen = self.store.ch_gen
+        return bool(slot < ch_gen.shape[0] and ch_gen[slot] == self._world._bodies.generation[slot])
 
     def _slot_of(self, body) -> int:
-        if not isinstance(body, Body) or body._world is not self:
+        if not isinstance(body, Body) or body._world is not self._world:
             raise TypeError("body: expected a Body of this world")
         return body._s()
 
@@ -374,25 +381,24 @@ class CharacterMixin:
         """
         slot = self._slot_of(body)
         vel = V.vector("velocity", velocity).reshape(1, 2)
-        out = self._move(np.array([slot], np.int64), vel, dt, max_slides, up, max_floor_angle,
-                         _CONTACTS_ONE)
-        pos, v, flags, cnt, cn, ck, co, ct, cown, cr = out
-        owner = self._shapes.owner
-        st = self._cs()
+        n = self._move(np.array([slot], np.int64), vel, dt, max_slides, up, max_floor_angle,
+                       _CONTACTS_ONE)
+        handles = self._world._shape_handles
+        mv, con = self.buffers.movers, self.buffers.contacts
         contacts = []
-        for e in range(int(cnt[0])):
-            is_tile = ck[0, e] == _sk.KIND_TILE
-            own = self._shape_handles.get(int(owner[cown[0, e]])) if cown[0, e] >= 0 else None
+        for r in range(n):
+            is_tile = con.kind[r] == _sk.KIND_TILE
             contacts.append(MoveContact(
-                normal=0.0 - cn[0, e],        # the kernel's pushes the mover away
-                shape=None if is_tile else self._shape_handles.get(int(owner[co[0, e]])),
-                tilemap=st.tilemaps[int(co[0, e])] if is_tile else None,
-                tile=(int(ct[0, e, 0]), int(ct[0, e, 1])) if is_tile else None,
-                own_shape=own,
-                response=RESPONSES[int(cr[0, e])]))
-        f = int(flags[0])
-        return MoveResult(pos[0].copy(), v[0].copy(), contacts, bool(f & _sk.FLAG_FLOOR),
-                          bool(f & _sk.FLAG_WALL), bool(f & _sk.FLAG_CEILING))
+                normal=0.0 - con.normal[r],    # the kernel's pushes the mover away
+                shape=None if is_tile else handles.get(int(con.shape[r])),
+                tilemap=self.maps[int(con.tilemap[r])] if is_tile else None,
+                tile=(int(con.tile[r, 0]), int(con.tile[r, 1])) if is_tile else None,
+                own_shape=handles.get(int(con.own_shape[r])) if con.own[r] >= 0 else None,
+                response=RESPONSES[int(con.resp[r])]))
+        f = int(mv.flags[0])
+        return MoveResult(self._world._bodies.pos[slot].copy(), mv.vel[0].copy(), contacts,
+                          bool(f & _sk.FLAG_FLOOR), bool(f & _sk.FLAG_WALL),
+                          bool(f & _sk.FLAG_CEILING))
 
     def move_and_slide_many(self, bodies, velocities, dt: float, max_slides: int = 4, up=None,
                             max_floor_angle: float = math.pi / 4) -> MoveResults:
@@ -429,30 +435,29 @@ class CharacterMixin:
                              f"{vel.shape[0]}")
         if np.unique(slots).shape[0] != slots.shape[0]:
             raise ValueError("bodies: a body appears more than once")
-        pos, v, flags, cnt, cn, ck, co, ct, cown, cr = self._move(
-            slots, vel, dt, max_slides, up, max_floor_angle, _CONTACTS_MANY)
-        keep = np.arange(cn.shape[1])[None, :] < cnt[:, None]
-        owner = self._shapes.owner
-        is_tile = ck[keep] == _sk.KIND_TILE
-        obs = co[keep]
+        n = self._move(slots, vel, dt, max_slides, up, max_floor_angle, _CONTACTS_MANY)
+        m = slots.shape[0]
+        mv, con = self.buffers.movers, self.buffers.contacts
+        flags = mv.flags[:m]
         return MoveResults(
-            position=pos, velocity=v,
+            position=self._world._bodies.pos[slots], velocity=mv.vel[:m].copy(),
             on_floor=(flags & _sk.FLAG_FLOOR) != 0,
             on_wall=(flags & _sk.FLAG_WALL) != 0,
             on_ceiling=(flags & _sk.FLAG_CEILING) != 0,
-            contact_index=np.repeat(np.arange(slots.shape[0]), cnt),
-            contact_normal=0.0 - cn[keep],   # from the mover to what it met
-            contact_shape=np.where(is_tile, -1, owner[np.where(is_tile, 0, obs)]),
-            contact_tilemap=np.where(is_tile, obs, -1),
-            contact_tile=ct[keep],
-            contact_own_shape=owner[cown[keep]],
-            contact_response=cr[keep])
+            contact_index=con.mover[:n].copy(),
+            contact_normal=0.0 - con.normal[:n],   # from the mover to what it met
+            contact_shape=con.shape[:n].copy(),
+            contact_tilemap=con.tilemap[:n].copy(),
+            contact_tile=con.tile[:n].copy(),
+            contact_own_shape=con.own_shape[:n].copy(),
+            contact_response=con.resp[:n].copy())
 
     def _mover_slots(self, bodies) -> np.ndarray:
         """Slots of ``bodies``: an array (or sequence) of body ids, or a sequence of Body
         handles of this world."""
+        world = self._world
         if isinstance(bodies, np.ndarray):
-            return _slots_of_ids(self._bodies, "bodies", bodies)
+            return _slots_of_ids(world._bodies, "bodies", bodies)
         try:
             items = list(bodies)
         except TypeError:
@@ -463,14 +468,16 @@ class CharacterMixin:
             if not all(isinstance(it, (int, np.integer)) and not isinstance(it, bool)
                        for it in items):
                 raise TypeError("bodies: expected Body handles of this world or body ids")
-            return _slots_of_ids(self._bodies, "bodies", np.array(items, dtype=np.int64))
+            return _slots_of_ids(world._bodies, "bodies", np.array(items, dtype=np.int64))
         for it in items:
-            if not isinstance(it, Body) or it._world is not self:
+            if not isinstance(it, Body) or it._world is not world:
                 raise TypeError("bodies: expected Body handles of this world (or an int "
                                 "array of body ids)")
         return np.fromiter((it._s() for it in items), np.int64, len(items))
 
-    def _move(self, slots, vel, dt, max_slides, up, max_floor_angle, n_contacts):
+    def _move(self, slots, vel, dt, max_slides, up, max_floor_angle, max_contacts) -> int:
+        """Validate, then move the bodies in ``slots``; the outputs are in ``self.buffers``
+        (a row per mover, then the contact rows). Returns the contact rows written."""
         dt = V.finite_scalar("dt", dt, positive=True)
         if (isinstance(max_slides, bool) or not isinstance(max_slides, (int, np.integer))
                 or not 1 <= max_slides <= 64):
@@ -486,57 +493,33 @@ class CharacterMixin:
             if norm == 0.0:
                 raise ValueError("up: must be a non-zero direction (or None for top-down)")
             ux, uy = u / norm
-        self._check_unlocked()
-        b, s = self._bodies, self._shapes
+        world = self._world
+        world._check_unlocked()
+        b, s = world._bodies, world._shapes
         if (b.kind[slots] == S.STATIC).any():
             k = int(np.flatnonzero(b.kind[slots] == S.STATIC)[0])
             bid = _encode(int(slots[k]), int(b.generation[slots[k]]))
             raise ValueError(f"bodies: body {bid} (its id) is static; only kinematic and "
                              "dynamic bodies move")
-        st = self._cs()
-        st.fit(b.capacity, s.capacity)
-        st.ch_gen[slots] = b.generation[slots]
-
-        n = s.count
-        flags = s.flags[:n]
-        body = s.body[:n]
-        alive = (flags & S.S_ALIVE) != 0
-        bslot = np.where(alive, body, 0)
-        kind = b.kind[bslot]
-        solid = alive & ((flags & S.S_SENSOR) == 0)
-        tile_bodies = np.array([tm.body._slot for tm in st.tilemaps], np.int64)
-        solid &= ~np.isin(bslot, tile_bodies)
-        if st.mode == "cross":
-            char = st.ch_gen[bslot] == b.generation[bslot]
-            solid &= (kind == S.STATIC) | ((kind == S.KINEMATIC) & ~char)
-        obs_rows = np.flatnonzero(solid).astype(np.int64)
-        row_resp = np.where(st.resp_gen[:n] == s.generation[:n], st.resp[:n],
-                            np.int8(_tk.SLIDE)).astype(np.int8)
-        t_cls, t_f, t_i = self._tile_pool()
-
-        m = slots.shape[0]
-        out_vel = np.zeros((m, 2))
-        out_flags = np.zeros(m, np.int64)
-        c_count = np.zeros(m, np.int64)
-        c_normal = np.zeros((m, n_contacts, 2))
-        c_kind = np.zeros((m, n_contacts), np.int64)
-        c_obs = np.zeros((m, n_contacts), np.int64)
-        c_tile = np.zeros((m, n_contacts, 2), np.int64)
-        c_own = np.zeros((m, n_contacts), np.int64)
-        c_resp = np.zeros((m, n_contacts), np.int8)
-        fparams = np.array([dt, st.skin, ux, uy, math.cos(angle), st.margin])
-        iparams = np.array([max_slides, int(up is not None), _MODES[st.mode]], np.int64)
-        _sk.move_bodies(slots, vel, fparams, iparams, b.count, n, b.pos, b.angle, b.kind,
-                        b.flags, b.generation, b.vel, s.body, s.flags, s.vstart, s.vcount,
-                        s.radius, s.category, s.mask, s.group, s.vlocal, row_resp, obs_rows,
-                        t_cls, t_f, t_i, st.floor, st.floor_gen, st.floor_pose, out_vel,
-                        out_flags, c_count, c_normal, c_kind, c_obs, c_tile, c_own, c_resp)
-        dyn = slots[b.kind[slots] == S.DYNAMIC]
-        b.flags[dyn] |= S.B_AWAKE
-        b.sleep_time[dyn] = 0.0
-        self._poses_changed()
-        return (b.pos[slots], out_vel, out_flags, c_count, c_normal, c_kind, c_obs, c_tile,
-                c_own, c_resp)
+        self.store.fit(b.capacity, s.capacity)
+        p = self.params[0]
+        p["dt"] = dt
+        p["ux"] = ux
+        p["uy"] = uy
+        p["cos_floor"] = math.cos(angle)
+        p["max_slides"] = max_slides
+        p["has_up"] = up is not None
+        p["max_contacts"] = max_contacts
+        p["n_bodies"] = b.count
+        p["n_shapes"] = s.count
+        out = self.buffers
+        out.fit_movers(slots.shape[0])
+        args = (slots, vel, b.view(), s.view(), self.store.view(), self.tile_view(),
+                self.params)
+        while _move_bodies(*args, out.movers, out.contacts, out.state) != _sk.MOVE_DONE:
+            out.fit_contacts(int(out.state[0]["need"]))
+        world._poses_changed()
+        return int(out.state[0]["n_contacts"])
 
 
-__all__ = ["CharacterMixin", "MoveContact", "MoveResult", "MoveResults", "RESPONSES"]
+__all__ = ["Characters", "MoveContact", "MoveResult", "MoveResults", "RESPONSES"]

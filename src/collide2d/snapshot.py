@@ -640,37 +640,27 @@ def _check_polygons(vlocal, vs, vc) -> None:
 
 # ---------------------------------------------------------------------------- characters
 # Character movers and tile maps (collide2d.character, collide2d.tilemap) keep their state in
-# ``world._char_state``: settings, per-body-slot and per-shape-row arrays, and the tile maps
+# the world's Characters component (``world._characters``): settings, the movers' store
+# (per-body-slot and per-shape-row arrays, saved by walking its schema), and the tile maps
 # (grid, classes, material, responses, their static body and one Shape per 16 x 16 chunk).
 
 _CHAR_ARRAYS = {  # name: (dtype, trailing shape, group: arrays of a group share a length)
-    "ch_gen": (np.int64, (), "slot"), "floor": (np.int64, (), "slot"),
-    "floor_gen": (np.int64, (), "slot"), "floor_pose": (np.float64, (3,), "slot"),
-    "resp": (np.int8, (), "row"), "resp_gen": (np.int64, (), "row"),
+    name: (dtype, shape, S.CharacterStore.GROUP[name])
+    for name, (shape, dtype, _) in S.CharacterStore.saved_fields().items()
 }
 _TILEMAP_KEYS = ("tile_size", "origin", "material", "responses", "body", "chunks")
 
 
-def _pristine(st) -> bool:
-    """True for character state no one has set yet (created by a read or a failed call):
-    saved as absent, so such a read does not change the snapshot."""
-    from .character import _CharState
-
-    fresh = _CharState()
-    fresh.fit(st.ch_gen.shape[0], st.resp.shape[0])
-    return (not st.tilemaps and (st.mode, st.skin, st.margin) == (fresh.mode, fresh.skin,
-                                                                  fresh.margin)
-            and all(np.array_equal(getattr(st, n), getattr(fresh, n)) for n in _CHAR_ARRAYS))
-
-
 def _collect_characters(world, arrays) -> dict | None:
-    st = vars(world).get("_char_state")
-    if st is None or _pristine(st):
+    ch = world._characters
+    if ch.pristine():
+        # Nothing set (only reads or failed calls): saved as absent, so such a read does not
+        # change the snapshot.
         return None
     for name in _CHAR_ARRAYS:
-        arrays["char." + name] = getattr(st, name)
+        arrays["char." + name] = getattr(ch.store, name)
     maps = []
-    for k, tm in enumerate(st.tilemaps):
+    for k, tm in enumerate(ch.maps):
         arrays[f"char.tilemap.{k}.grid"] = tm._grid
         arrays[f"char.tilemap.{k}.cls"] = tm._cls
         maps.append({
@@ -684,8 +674,8 @@ def _collect_characters(world, arrays) -> dict | None:
             "chunks": [[int(ci), int(cj), int(sh._rows[0])]
                        for (ci, cj), sh in tm._chunks.items() if sh.alive],
         })
-    return {"mode": st.mode, "skin": float(st.skin), "margin": float(st.margin),
-            "tilemaps": maps}
+    return {"mode": ch.character_response, "skin": ch.character_skin,
+            "margin": ch.oneway_margin, "tilemaps": maps}
 
 
 def _validate_characters(ch, arrays, alive, s_alive, sf, nb) -> set[str]:
@@ -769,13 +759,15 @@ def _validate_characters(ch, arrays, alive, s_alive, sf, nb) -> set[str]:
 
 def _build_characters(world, ch, arrays) -> None:
     from .body import Body
-    from .character import _CharState
+    from .character import Characters
     from .tilemap import TileMap
 
-    st = _CharState()
-    st.mode, st.skin, st.margin = ch["mode"], ch["skin"], ch["margin"]
+    st = Characters(world)
+    st.character_response = ch["mode"]
+    st.character_skin = ch["skin"]
+    st.oneway_margin = ch["margin"]
     for name in _CHAR_ARRAYS:
-        setattr(st, name, arrays["char." + name].copy())
+        setattr(st.store, name, arrays["char." + name].copy())
     by_slot = {b._slot: b for b in world.bodies}
     for k, m in enumerate(ch["tilemaps"]):
         tm = TileMap.__new__(TileMap)
@@ -794,8 +786,8 @@ def _build_characters(world, ch, arrays) -> None:
             body._gen = gen
         tm.body = body
         tm._chunks = {(ci, cj): world._shape_handles[owner] for ci, cj, owner in m["chunks"]}
-        st.tilemaps.append(tm)
-    world.__dict__["_char_state"] = st
+        st.maps.append(tm)
+    world._characters = st
 
 
 # ---------------------------------------------------------------------------- build

@@ -317,7 +317,7 @@ class TileMap:
         c = 0 if v == 0 else self._responses.get(v, _tk.SLIDE)
         was_solid = int(self._cls[i * nx + j]) in _SOLID
         self._cls[i * nx + j] = c
-        self._world._tile_cell_changed(self, i * nx + j, c)
+        self._world._characters.tile_cell_changed(self, i * nx + j, c)
         if was_solid != (c in _SOLID):
             self._rebuild_chunk(i // CHUNK, j // CHUNK)
 
@@ -345,7 +345,7 @@ class TileMap:
         old_solid = np.isin(self._cls, _SOLID)
         new_solid = np.isin(cls, _SOLID)
         self._cls = cls
-        self._world._tiles_changed()
+        self._world._characters.tiles_changed()
         changed = np.flatnonzero(old_solid != new_solid)
         nx = self._grid.shape[1]
         n_cj = -(-nx // CHUNK)
@@ -414,7 +414,7 @@ class TileMap:
             self._drop_chunk(key)
         ny, nx = self._grid.shape
         self._build_chunks(0, -(-ny // CHUNK), 0, -(-nx // CHUNK))
-        self._world._tiles_changed()
+        self._world._characters.tiles_changed()
 
     def __repr__(self) -> str:
         ny, nx = self._grid.shape

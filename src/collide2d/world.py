@@ -27,6 +27,7 @@ import numpy as np
 from . import _store as S
 from . import _validate as V
 from . import batch as _batch
+from . import character as _character
 from . import snapshot as _snapshot
 from ._kernels import integrate as _integrate
 from ._kernels import poses as _poses
@@ -35,7 +36,6 @@ from ._kernels import views as _views
 from ._kernels.constants import C_TOUCHING, IGNORE, SENSOR, SOLID
 from .batch import ShapeGeometry
 from .body import Body, _ids_by_slot, _slots_of_ids
-from .character import CharacterMixin
 from .queries import Queries
 from .shapes import Shape
 
@@ -66,13 +66,24 @@ class ContactArrays(NamedTuple):
     impulse: np.ndarray
 
 
-def _delegate(component: str, fn):
-    """A World method that calls ``fn`` on one of the world's components, with fn's name,
-    signature and docstring (``help(World.raycast)`` shows the query's own)."""
+def _delegate(component: str, cls: type, name: str):
+    """World's member ``name``, answered by one of its components (``self.<component>``, of
+    class ``cls``): a method with the component method's signature and docstring
+    (``help(World.raycast)`` shows the query's own), or a property, settable if the
+    component's is."""
+    member = getattr(cls, name)
+    if isinstance(member, property):
+        def get(self):
+            return getattr(getattr(self, component), name)
 
-    @functools.wraps(fn)
+        def set_(self, value):
+            setattr(getattr(self, component), name, value)
+
+        return property(get, set_ if member.fset is not None else None, doc=member.__doc__)
+
+    @functools.wraps(member)
     def method(self, *args, **kwargs):
-        return fn(getattr(self, component), *args, **kwargs)
+        return member(getattr(self, component), *args, **kwargs)
 
     return method
 
@@ -88,7 +99,7 @@ class StepProfile(NamedTuple):
     total: float
 
 
-class World(CharacterMixin):
+class World:
     """A 2D physics world. Units: metres, kilograms, seconds, radians; y up.
 
     Parameters
@@ -151,6 +162,7 @@ class World(CharacterMixin):
         self._locked = False
         # Held from the start of a step to the end of its callbacks: one caller at a time.
         self._stepping = threading.Lock()
+        self._characters = _character.Characters(self)  # movers and tile maps
 
     # ------------------------------------------------------------------ settings
     @property
@@ -708,15 +720,15 @@ class World(CharacterMixin):
 
     # ------------------------------------------------------------------ queries
     # Answered by the Queries component (queries.py); the docstrings are its methods'.
-    raycast = _delegate("_queries", Queries.raycast)
-    raycast_many = _delegate("_queries", Queries.raycast_many)
-    raycast_all = _delegate("_queries", Queries.raycast_all)
-    query_point = _delegate("_queries", Queries.query_point)
-    query_points = _delegate("_queries", Queries.query_points)
-    query_aabb = _delegate("_queries", Queries.query_aabb)
-    query_shape = _delegate("_queries", Queries.query_shape)
-    shape_cast = _delegate("_queries", Queries.shape_cast)
-    add_particles = _delegate("_queries", Queries.add_particles)
+    raycast = _delegate("_queries", Queries, "raycast")
+    raycast_many = _delegate("_queries", Queries, "raycast_many")
+    raycast_all = _delegate("_queries", Queries, "raycast_all")
+    query_point = _delegate("_queries", Queries, "query_point")
+    query_points = _delegate("_queries", Queries, "query_points")
+    query_aabb = _delegate("_queries", Queries, "query_aabb")
+    query_shape = _delegate("_queries", Queries, "query_shape")
+    shape_cast = _delegate("_queries", Queries, "shape_cast")
+    add_particles = _delegate("_queries", Queries, "add_particles")
 
     # ------------------------------------------------------------------ snapshots
     def snapshot(self) -> bytes:
@@ -1213,6 +1225,21 @@ class World(CharacterMixin):
         from .particles import Particles
 
         return [s for s in self._systems if isinstance(s, Particles)]
+
+    # ------------------------------------------------------------------ characters
+    # Character movers and tile maps live in the Characters component (collide2d.character).
+    character_response = _delegate("_characters", _character.Characters, "character_response")
+    character_skin = _delegate("_characters", _character.Characters, "character_skin")
+    oneway_margin = _delegate("_characters", _character.Characters, "oneway_margin")
+    tilemaps = _delegate("_characters", _character.Characters, "tilemaps")
+    add_tilemap = _delegate("_characters", _character.Characters, "add_tilemap")
+    remove_tilemap = _delegate("_characters", _character.Characters, "remove_tilemap")
+    set_response = _delegate("_characters", _character.Characters, "set_response")
+    response = _delegate("_characters", _character.Characters, "response")
+    set_character = _delegate("_characters", _character.Characters, "set_character")
+    is_character = _delegate("_characters", _character.Characters, "is_character")
+    move_and_slide = _delegate("_characters", _character.Characters, "move_and_slide")
+    move_and_slide_many = _delegate("_characters", _character.Characters, "move_and_slide_many")
 
 class _CompiledStep:
     """``run_step``, called past Numba's dispatcher for arguments whose types it checked.

@@ -18,10 +18,18 @@ Obstacle shapes are found through a uniform grid built here, per call, with link
 mover that is also an obstacle (``character_response`` "block" / "push") is inserted again
 after its move, so later movers see where it went (stale entries only cost a test).
 
-Responses (per shape row in ``row_resp``, per tile in the tile class): SLIDE, TOUCH (stop, zero
-velocity), CROSS (report, pass through), BOUNCE (reflect), ONEWAY (blocks only a push normal
-along the obstacle's up, i.e. a mover coming from above; within ``margin`` below the top it is
-lifted on). Normals push the mover away from the obstacle. Kernels never raise.
+State crosses in named forms (``views.py``): the world's ``BodyView`` and ``ShapeView``, the
+movers' ``CharacterView`` (character marks, floors, shape responses), the tile maps as a
+``TileView``, the settings record (``MOVE_PARAMS_DTYPE``), the outputs as tables the surface
+owns (``MoverView`` per mover, ``MoveContactView`` per contact) and the scalar results in a
+record (``MOVE_STATE_DTYPE``). A move whose contact table is too small writes the rows it
+needs there and returns 1 before changing anything; the surface grows the table and calls
+again. The per-call working arrays travel as one ``MoveWork``.
+
+Responses (per shape row in the movers' ``resp``, per tile in the tile class): SLIDE, TOUCH
+(stop, zero velocity), CROSS (report, pass through), BOUNCE (reflect), ONEWAY (blocks only a
+push normal along the obstacle's up, i.e. a mover coming from above; within ``margin`` below
+the top it is lifted on). Normals push the mover away from the obstacle. Kernels never raise.
 """
 
 import math
@@ -31,7 +39,7 @@ import numpy as np
 from .._jit import njit
 from .broadphase import filters_allow
 from .ccd import body_rows
-from .constants import B_ALIVE, B_AWAKE, DYNAMIC, KINEMATIC, S_ALIVE, S_SENSOR
+from .constants import B_ALIVE, B_AWAKE, DYNAMIC, KINEMATIC, S_ALIVE, S_SENSOR, STATIC
 from .poses import points_box, transform_vertices
 from .sat import shape_distance
 from .tiles import (
@@ -44,6 +52,7 @@ from .tiles import (
     sweep_shapes,
     sweep_tiles,
 )
+from .views import HIT_DTYPE, WORK_DTYPE, MoveWork
 
 MODE_CROSS = 0
 MODE_BLOCK = 1
@@ -56,37 +65,55 @@ FLAG_CEILING = 4
 KIND_SHAPE = 0
 KIND_TILE = 1
 
+#: ``move_bodies`` statuses: done, or the contact table needs ``state["need"]`` rows.
+MOVE_DONE = 0
+MOVE_NEED_ROWS = 1
+
 MAX_PLANES = 8
 CROSS_CAP = 32
 RECOVER_ITERS = 4
 # Shapes covering more grid cells than this live on a list every query checks.
 BIG_CELLS = 64
 
-
-@njit(_nrt=False)
-def _filter_ok(a, b, s_category, s_mask, s_group):
-    return filters_allow(s_category[a], s_mask[a], s_group[a], s_category[b], s_mask[b],
-                         s_group[b])
+# Helpers that take views are inlined where they are called (``inline="always"``): a
+# namedtuple argument is passed as every member of every array in it, hundreds of words a
+# call, which costs more than the helper's work; inlined, the views cost nothing.
 
 
-@njit(_nrt=False)
-def _place(o, pos, angle, s_body, s_vstart, s_vcount, vlocal, buf):
+@njit(_nrt=False, inline="always")
+def _filter_ok(a, b, shapes):
+    return filters_allow(shapes.category[a], shapes.mask[a], shapes.group[a],
+                         shapes.category[b], shapes.mask[b], shapes.group[b])
+
+
+@njit(_nrt=False, inline="always")
+def _row_resp(o, shapes, chars):
+    """The mover response of shape row o (SLIDE unless one was set on this row's shape)."""
+    if chars.resp_gen[o] == shapes.generation[o]:
+        return chars.resp[o]
+    return np.int8(SLIDE)
+
+
+@njit(_nrt=False, inline="always")
+def _place(o, bodies, shapes, buf):
     """World vertices of shape row o at its body's current pose into buf[0:n]; its box."""
-    b = s_body[o]
-    n = s_vcount[o]
-    lox, loy, hix, hiy = transform_vertices(vlocal, s_vstart[o], n, pos[b, 0], pos[b, 1],
-                                            math.cos(angle[b]), math.sin(angle[b]), buf, 0)
+    b = shapes.body[o]
+    n = shapes.vcount[o]
+    lox, loy, hix, hiy = transform_vertices(shapes.vlocal, shapes.vstart[o], n,
+                                            bodies.pos[b, 0], bodies.pos[b, 1],
+                                            math.cos(bodies.angle[b]), math.sin(bodies.angle[b]),
+                                            buf, 0)
     return n, lox, loy, hix, hiy
 
 
 @njit(_nrt=False)
-def _cells(lox, loy, hix, hiy, gf, gi):
-    """Grid cell range [cx0, cx1] x [cy0, cy1] covering a box (clamped to the grid)."""
-    gx0 = gf[0]
-    gy0 = gf[1]
-    h = gf[2]
-    gnx = gi[0]
-    gny = gi[1]
+def _cells(lox, loy, hix, hiy, g):
+    """Grid cell range [cx0, cx1] x [cy0, cy1] covering a box (clamped to the grid g)."""
+    gx0 = g["x0"]
+    gy0 = g["y0"]
+    h = g["h"]
+    gnx = g["nx"]
+    gny = g["ny"]
     fx0 = min(max((lox - gx0) / h, 0.0), gnx - 1.0)
     fx1 = min(max((hix - gx0) / h, 0.0), gnx - 1.0)
     fy0 = min(max((loy - gy0) / h, 0.0), gny - 1.0)
@@ -94,46 +121,53 @@ def _cells(lox, loy, hix, hiy, gf, gi):
     return int(fx0), int(fy0), int(fx1), int(fy1)
 
 
-@njit(_nrt=False)
-def _insert(row, lox, loy, hix, hiy, gf, gi, head, nxt, item, big):
-    """Add a shape row to the grid (or to the big list); gi[2] entries, gi[3] big count."""
-    cx0, cy0, cx1, cy1 = _cells(lox, loy, hix, hiy, gf, gi)
-    if (cx1 - cx0 + 1) * (cy1 - cy0 + 1) > BIG_CELLS or gi[2] + BIG_CELLS > item.shape[0]:
-        if gi[3] < big.shape[0]:
-            big[gi[3]] = row
-            gi[3] += 1
+@njit(_nrt=False, inline="always")
+def _insert(row, lox, loy, hix, hiy, work):
+    """Add a shape row to the grid (or to the big list)."""
+    g = work.scalars[0]
+    cx0, cy0, cx1, cy1 = _cells(lox, loy, hix, hiy, g)
+    if ((cx1 - cx0 + 1) * (cy1 - cy0 + 1) > BIG_CELLS
+            or g["entries"] + BIG_CELLS > work.item.shape[0]):
+        if g["n_big"] < work.big.shape[0]:
+            work.big[g["n_big"]] = row
+            g["n_big"] += 1
         return
-    gnx = gi[0]
+    gnx = g["nx"]
     for cy in range(cy0, cy1 + 1):
         for cx in range(cx0, cx1 + 1):
             c = cy * gnx + cx
-            e = gi[2]
-            item[e] = row
-            nxt[e] = head[c]
-            head[c] = e
-            gi[2] = e + 1
+            e = g["entries"]
+            work.item[e] = row
+            work.nxt[e] = work.head[c]
+            work.head[c] = e
+            g["entries"] = e + 1
 
 
-@njit(_nrt=False)
-def _gather(lox, loy, hix, hiy, gf, gi, head, nxt, item, big, stamp, qid, cand):
-    """Distinct obstacle rows whose grid cells meet a box, into cand; returns their count."""
+@njit(_nrt=False, inline="always")
+def _gather(lox, loy, hix, hiy, work):
+    """Distinct obstacle rows whose grid cells meet a box, into ``work.cand`` (stamped with
+    the grid's current query id); returns their count."""
+    g = work.scalars[0]
     n = 0
-    if gi[0] == 0:
+    if g["nx"] == 0:
         return 0
-    cx0, cy0, cx1, cy1 = _cells(lox, loy, hix, hiy, gf, gi)
-    gnx = gi[0]
+    qid = g["qid"]
+    stamp = work.stamp
+    cand = work.cand
+    cx0, cy0, cx1, cy1 = _cells(lox, loy, hix, hiy, g)
+    gnx = g["nx"]
     for cy in range(cy0, cy1 + 1):
         for cx in range(cx0, cx1 + 1):
-            e = head[cy * gnx + cx]
+            e = work.head[cy * gnx + cx]
             while e >= 0:
-                r = item[e]
+                r = work.item[e]
                 if stamp[r] != qid:
                     stamp[r] = qid
                     cand[n] = r
                     n += 1
-                e = nxt[e]
-    for k in range(gi[3]):
-        r = big[k]
+                e = work.nxt[e]
+    for k in range(g["n_big"]):
+        r = work.big[k]
         if stamp[r] != qid:
             stamp[r] = qid
             cand[n] = r
@@ -141,10 +175,10 @@ def _gather(lox, loy, hix, hiy, gf, gi, head, nxt, item, big, stamp, qid, cand):
     return n
 
 
-@njit(_nrt=False)
-def _up_of(b, angle):
+@njit(_nrt=False, inline="always")
+def _up_of(b, bodies):
     """A one-way shape's up: world +y turned with its body."""
-    return -math.sin(angle[b]), math.cos(angle[b])
+    return -math.sin(bodies.angle[b]), math.cos(bodies.angle[b])
 
 
 @njit(_nrt=False)
@@ -177,25 +211,34 @@ def _clip(x, y, planes, n_planes):
     return 0.0, 0.0
 
 
-@njit(_nrt=False)
-def _fill_mover(q, mrel, moff, mn, px, py, abuf):
-    a0 = moff[q]
-    for k in range(mn[q]):
+@njit(_nrt=False, inline="always")
+def _fill_mover(q, work, px, py):
+    """The mover's q-th solid shape at origin (px, py), into ``work.abuf``."""
+    a0 = work.moff[q]
+    mrel = work.mrel
+    abuf = work.abuf
+    for k in range(work.mn[q]):
         abuf[k, 0] = mrel[a0 + k, 0] + px
         abuf[k, 1] = mrel[a0 + k, 1] + py
 
 
-@njit(_nrt=False)
-def _first_hit(b, px0, py0, dx, dy, excl, mrows, mrel, moff, mn, mr, mbox, n_mr,
-               pos, angle, s_body, s_vstart, s_vcount, s_radius, s_category, s_mask,
-               s_group, vlocal, row_resp, t_cls, t_f, t_i, margin,
-               gf, gi, head, nxt, item, big, stamp, qid, cand,
-               abuf, obuf, cbuf, xt, xi, xn, n_x):
-    """Earliest blocking hit for the mover at (px0, py0) moving by (dx, dy) t, t in [0, 1].
+@njit(_nrt=False, inline="always")
+def _first_hit(b, px0, py0, dx, dy, excl, bodies, shapes, chars, tiles, margin, work):
+    """Earliest blocking hit for mover b at (px0, py0) moving by (dx, dy) t, t in [0, 1],
+    ignoring the shapes of body ``excl``.
 
-    Returns (found, t, nx, ny, kind, obs, ti, tj, resp, own_row, n_x, qid); ``obs`` is the
-    tile map index (kind TILE, cell (ti, tj)) or the obstacle shape row (kind SHAPE).
+    Returns whether one was found, and writes it into ``work.hit`` (t, normal, kind, obs,
+    tile cell, response, own row: ``obs`` is the tile map index for kind TILE, cell (ti, tj),
+    or the obstacle shape row for kind SHAPE). The CROSS obstacles met on the way are in
+    ``work.xt / xi / xn``, ``work.scalars["n_cross"]`` of them.
     """
+    g = work.scalars[0]
+    abuf = work.abuf
+    obuf = work.obuf
+    xt = work.xt
+    xi = work.xi
+    xn = work.xn
+    n_x = 0
     found = False
     bt = 1.0
     bnx = 0.0
@@ -207,16 +250,17 @@ def _first_hit(b, px0, py0, dx, dy, excl, mrows, mrel, moff, mn, mr, mbox, n_mr,
     bresp = SLIDE
     bown = -1
     dtol = 1e-12 * (abs(dx) + abs(dy))
-    for q in range(n_mr):
-        row = mrows[q]
-        _fill_mover(q, mrel, moff, mn, px0, py0, abuf)
-        an = mn[q]
-        ar = mr[q]
+    for q in range(g["n_mr"]):
+        row = work.mrows[q]
+        _fill_mover(q, work, px0, py0)
+        an = work.mn[q]
+        ar = work.mr[q]
         n_before = n_x
-        for m in range(t_i.shape[0]):
+        for m in range(tiles.start.shape[0]):
             h, t, nx, ny, ti, tj, c, n_x = sweep_tiles(
-                t_cls, t_i[m, 2], t_i[m, 0], t_i[m, 1], t_f[m, 0], t_f[m, 1], t_f[m, 2], m,
-                abuf, 0, an, ar, mbox[q], dx, dy, bt, margin, cbuf, xt, xi, xn, n_x)
+                tiles.cls, tiles.start[m], tiles.dims[m, 0], tiles.dims[m, 1],
+                tiles.origin[m, 0], tiles.origin[m, 1], tiles.tile_size[m], m,
+                abuf, 0, an, ar, work.mbox[q], dx, dy, bt, margin, work.cbuf, xt, xi, xn, n_x)
             if h:
                 found = True
                 bt = t
@@ -234,22 +278,21 @@ def _first_hit(b, px0, py0, dx, dy, excl, mrows, mrel, moff, mn, mr, mbox, n_mr,
         loy = min(loy, loy + dy) - ar
         hix = max(hix, hix + dx) + ar
         hiy = max(hiy, hiy + dy) + ar
-        qid += 1
-        nc = _gather(lox, loy, hix, hiy, gf, gi, head, nxt, item, big, stamp, qid, cand)
+        g["qid"] += 1
+        nc = _gather(lox, loy, hix, hiy, work)
         for ci in range(nc):
-            o = cand[ci]
-            ob = s_body[o]
+            o = work.cand[ci]
+            ob = shapes.body[o]
             if ob == b or ob == excl:
                 continue
-            if not _filter_ok(row, o, s_category, s_mask, s_group):
+            if not _filter_ok(row, o, shapes):
                 continue
-            on, olox, oloy, ohix, ohiy = _place(o, pos, angle, s_body, s_vstart, s_vcount,
-                                                vlocal, obuf)
-            orad = s_radius[o]
+            on, olox, oloy, ohix, ohiy = _place(o, bodies, shapes, obuf)
+            orad = shapes.radius[o]
             if (olox - orad > hix or ohix + orad < lox or oloy - orad > hiy
                     or ohiy + orad < loy):
                 continue
-            resp = row_resp[o]
+            resp = _row_resp(o, shapes, chars)
             hit, t, nx, ny, depth = sweep_shapes(abuf, 0, an, ar, obuf, 0, on, orad, dx, dy,
                                                  1.0)
             if not hit:
@@ -268,7 +311,7 @@ def _first_hit(b, px0, py0, dx, dy, excl, mrows, mrel, moff, mn, mr, mbox, n_mr,
             if t >= bt:
                 continue
             if resp == ONEWAY:
-                ux, uy = _up_of(ob, angle)
+                ux, uy = _up_of(ob, bodies)
                 if depth > 0.0:
                     # Inside it: held only within the margin below its top, moving down.
                     top = -math.inf
@@ -300,53 +343,65 @@ def _first_hit(b, px0, py0, dx, dy, excl, mrows, mrel, moff, mn, mr, mbox, n_mr,
             bown = row
         for k in range(n_before, n_x):
             xi[k, 4] = row
-    return found, bt, bnx, bny, bkind, bobs, bti, btj, bresp, bown, n_x, qid
+    g["n_cross"] = n_x
+    rec = work.hit[0]
+    rec["t"] = bt
+    rec["nx"] = bnx
+    rec["ny"] = bny
+    rec["kind"] = bkind
+    rec["obs"] = bobs
+    rec["ti"] = bti
+    rec["tj"] = btj
+    rec["resp"] = bresp
+    rec["own"] = bown
+    return found
 
 
-@njit(_nrt=False)
-def _deepest(b, px0, py0, mdx, mdy, mrows, mrel, moff, mn, mr, mbox, n_mr,
-             pos, angle, s_body, s_vstart, s_vcount, s_radius, s_category, s_mask,
-             s_group, vlocal, row_resp, t_cls, t_f, t_i, margin,
-             gf, gi, head, nxt, item, big, stamp, qid, cand, abuf, obuf, cbuf):
-    """Deepest overlap of the mover with solid geometry: (found, depth, nx, ny, qid)."""
+@njit(_nrt=False, inline="always")
+def _deepest(b, px0, py0, mdx, mdy, bodies, shapes, chars, tiles, margin, work):
+    """Deepest overlap of mover b at (px0, py0) with solid geometry, for a wanted motion
+    (mdx, mdy): (found, depth, nx, ny)."""
+    g = work.scalars[0]
+    abuf = work.abuf
+    obuf = work.obuf
     found = False
     best = 0.0
     bnx = 0.0
     bny = 0.0
-    for q in range(n_mr):
-        row = mrows[q]
-        _fill_mover(q, mrel, moff, mn, px0, py0, abuf)
-        an = mn[q]
-        ar = mr[q]
-        for m in range(t_i.shape[0]):
-            h, depth, nx, ny = push_tiles(t_cls, t_i[m, 2], t_i[m, 0], t_i[m, 1], t_f[m, 0],
-                                          t_f[m, 1], t_f[m, 2], abuf, 0, an, ar, mbox[q], mdy,
-                                          margin, cbuf)
+    for q in range(g["n_mr"]):
+        row = work.mrows[q]
+        _fill_mover(q, work, px0, py0)
+        an = work.mn[q]
+        ar = work.mr[q]
+        for m in range(tiles.start.shape[0]):
+            h, depth, nx, ny = push_tiles(tiles.cls, tiles.start[m], tiles.dims[m, 0],
+                                          tiles.dims[m, 1], tiles.origin[m, 0],
+                                          tiles.origin[m, 1], tiles.tile_size[m], abuf, 0, an,
+                                          ar, work.mbox[q], mdy, margin, work.cbuf)
             if h and depth > best:
                 found = True
                 best = depth
                 bnx = nx
                 bny = ny
         lox, loy, hix, hiy = points_box(abuf, 0, an)
-        qid += 1
-        nc = _gather(lox - ar, loy - ar, hix + ar, hiy + ar, gf, gi, head, nxt, item, big,
-                     stamp, qid, cand)
+        g["qid"] += 1
+        nc = _gather(lox - ar, loy - ar, hix + ar, hiy + ar, work)
         for ci in range(nc):
-            o = cand[ci]
-            ob = s_body[o]
-            resp = row_resp[o]
+            o = work.cand[ci]
+            ob = shapes.body[o]
+            resp = _row_resp(o, shapes, chars)
             if ob == b or resp == CROSS:
                 continue
-            if not _filter_ok(row, o, s_category, s_mask, s_group):
+            if not _filter_ok(row, o, shapes):
                 continue
-            on, _, _, _, _ = _place(o, pos, angle, s_body, s_vstart, s_vcount, vlocal, obuf)
-            orad = s_radius[o]
+            on, _, _, _, _ = _place(o, bodies, shapes, obuf)
+            orad = shapes.radius[o]
             d, nabx, naby, _, _, _, _ = shape_distance(abuf, 0, an, ar, obuf, 0, on, orad,
                                                        0.0, 0.0, True)
             if d >= 0.0:
                 continue
             if resp == ONEWAY:
-                ux, uy = _up_of(ob, angle)
+                ux, uy = _up_of(ob, bodies)
                 top = -math.inf
                 for k in range(on):
                     top = max(top, ux * obuf[k, 0] + uy * obuf[k, 1])
@@ -367,57 +422,90 @@ def _deepest(b, px0, py0, mdx, mdy, mrows, mrel, moff, mn, mr, mbox, n_mr,
                 best = depth
                 bnx = nx
                 bny = ny
-    return found, best, bnx, bny, qid
+    return found, best, bnx, bny
 
 
-@njit(_nrt=False)
-def _add_contact(k, c_count, c_normal, c_kind, c_obs, c_tile, c_own, c_resp, nx, ny, kind,
-                 obs, ti, tj, own, resp, dedupe):
-    n = c_count[k]
+@njit(_nrt=False, inline="always")
+def _add_contact(out, con, k, cap, nx, ny, kind, obs, ti, tj, own, resp, dedupe):
+    """Append a contact to mover k's rows (``out.first[k]`` on, at most ``cap``); with
+    ``dedupe``, not when the mover already has one with the same obstacle, cell and own row."""
+    n = out.count[k]
+    r0 = out.first[k]
     if dedupe:
-        for e in range(n):
-            if (c_kind[k, e] == kind and c_obs[k, e] == obs and c_tile[k, e, 0] == ti
-                    and c_tile[k, e, 1] == tj and c_own[k, e] == own):
+        for e in range(r0, r0 + n):
+            if (con.kind[e] == kind and con.obs[e] == obs and con.tile[e, 0] == ti
+                    and con.tile[e, 1] == tj and con.own[e] == own):
                 return
-    if n >= c_normal.shape[1]:
+    if n >= cap:
         return
-    c_normal[k, n, 0] = nx
-    c_normal[k, n, 1] = ny
-    c_kind[k, n] = kind
-    c_obs[k, n] = obs
-    c_tile[k, n, 0] = ti
-    c_tile[k, n, 1] = tj
-    c_own[k, n] = own
-    c_resp[k, n] = resp
-    c_count[k] = n + 1
+    r = r0 + n
+    con.mover[r] = k
+    con.normal[r, 0] = nx
+    con.normal[r, 1] = ny
+    con.kind[r] = kind
+    con.obs[r] = obs
+    con.tile[r, 0] = ti
+    con.tile[r, 1] = tj
+    con.own[r] = own
+    con.resp[r] = resp
+    out.count[k] = n + 1
 
 
 @njit
-def move_bodies(movers, req_vel, fparams, iparams, n_bodies, n_shapes,
-                pos, angle, kind, b_flags, b_gen, vel,
-                s_body, s_flags, s_vstart, s_vcount, s_radius, s_category, s_mask, s_group,
-                vlocal, row_resp, obs_rows, t_cls, t_f, t_i,
-                ch_floor, ch_floor_gen, ch_floor_pose,
-                out_vel, out_flags, c_count, c_normal, c_kind, c_obs, c_tile, c_own, c_resp):
-    """Move every body in ``movers`` (slots, in order) by ``req_vel * dt`` with collide-and-
-    slide; writes ``pos`` (and ``vel`` of dynamic bodies pushed in MODE_PUSH), the remaining
-    velocities ``out_vel``, floor / wall / ceiling bits ``out_flags``, and per mover up to
-    ``c_normal.shape[1]`` contacts. ``fparams``: dt, skin, up x, up y, cos(max floor angle),
-    one-way margin. ``iparams``: max slides, has up, mode. Returns the number of contacts
-    dropped for lack of room.
-    """
-    dt = fparams[0]
-    skin = fparams[1]
-    ux = fparams[2]
-    uy = fparams[3]
-    cos_floor = fparams[4]
-    margin = fparams[5]
-    max_slides = iparams[0]
-    has_up = iparams[1] != 0
-    mode = iparams[2]
-    n_mov = movers.shape[0]
+def move_bodies(movers, req_vel, bodies, shapes, chars, tiles, params, out, contacts, state):
+    """Move every body in ``movers`` (slots, in order) by ``req_vel * params["dt"]`` with
+    collide-and-slide.
 
-    start, rows = body_rows(s_body, s_flags, n_shapes, n_bodies)
+    Marks the movers as characters, writes ``bodies.pos`` (and in MODE_PUSH ``bodies.vel``
+    of dynamic bodies pushed), wakes dynamic movers, and updates the movers' floors in
+    ``chars``. Per mover (row k of ``out``): the velocity left, floor / wall / ceiling bits
+    and its contacts, at most ``params["max_contacts"]``, rows ``out.first[k]`` on of
+    ``contacts``; ``state``: rows written and contacts dropped for lack of room. Returns
+    MOVE_DONE, or MOVE_NEED_ROWS with nothing changed when ``contacts`` holds fewer than
+    ``state["need"]`` rows (``out`` must hold a row per mover).
+    """
+    p = params[0]
+    st = state[0]
+    n_mov = movers.shape[0]
+    n_bodies = p["n_bodies"]
+    n_shapes = p["n_shapes"]
+    need = n_mov * p["max_contacts"]
+    if contacts.mover.shape[0] < need:
+        st["need"] = need
+        return MOVE_NEED_ROWS
+    st["need"] = 0
+    st["n_contacts"] = 0
+    st["dropped"] = 0
+    for k in range(n_mov):
+        b = movers[k]
+        chars.ch_gen[b] = bodies.generation[b]
+
+    # Obstacles: solid shapes of static bodies and (in MODE_CROSS, of kinematic bodies that
+    # are not characters; otherwise of any body), tile maps' own bodies left out.
+    mode = p["mode"]
+    obs_all = np.empty(max(n_shapes, 1), dtype=np.int64)
+    n_obs = 0
+    for s in range(n_shapes):
+        f = shapes.flags[s]
+        if not (f & S_ALIVE) or (f & S_SENSOR):
+            continue
+        ob = shapes.body[s]
+        is_tile_body = False
+        for m in range(tiles.body.shape[0]):
+            if tiles.body[m] == ob:
+                is_tile_body = True
+        if is_tile_body:
+            continue
+        if mode == MODE_CROSS:
+            kd = bodies.kind[ob]
+            if not (kd == STATIC or (kd == KINEMATIC
+                                     and chars.ch_gen[ob] != bodies.generation[ob])):
+                continue
+        obs_all[n_obs] = s
+        n_obs += 1
+    obs_rows = obs_all[:n_obs]
+
+    start, rows = body_rows(shapes.body, shapes.flags, n_shapes, n_bodies)
     mover_of = np.full(n_bodies, -1, dtype=np.int64)
     for k in range(n_mov):
         mover_of[movers[k]] = k
@@ -425,8 +513,8 @@ def move_bodies(movers, req_vel, fparams, iparams, n_bodies, n_shapes,
     # Scratch sized by the largest shape.
     maxv = 4
     for s in range(n_shapes):
-        if s_flags[s] & S_ALIVE:
-            maxv = max(maxv, s_vcount[s])
+        if shapes.flags[s] & S_ALIVE:
+            maxv = max(maxv, shapes.vcount[s])
     max_rows = 1
     max_body_v = 4
     for k in range(n_mov):
@@ -434,34 +522,19 @@ def move_bodies(movers, req_vel, fparams, iparams, n_bodies, n_shapes,
         max_rows = max(max_rows, start[b + 1] - start[b])
         tot = 0
         for e in range(start[b], start[b + 1]):
-            tot += s_vcount[rows[e]]
+            tot += shapes.vcount[rows[e]]
         max_body_v = max(max_body_v, tot)
-    abuf = np.empty((maxv, 2))
     obuf = np.empty((maxv, 2))
-    cbuf = np.empty((4, 2))
-    mrows = np.empty(max_rows, dtype=np.int64)
-    moff = np.empty(max_rows, dtype=np.int64)
-    mn = np.empty(max_rows, dtype=np.int64)
-    mr = np.empty(max_rows)
-    mbox = np.empty(max_rows, dtype=np.bool_)
-    mrel = np.empty((max_body_v, 2))
-    planes = np.empty((MAX_PLANES, 2))
-    xt = np.empty(CROSS_CAP)
-    xi = np.empty((CROSS_CAP, 5), dtype=np.int64)
-    xn = np.empty((CROSS_CAP, 2))
-    cand = np.empty(max(n_shapes, 1), dtype=np.int64)
-    stamp = np.full(max(n_shapes, 1), -1, dtype=np.int64)
+    scalars = np.zeros(1, dtype=WORK_DTYPE)
+    g = scalars[0]
 
     # Obstacle grid (linked cells): cell size about the mean obstacle extent.
-    n_obs = obs_rows.shape[0]
-    gf = np.zeros(3)
-    gi = np.zeros(4, dtype=np.int64)
     head = np.empty(0, dtype=np.int64)
     nxt = np.empty(0, dtype=np.int64)
     item = np.empty(0, dtype=np.int64)
     big = np.empty(0, dtype=np.int64)
+    boxes = np.empty((n_obs, 4))
     if n_obs > 0:
-        boxes = np.empty((n_obs, 4))
         gx0 = math.inf
         gy0 = math.inf
         gx1 = -math.inf
@@ -470,9 +543,8 @@ def move_bodies(movers, req_vel, fparams, iparams, n_bodies, n_shapes,
         n_mover_rows = 0
         for e in range(n_obs):
             o = obs_rows[e]
-            _, lox, loy, hix, hiy = _place(o, pos, angle, s_body, s_vstart, s_vcount, vlocal,
-                                           obuf)
-            r = s_radius[o]
+            _, lox, loy, hix, hiy = _place(o, bodies, shapes, obuf)
+            r = shapes.radius[o]
             boxes[e, 0] = lox - r
             boxes[e, 1] = loy - r
             boxes[e, 2] = hix + r
@@ -482,7 +554,7 @@ def move_bodies(movers, req_vel, fparams, iparams, n_bodies, n_shapes,
             gx1 = max(gx1, boxes[e, 2])
             gy1 = max(gy1, boxes[e, 3])
             ext += max(boxes[e, 2] - boxes[e, 0], boxes[e, 3] - boxes[e, 1])
-            if mover_of[s_body[o]] >= 0:
+            if mover_of[shapes.body[o]] >= 0:
                 n_mover_rows += 1
         h = max(ext / n_obs, 1e-6 * (1.0 + gx1 - gx0 + gy1 - gy0))
         while True:
@@ -491,15 +563,14 @@ def move_bodies(movers, req_vel, fparams, iparams, n_bodies, n_shapes,
             if gnx * gny <= 4 * n_obs + 4096:
                 break
             h *= 1.5
-        gf[0] = gx0
-        gf[1] = gy0
-        gf[2] = h
-        gi[0] = gnx
-        gi[1] = gny
+        g["x0"] = gx0
+        g["y0"] = gy0
+        g["h"] = h
+        g["nx"] = gnx
+        g["ny"] = gny
         cap = 0
         for e in range(n_obs):
-            cx0, cy0, cx1, cy1 = _cells(boxes[e, 0], boxes[e, 1], boxes[e, 2], boxes[e, 3],
-                                        gf, gi)
+            cx0, cy0, cx1, cy1 = _cells(boxes[e, 0], boxes[e, 1], boxes[e, 2], boxes[e, 3], g)
             cells = (cx1 - cx0 + 1) * (cy1 - cy0 + 1)
             if cells <= BIG_CELLS:
                 cap += cells
@@ -508,37 +579,97 @@ def move_bodies(movers, req_vel, fparams, iparams, n_bodies, n_shapes,
         nxt = np.empty(cap, dtype=np.int64)
         item = np.empty(cap, dtype=np.int64)
         big = np.empty(n_obs + n_mover_rows, dtype=np.int64)
-        for e in range(n_obs):
-            _insert(obs_rows[e], boxes[e, 0], boxes[e, 1], boxes[e, 2], boxes[e, 3], gf, gi,
-                    head, nxt, item, big)
 
-    return _run_movers(movers, req_vel, dt, skin, ux, uy, cos_floor, margin, max_slides, has_up,
-                       mode, n_bodies, pos, angle, kind, b_flags, b_gen, vel, s_body, s_flags,
-                       s_vstart, s_vcount, s_radius, s_category, s_mask, s_group, vlocal,
-                       row_resp, obs_rows, t_cls, t_f, t_i, ch_floor, ch_floor_gen,
-                       ch_floor_pose, out_vel, out_flags, c_count, c_normal, c_kind, c_obs,
-                       c_tile, c_own, c_resp, start, rows, gf, gi, head, nxt, item, big, stamp,
-                       cand, abuf, obuf, cbuf, mrows, moff, mn, mr, mbox, mrel, planes, xt, xi,
-                       xn)
+    work = MoveWork(
+        start, rows, obs_rows, head, nxt, item, big,
+        np.full(max(n_shapes, 1), -1, dtype=np.int64),        # stamp
+        np.empty(max(n_shapes, 1), dtype=np.int64),           # cand
+        np.empty(max_rows, dtype=np.int64), np.empty(max_rows, dtype=np.int64),
+        np.empty(max_rows, dtype=np.int64), np.empty(max_rows),
+        np.empty(max_rows, dtype=np.bool_), np.empty((max_body_v, 2)),
+        np.empty((maxv, 2)), obuf, np.empty((4, 2)), np.empty((MAX_PLANES, 2)),
+        np.empty(CROSS_CAP), np.empty((CROSS_CAP, 5), dtype=np.int64),
+        np.empty((CROSS_CAP, 2)), scalars, np.zeros(1, dtype=HIT_DTYPE))
+    for e in range(n_obs):
+        _insert(obs_rows[e], boxes[e, 0], boxes[e, 1], boxes[e, 2], boxes[e, 3], work)
+
+    _run_movers(movers, req_vel, bodies, shapes, chars, tiles, params, out, contacts, state,
+                work)
+
+    # The contacts as the surface names them; dynamic movers wake.
+    owner = shapes.owner
+    for r in range(st["n_contacts"]):
+        if contacts.kind[r] == KIND_TILE:
+            contacts.shape[r] = -1
+            contacts.tilemap[r] = contacts.obs[r]
+        else:
+            contacts.shape[r] = owner[contacts.obs[r]]
+            contacts.tilemap[r] = -1
+        own = contacts.own[r]
+        contacts.own_shape[r] = owner[own] if own >= 0 else -1
+    for k in range(n_mov):
+        b = movers[k]
+        if bodies.kind[b] == DYNAMIC:
+            bodies.flags[b] |= B_AWAKE
+            bodies.sleep_time[b] = 0.0
+    return MOVE_DONE
 
 
 @njit(_nrt=False)
-def _run_movers(movers, req_vel, dt, skin, ux, uy, cos_floor, margin, max_slides, has_up,
-                mode, n_bodies, pos, angle, kind, b_flags, b_gen, vel, s_body, s_flags,
-                s_vstart, s_vcount, s_radius, s_category, s_mask, s_group, vlocal,
-                row_resp, obs_rows, t_cls, t_f, t_i, ch_floor, ch_floor_gen,
-                ch_floor_pose, out_vel, out_flags, c_count, c_normal, c_kind, c_obs,
-                c_tile, c_own, c_resp, start, rows, gf, gi, head, nxt, item, big, stamp,
-                cand, abuf, obuf, cbuf, mrows, moff, mn, mr, mbox, mrel, planes, xt, xi, xn):
+def _run_movers(movers, req_vel, bodies, shapes, chars, tiles, params, out, contacts, state,
+                work):
     """The per-mover loop. Compiled without reference counting (it allocates nothing), so
-    the many array arguments of the helpers it calls cost nothing per call."""
-    qid = 0
+    passing the views to the helpers it calls costs nothing per call."""
+    p = params[0]
+    st = state[0]
+    g = work.scalars[0]
+    hit = work.hit[0]
+    dt = p["dt"]
+    skin = p["skin"]
+    ux = p["ux"]
+    uy = p["uy"]
+    cos_floor = p["cos_floor"]
+    margin = p["margin"]
+    max_slides = p["max_slides"]
+    has_up = p["has_up"] != 0
+    mode = p["mode"]
+    cap = p["max_contacts"]
+    n_bodies = p["n_bodies"]
+    pos = bodies.pos
+    angle = bodies.angle
+    kind = bodies.kind
+    b_flags = bodies.flags
+    b_gen = bodies.generation
+    vel = bodies.vel
+    s_body = shapes.body
+    s_flags = shapes.flags
+    s_vstart = shapes.vstart
+    s_vcount = shapes.vcount
+    s_radius = shapes.radius
+    vlocal = shapes.vlocal
+    ch_floor = chars.floor
+    ch_floor_gen = chars.floor_gen
+    ch_floor_pose = chars.floor_pose
+    start = work.start
+    rows = work.rows
+    mrows = work.mrows
+    moff = work.moff
+    mn = work.mn
+    mr = work.mr
+    mbox = work.mbox
+    mrel = work.mrel
+    planes = work.planes
+    xt = work.xt
+    xi = work.xi
+    xn = work.xn
     n_mov = movers.shape[0]
     dropped = 0
+    first = 0
     for k in range(n_mov):
         b = movers[k]
-        c_count[k] = 0
-        out_flags[k] = 0
+        out.first[k] = first
+        out.count[k] = 0
+        out.flags[k] = 0
         vx = req_vel[k, 0]
         vy = req_vel[k, 1]
         # The mover's solid shapes, relative to its origin (characters do not rotate here).
@@ -572,13 +703,14 @@ def _run_movers(movers, req_vel, dt, skin, ux, uy, cos_floor, margin, max_slides
             mbox[n_mr] = box
             vtot += s_vcount[s]
             n_mr += 1
+        g["n_mr"] = n_mr
         px = pos[b, 0]
         py = pos[b, 1]
         if n_mr == 0:
             pos[b, 0] = px + vx * dt
             pos[b, 1] = py + vy * dt
-            out_vel[k, 0] = vx
-            out_vel[k, 1] = vy
+            out.vel[k, 0] = vx
+            out.vel[k, 1] = vy
             ch_floor[b] = -1
             continue
 
@@ -597,16 +729,14 @@ def _run_movers(movers, req_vel, dt, skin, ux, uy, cos_floor, margin, max_slides
             for _ in range(max_slides):
                 if cdx == 0.0 and cdy == 0.0:
                     break
-                (h, t, nx, ny, hk, hobs, hti, htj, hresp, hown, _,
-                 qid) = _first_hit(b, px, py, cdx, cdy, fb, mrows, mrel, moff, mn, mr, mbox,
-                                   n_mr, pos, angle, s_body, s_vstart, s_vcount, s_radius,
-                                   s_category, s_mask, s_group, vlocal, row_resp, t_cls, t_f,
-                                   t_i, margin, gf, gi, head, nxt, item, big, stamp, qid,
-                                   cand, abuf, obuf, cbuf, xt, xi, xn, 0)
-                if not h:
+                if not _first_hit(b, px, py, cdx, cdy, fb, bodies, shapes, chars, tiles,
+                                  margin, work):
                     px += cdx
                     py += cdy
                     break
+                t = hit["t"]
+                nx = hit["nx"]
+                ny = hit["ny"]
                 tt = max(0.0, t - skin / max(-(cdx * nx + cdy * ny), 1e-300))
                 px += tt * cdx
                 py += tt * cdy
@@ -622,12 +752,8 @@ def _run_movers(movers, req_vel, dt, skin, ux, uy, cos_floor, margin, max_slides
         dy = vy * dt
         # 2. recovery: push out of overlaps, deepest first.
         for _ in range(RECOVER_ITERS):
-            h, depth, nx, ny, qid = _deepest(b, px, py, dx, dy, mrows, mrel, moff, mn, mr,
-                                             mbox, n_mr, pos, angle, s_body, s_vstart,
-                                             s_vcount, s_radius, s_category, s_mask, s_group,
-                                             vlocal, row_resp, t_cls, t_f, t_i, margin, gf, gi,
-                                             head, nxt, item, big, stamp, qid, cand, abuf,
-                                             obuf, cbuf)
+            h, depth, nx, ny = _deepest(b, px, py, dx, dy, bodies, shapes, chars, tiles,
+                                        margin, work)
             if not h:
                 break
             px += (depth + skin) * nx
@@ -645,20 +771,20 @@ def _run_movers(movers, req_vel, dt, skin, ux, uy, cos_floor, margin, max_slides
         for _ in range(max_slides):
             if dx == 0.0 and dy == 0.0:
                 break
-            (h, t, nx, ny, hk, hobs, hti, htj, hresp, hown, n_x,
-             qid) = _first_hit(b, px, py, dx, dy, -1, mrows, mrel, moff, mn, mr, mbox, n_mr,
-                               pos, angle, s_body, s_vstart, s_vcount, s_radius, s_category,
-                               s_mask, s_group, vlocal, row_resp, t_cls, t_f, t_i, margin,
-                               gf, gi, head, nxt, item, big, stamp, qid, cand, abuf, obuf,
-                               cbuf, xt, xi, xn, 0)
+            h = _first_hit(b, px, py, dx, dy, -1, bodies, shapes, chars, tiles, margin, work)
+            t = hit["t"]
+            nx = hit["nx"]
+            ny = hit["ny"]
+            hk = hit["kind"]
+            hobs = hit["obs"]
+            hresp = hit["resp"]
             t_end = t if h else 1.0
-            for e in range(n_x):
+            for e in range(g["n_cross"]):
                 if xt[e] <= t_end:
-                    if c_count[k] >= c_normal.shape[1]:
+                    if out.count[k] >= cap:
                         dropped += 1
-                    _add_contact(k, c_count, c_normal, c_kind, c_obs, c_tile, c_own, c_resp,
-                                 xn[e, 0], xn[e, 1], xi[e, 0], xi[e, 1], xi[e, 2], xi[e, 3],
-                                 xi[e, 4], CROSS, True)
+                    _add_contact(out, contacts, k, cap, xn[e, 0], xn[e, 1], xi[e, 0],
+                                 xi[e, 1], xi[e, 2], xi[e, 3], xi[e, 4], CROSS, True)
             if not h:
                 px += dx
                 py += dy
@@ -667,10 +793,10 @@ def _run_movers(movers, req_vel, dt, skin, ux, uy, cos_floor, margin, max_slides
             tt = max(0.0, t - skin / max(approach, 1e-300))
             px += tt * dx
             py += tt * dy
-            if c_count[k] >= c_normal.shape[1]:
+            if out.count[k] >= cap:
                 dropped += 1
-            _add_contact(k, c_count, c_normal, c_kind, c_obs, c_tile, c_own, c_resp, nx, ny,
-                         hk, hobs, hti, htj, hown, hresp, False)
+            _add_contact(out, contacts, k, cap, nx, ny, hk, hobs, hit["ti"], hit["tj"],
+                         hit["own"], hresp, False)
             # Classify the surface.
             is_floor = False
             if has_up:
@@ -728,9 +854,10 @@ def _run_movers(movers, req_vel, dt, skin, ux, uy, cos_floor, margin, max_slides
             vx, vy = _clip(vx, vy, planes, n_planes)
         pos[b, 0] = px
         pos[b, 1] = py
-        out_vel[k, 0] = vx
-        out_vel[k, 1] = vy
-        out_flags[k] = flags
+        out.vel[k, 0] = vx
+        out.vel[k, 1] = vy
+        out.flags[k] = flags
+        first += out.count[k]
         ch_floor[b] = floor_body
         if floor_body >= 0:
             ch_floor_gen[b] = b_gen[floor_body]
@@ -738,21 +865,21 @@ def _run_movers(movers, req_vel, dt, skin, ux, uy, cos_floor, margin, max_slides
             ch_floor_pose[b, 1] = pos[floor_body, 1]
             ch_floor_pose[b, 2] = angle[floor_body]
         # A mover that is an obstacle to later movers: insert it where it went.
-        if gi[0] > 0 and mode != MODE_CROSS:
+        if g["nx"] > 0 and mode != MODE_CROSS:
             for e in range(start[b], start[b + 1]):
                 s = rows[e]
-                if _is_obstacle(s, obs_rows):
-                    _, lox, loy, hix, hiy = _place(s, pos, angle, s_body, s_vstart, s_vcount,
-                                                   vlocal, obuf)
+                if _is_obstacle(s, work.obs_rows):
+                    _, lox, loy, hix, hiy = _place(s, bodies, shapes, work.obuf)
                     r = s_radius[s]
-                    _insert(s, lox - r, loy - r, hix + r, hiy + r, gf, gi, head, nxt, item,
-                            big)
+                    _insert(s, lox - r, loy - r, hix + r, hiy + r, work)
+    st["n_contacts"] = first
+    st["dropped"] = dropped
     return dropped
 
 
 @njit(_nrt=False)
 def _is_obstacle(s, obs_rows):
-    # obs_rows is sorted (the surface passes np.flatnonzero output).
+    # obs_rows is sorted (move_bodies lists the rows in order).
     lo = 0
     hi = obs_rows.shape[0]
     while lo < hi:

@@ -142,3 +142,76 @@ PARTICLE_STEP_DTYPE = np.dtype([
     ("leg", np.int64),            # bounce being cast (0: the first legs), -1: not started
     ("legs", np.int64),           # legs of that bounce
 ])
+
+# ---------------------------------------------------------------------------- character movers
+#: The movers' state (``_store.CharacterStore``): per body slot the character mark (the body's
+#: generation when marked, -1 otherwise) and the kinematic floor it ended its last move on
+#: (slot, generation, pose then); per shape row its mover response (valid while ``resp_gen``
+#: is the row's generation, SLIDE otherwise).
+CHARACTER_FIELDS = ("ch_gen", "floor", "floor_gen", "floor_pose", "resp", "resp_gen")
+CharacterView = namedtuple("CharacterView", CHARACTER_FIELDS)
+
+#: The tile maps as movers read them: every map's tile classes back to back in ``cls``, and
+#: per map its first class (``start``), rows and columns (``dims``: ny, nx), origin (m), tile
+#: size (m) and static body slot.
+TILE_FIELDS = ("cls", "start", "dims", "origin", "tile_size", "body")
+TileView = namedtuple("TileView", TILE_FIELDS)
+
+#: What one move writes per mover (rows in the order of the movers): the velocity left, the
+#: floor / wall / ceiling bits, and its contacts (``first`` row of the contact table, ``count``).
+MOVER_FIELDS = ("vel", "flags", "first", "count")
+MoverView = namedtuple("MoverView", MOVER_FIELDS)
+
+#: The move's contact table, rows grouped by mover in order: the mover's row, the normal
+#: pushing it away, what was met (``kind`` SHAPE / TILE; ``obs`` the shape row or the tile
+#: map's index, ``tile`` the cell (i, j) or (-1, -1)), the mover's shape row (``own``) and the
+#: response; then the same for the surface: ``shape`` and ``own_shape`` as shape ids (owners),
+#: ``tilemap`` the map's index (-1 for shapes; ``shape`` is -1 for tiles).
+MOVE_CONTACT_FIELDS = ("mover", "normal", "kind", "obs", "tile", "own", "resp", "shape",
+                       "tilemap", "own_shape")
+MoveContactView = namedtuple("MoveContactView", MOVE_CONTACT_FIELDS)
+
+#: Settings of one move (``world.character_*`` and the call's arguments).
+MOVE_PARAMS_DTYPE = np.dtype([
+    ("dt", np.float64), ("skin", np.float64), ("ux", np.float64), ("uy", np.float64),
+    ("cos_floor", np.float64), ("margin", np.float64),
+    ("max_slides", np.int64), ("has_up", np.int64), ("mode", np.int64),
+    ("max_contacts", np.int64),  # contacts kept per mover
+    ("n_bodies", np.int64), ("n_shapes", np.int64),  # store rows in use
+])
+
+#: A move's scalar results: contact rows written, contacts dropped for lack of room per
+#: mover, and the rows the contact table must hold for the move to run (0: enough).
+MOVE_STATE_DTYPE = np.dtype([
+    ("n_contacts", np.int64), ("dropped", np.int64), ("need", np.int64),
+])
+
+#: The working scalars of one move: its obstacle grid (linked cells: origin, cell size, cells
+#: across and up, entries and big-list rows used), the grid's query stamp, the current
+#: mover's solid shapes and the cross contacts its last sweep met.
+WORK_DTYPE = np.dtype([
+    ("x0", np.float64), ("y0", np.float64), ("h", np.float64),
+    ("nx", np.int64), ("ny", np.int64), ("entries", np.int64), ("n_big", np.int64),
+    ("qid", np.int64), ("n_mr", np.int64), ("n_cross", np.int64),
+])
+
+#: The first hit of a sweep: time of impact, normal, what was hit (as in the contact table:
+#: kind, obs, tile cell), its response and the mover's shape row that hit.
+HIT_DTYPE = np.dtype([
+    ("t", np.float64), ("nx", np.float64), ("ny", np.float64), ("kind", np.int64),
+    ("obs", np.int64), ("ti", np.int64), ("tj", np.int64), ("resp", np.int64),
+    ("own", np.int64),
+])
+
+#: A move's working arrays (built by ``slide.move_bodies``, sized by the call): shapes by
+#: body, the obstacle rows and grid, the current mover's solid shapes relative to its origin,
+#: vertex and clip scratch, the cross contacts of one sweep, and two records.
+MOVE_WORK_FIELDS = (
+    "start", "rows",                                  # shape rows by body (ccd.body_rows)
+    "obs_rows", "head", "nxt", "item", "big", "stamp", "cand",   # obstacles and their grid
+    "mrows", "moff", "mn", "mr", "mbox", "mrel",      # the mover's solid shapes
+    "abuf", "obuf", "cbuf", "planes",                 # vertices, corners, clip planes
+    "xt", "xi", "xn",                                 # cross contacts: t, ids, normal
+    "scalars", "hit",                                 # records (WORK_DTYPE, HIT_DTYPE)
+)
+MoveWork = namedtuple("MoveWork", MOVE_WORK_FIELDS)
