@@ -270,8 +270,9 @@ def test_move_outputs_are_kept_buffers_grown_on_request_and_results_are_copies()
     assert first.contact_index.tolist() == list(range(40))   # each lands on the floor
     again = world.move_and_slide_many(ids, np.tile((0.0, 100.0), (40, 1)), 0.1)
     assert buffers.contacts is table                            # nothing reallocated
-    assert again.contact_normal[:, 1].tolist() == [-1.0] * 40   # the ceiling
-    assert first.contact_normal[:, 1].tolist() == [1.0] * 40    # earlier results kept
+    # Normals point from the mover to what it met: up into the ceiling, down to the floor.
+    assert again.contact_normal[:, 1].tolist() == [1.0] * 40    # the ceiling
+    assert first.contact_normal[:, 1].tolist() == [-1.0] * 40   # earlier results kept
     for arr in first:
         for buf in (*table, *buffers.movers):
             assert not np.shares_memory(arr, buf)
