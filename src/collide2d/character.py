@@ -288,6 +288,11 @@ class CharacterMixin:
         shape._check()
         code = _response_code("response", response)
         st = self._cs()
+        if self._bodies.kind[shape.body._s()] == S.DYNAMIC and st.mode == "cross":
+            raise ValueError("shape: its body is dynamic, and dynamic bodies never block movers "
+                             "while character_response is 'cross', so the response would "
+                             "never be used; set world.character_response to 'block' or "
+                             "'push' first")
         s = self._shapes
         st.fit(self._bodies.capacity, s.capacity)
         st.resp[shape._rows] = code

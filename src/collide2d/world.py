@@ -309,10 +309,14 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         k = S.KIND_NAMES.get(kind) if isinstance(kind, str) else None
         if k is None:
             raise ValueError(f"kind: expected 'static', 'kinematic' or 'dynamic', got {kind!r}")
-        p = V.vector("position", position)
+        p = V.real_vector("position", position, bounded=True)
         a = V.finite_scalar("angle", angle)
-        v = V.vector("velocity", velocity)
+        v = V.real_vector("velocity", velocity, bounded=True)
         w = V.finite_scalar("angular_velocity", angular_velocity)
+        if k == S.STATIC and (v[0] != 0.0 or v[1] != 0.0 or w != 0.0):
+            name = "angular_velocity" if v[0] == 0.0 and v[1] == 0.0 else "velocity"
+            raise ValueError(f"{name}: a static body never moves, so it takes no velocity; "
+                             "use kind='kinematic' for a body that moves by its velocity")
         d = V.finite_scalar("damping", damping, nonnegative=True)
         ad = V.finite_scalar("angular_damping", angular_damping, nonnegative=True)
         gs = V.finite_scalar("gravity_scale", gravity_scale)
