@@ -544,3 +544,12 @@ def test_any_sequence_of_calls_is_refused_unchanged_or_restores(ops):
         n = b.count
         for field in ("mass", "inertia", "inv_mass", "inv_inertia", "local_com"):
             assert np.isfinite(getattr(b, field)[:n]).all(), (op, field)
+
+
+@nojit
+@pytest.mark.parametrize("name", ["on_contact_persist", "on_contact_end", "on_sensor_end",
+                                  "velocities", "angles", "world_point_of"])
+def test_surface_methods_have_numpydoc_with_an_example(name):
+    fn = getattr(c2d.World, name, None) or getattr(c2d.Body, name)
+    doc = fn.__doc__ or ""
+    assert "Parameters\n" in doc and "Returns\n" in doc and "Example" in doc and ">>> " in doc

@@ -446,8 +446,17 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         return self._bodies.pos[_batch.slots(self, ids)]
 
     def angles(self, ids=None) -> np.ndarray:
-        """Body angles (rad, counter-clockwise): (n,) float64, a copy; ``ids`` as in
-        :meth:`positions`.
+        """Body angles (rad, counter-clockwise), as ``body.angle`` gives them, for many bodies
+        at once.
+
+        Parameters
+        ----------
+        ids : (n,) int array_like, optional
+            Body ids (see ``Body.id``); None: every body, in ``world.bodies`` order.
+
+        Returns
+        -------
+        (n,) float64 ndarray, a copy.
 
         Examples
         --------
@@ -460,8 +469,17 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         return self._bodies.angle[_batch.slots(self, ids)]
 
     def velocities(self, ids=None) -> np.ndarray:
-        """Velocities of the centres of mass (m/s): (n, 2) float64, a copy; ``ids`` as in
-        :meth:`positions`.
+        """Velocities of the centres of mass (m/s), as ``body.velocity`` gives them, for many
+        bodies at once.
+
+        Parameters
+        ----------
+        ids : (n,) int array_like, optional
+            Body ids (see ``Body.id``); None: every body, in ``world.bodies`` order.
+
+        Returns
+        -------
+        (n, 2) float64 ndarray, a copy.
 
         Examples
         --------
@@ -706,11 +724,66 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         self._add_callback("contact_begin", fn)
         return fn
 
-    def on_contact_persist(self, fn):
+    def on_contact_persist(self, fn: Callable[[ContactEvent], None]) -> Callable:
+        """Call ``fn(event)`` after each step for every contact that was touching before the
+        step and still touches (not on the step it began).
+
+        Parameters
+        ----------
+        fn : callable
+            Called with a :class:`ContactEvent` (``impulse``: the step's normal impulse, N s).
+
+        Returns
+        -------
+        fn, so that it also works as a decorator.
+
+        Example
+        -------
+        >>> import collide2d as c2d
+        >>> world = c2d.World(gravity=(0, -10))
+        >>> _ = world.add_body(kind="static").add_box(10, 1, offset=(0, -0.5))
+        >>> _ = world.add_body(position=(0, 0.5)).add_box(1, 1)
+        >>> resting = []
+        >>> @world.on_contact_persist
+        ... def on_rest(event):
+        ...     resting.append(event.impulse > 0)
+        >>> for _ in range(3):
+        ...     world.step(1 / 60)
+        >>> resting  # began on the first step, persisted on the next two
+        [True, True]
+        """
         self._add_callback("contact_persist", fn)
         return fn
 
-    def on_contact_end(self, fn):
+    def on_contact_end(self, fn: Callable[[ContactEvent], None]) -> Callable:
+        """Call ``fn(event)`` after each step for every contact that stopped touching in it
+        (shapes removed since are not reported).
+
+        Parameters
+        ----------
+        fn : callable
+            Called with a :class:`ContactEvent` describing the contact as it last touched.
+
+        Returns
+        -------
+        fn, so that it also works as a decorator.
+
+        Example
+        -------
+        >>> import collide2d as c2d
+        >>> world = c2d.World(gravity=(0, -10))
+        >>> _ = world.add_body(kind="static").add_box(10, 1, offset=(0, -0.5))
+        >>> box = world.add_body(position=(0, 0.5))
+        >>> _ = box.add_box(1, 1)
+        >>> ended = []
+        >>> _ = world.on_contact_end(lambda event: ended.append(event.shape_b.body is box))
+        >>> world.step(1 / 60)
+        >>> box.velocity = (0, 8)            # jump off the ground
+        >>> for _ in range(5):
+        ...     world.step(1 / 60)
+        >>> ended
+        [True]
+        """
         self._add_callback("contact_end", fn)
         return fn
 
@@ -719,7 +792,35 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
         self._add_callback("sensor_begin", fn)
         return fn
 
-    def on_sensor_end(self, fn):
+    def on_sensor_end(self, fn: Callable[[ContactEvent], None]) -> Callable:
+        """Call ``fn(event)`` after each step for every sensor overlap that ended in it
+        (``shape_a.id < shape_b.id``; no points, impulse 0).
+
+        Parameters
+        ----------
+        fn : callable
+            Called with a :class:`ContactEvent`.
+
+        Returns
+        -------
+        fn, so that it also works as a decorator.
+
+        Example
+        -------
+        >>> import collide2d as c2d
+        >>> world = c2d.World(gravity=(0, 0))
+        >>> zone = world.add_body(kind="static").add_box(2, 2, sensor=True)
+        >>> ball = world.add_body(position=(0, 0))
+        >>> _ = ball.add_circle(0.5)
+        >>> left = []
+        >>> _ = world.on_sensor_end(lambda event: left.append(zone in (event.shape_a,
+        ...                                                               event.shape_b)))
+        >>> world.step(1 / 60)
+        >>> ball.position = (10, 0)          # out of the zone
+        >>> world.step(1 / 60)
+        >>> left
+        [True]
+        """
         self._add_callback("sensor_end", fn)
         return fn
 
