@@ -444,6 +444,8 @@ def test_kind_is_refused_while_stepping_or_when_it_could_not_have_mass_data():
     finally:
         w._locked = False
     assert w.snapshot() == before
+    tiles = w.add_tilemap(np.ones((2, 3), bool))
+    assert_refused(w, ValueError, "kind", lambda: setattr(tiles.body, "kind", "dynamic"))
     tiny = w.add_body(kind="static")
     tiny.add_box(1e-100, 1e-100)                # fine without mass
     assert_refused(w, ValueError, "kind", lambda: setattr(tiny, "kind", "dynamic"))

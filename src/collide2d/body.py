@@ -122,6 +122,11 @@ class Body:
         b = world._bodies
         if int(b.kind[s]) == k:
             return
+        cs = world.__dict__.get("_char_state")
+        if cs is not None and any(tm.body._slot == s and tm.body._gen == self._gen
+                                  for tm in cs.tilemaps):
+            raise ValueError("kind: this body holds a tile map, whose tiles never move; it "
+                             "stays static")
         plan = self._mass_plan(s, k, self._parts(all_new=True), "kind", custom=False)
         b.kind[s] = k
         b.flags[s] &= ~S.B_CUSTOM_MASS
@@ -432,7 +437,7 @@ class Body:
         s = self._s()
         b = self._world._bodies
         c, sn = math.cos(b.angle[s]), math.sin(b.angle[s])
-        p = np.asarray(local, dtype=np.float64).reshape(-1, 2)
+        p = V.points("local", local)
         return np.column_stack((c * p[:, 0] - sn * p[:, 1], sn * p[:, 0] + c * p[:, 1])) + b.pos[s]
 
     def local_point(self, world_point) -> np.ndarray:
