@@ -126,6 +126,14 @@ def test_big_ints_are_value_errors_and_complex_or_bools_type_errors(call, exc, n
     assert_refused(w, exc, name, lambda: call(body))
 
 
+@nojit
+@pytest.mark.parametrize("ids", [[2**70], [0, 2**64], [-(2**63) - 1]])
+def test_body_ids_past_int64_are_value_errors(ids):
+    w, _, _, _ = dyn_world()
+    assert_refused(w, ValueError, "ids", lambda: w.positions(ids))
+    assert_refused(w, ValueError, "ids", lambda: w.set_velocities(ids, [(1.0, 0.0)] * len(ids)))
+
+
 # ---------------------------------------------------------------------------- 2. extremes
 @nojit
 @pytest.mark.parametrize("kind", ["dynamic", "static"])

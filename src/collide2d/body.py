@@ -719,6 +719,14 @@ def _slots_of_ids(bodies, name: str, ids) -> np.ndarray:
     """Validated slots (k,) of an array-like of live body ids (k,); a Body handle sequence is
     refused here (the callers that take handles convert them first)."""
     a = np.asarray(ids)
+    if a.dtype == object and a.ndim == 1 and all(
+            isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+            for v in a.tolist()):
+        # Python ints past int64: no body has such an id (a ValueError, not an overflow).
+        big = [v for v in a.tolist() if not -(2**63) <= v < 2**63]
+        if big:
+            raise ValueError(f"{name}: {big[0]} is not the id of a live body")
+        a = a.astype(np.int64)
     if a.dtype == np.bool_ or not (np.issubdtype(a.dtype, np.integer) or a.size == 0):
         raise TypeError(f"{name}: expected an int array of body ids (see Body.id), got "
                         f"dtype {a.dtype}")
