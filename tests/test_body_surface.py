@@ -162,6 +162,8 @@ def test_extreme_sizes_and_offsets_are_refused_naming_the_argument(kind, call, n
 @pytest.mark.parametrize("call, name", [
     (lambda b: b.add_box(1e-100, 1e-100), "width"),      # inertia ~ 1e-400 underflows
     (lambda b: b.add_circle(1e-160), "radius"),          # mass ~ 3e-320: 1 / m is inf
+    (lambda b: b.add_circle(1e-170), "radius"),          # mass 0 (underflow)
+    (lambda b: b.add_polygon([(0, 0), (1e-170, 0), (0, 1e-170)]), "vertices"),   # and here
     (lambda b: b.add_box(1e70, 1e70, density=1e300), "width"),   # mass overflows
     (lambda b: b.add_circle(1e75, density=1e200), "radius"),
     (lambda b: b.add_segment((0, 0), (1e-160, 0)), "b"),  # a 1 kg rod: I = L^2 / 12 = 0

@@ -127,7 +127,8 @@ class Body:
                                   for tm in cs.tilemaps):
             raise ValueError("kind: this body holds a tile map, whose tiles never move; it "
                              "stays static")
-        plan = self._mass_plan(s, k, self._parts(all_new=True), "kind", custom=False)
+        plan = self._mass_plan(s, k, self._parts(all_new=True) if k == S.DYNAMIC else [],
+                               "kind", custom=False)
         b.kind[s] = k
         b.flags[s] &= ~S.B_CUSTOM_MASS
         if k != S.DYNAMIC:
@@ -535,8 +536,9 @@ class Body:
         b = world._bodies
         parts = [np.ascontiguousarray(p, dtype=np.float64) for p in parts]
         new = [] if mat["sensor"] else [(p, radius, mat["density"], True) for p in parts]
-        plan = self._mass_plan(s, int(b.kind[s]), self._parts() + new, blame,
-                               custom=bool(b.flags[s] & S.B_CUSTOM_MASS))
+        kind_now = int(b.kind[s])
+        plan = self._mass_plan(s, kind_now, self._parts() + new if kind_now == S.DYNAMIC
+                               else [], blame, custom=bool(b.flags[s] & S.B_CUSTOM_MASS))
         st = world._shapes
         rows = []
         for p in parts:
@@ -589,7 +591,7 @@ class Body:
         for verts, rad, rho, is_new in parts:
             with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked below
                 item = _part_mass(verts, rad, rho)
-            if item[0] == 0.0:  # a bare segment: a thin rod of the default mass
+            if verts.shape[0] == 2 and rad == 0.0:  # a bare segment: a rod of the default mass
                 p, q = verts[0], verts[1]
                 length = math.hypot(float(q[0] - p[0]), float(q[1] - p[1]))
                 item = (length, 0.5 * float(p[0] + q[0]), 0.5 * float(p[1] + q[1]),
@@ -642,8 +644,10 @@ class Body:
         s = self._s()
         b = self._world._bodies
         custom = bool(b.flags[s] & S.B_CUSTOM_MASS)
+        kind = int(b.kind[s])
         try:
-            plan = self._mass_plan(s, int(b.kind[s]), self._parts(), "shape", custom)
+            plan = self._mass_plan(s, kind, self._parts() if kind == S.DYNAMIC else [], "shape",
+                                   custom)
         except ValueError:  # pragma: no cover - every accepted change keeps it usable
             return
         self._write_mass(s, plan)

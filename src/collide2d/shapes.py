@@ -113,8 +113,9 @@ class Shape:
         body = self.body
         s = body._s()
         b = self._world._bodies
-        body._mass_plan(s, int(b.kind[s]), body._parts(change), blame,
-                        custom=bool(b.flags[s] & S.B_CUSTOM_MASS))
+        if b.kind[s] == S.DYNAMIC:
+            body._mass_plan(s, S.DYNAMIC, body._parts(change), blame,
+                            custom=bool(b.flags[s] & S.B_CUSTOM_MASS))
 
     @property
     def friction(self) -> float:
