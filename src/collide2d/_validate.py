@@ -180,8 +180,7 @@ def length(name: str, value, *, nonnegative: bool = False) -> float:
     and at most :data:`COORD_MAX`, the bound every coordinate obeys."""
     v = finite_scalar(name, value, positive=not nonnegative, nonnegative=nonnegative)
     if v > COORD_MAX:
-        raise ValueError(f"{name}: {v:.3g} exceeds the supported {COORD_MAX:.0e} (products "
-                         "of four lengths must stay finite in float64)")
+        check_bound(name, v)  # raises, naming the argument and the bound
     return v
 
 
