@@ -1060,7 +1060,7 @@ class World(SnapshotMixin, QueryMixin, CharacterMixin):
     def set_velocities(self, ids, velocities) -> None:
         """Set ``body.velocity`` (m/s) of many bodies at once, waking them; ``ids`` and
         errors as in :meth:`set_positions`, ``velocities`` (n, 2). As with the single
-        setter, any body's velocity is set (a static body's is never used).
+        setter, a static body takes none: a nonzero row for one raises ``ValueError``.
 
         Examples
         --------
