@@ -38,7 +38,11 @@ def finite_scalar(name: str, value, *, positive: bool = False, nonnegative: bool
         return value  # the common case (``step(dt)`` every frame), without the ABC checks
     if isinstance(value, bool) or not isinstance(value, (Real, np.floating, np.integer)):
         raise TypeError(f"{name}: expected a number, got {type(value).__name__}")
-    v = float(value)
+    try:
+        v = float(value)
+    except OverflowError:  # an int beyond float64 (10**400)
+        raise ValueError(f"{name}: an int of {int(value).bit_length()} bits is too large "
+                         "for a float") from None
     if not math.isfinite(v):
         raise ValueError(f"{name}: must be finite, got {v}")
     if positive and v <= 0.0:
@@ -167,21 +171,43 @@ def choice(name: str, value, options) -> str:
 
 
 def real_number(name: str, value) -> float:
-    """:func:`finite_scalar`, except that an int too large for a float raises ``ValueError``
-    (Python's ``float()`` raises ``OverflowError``)."""
-    try:
-        return finite_scalar(name, value)
-    except OverflowError:
-        raise ValueError(f"{name}: {value} is too large for a float") from None
+    """:func:`finite_scalar` (an int too large for a float is a ``ValueError`` there too)."""
+    return finite_scalar(name, value)
 
 
-def real_vector(name: str, value) -> np.ndarray:
-    """A finite (x, y) of real numbers as a float64 array of shape (2,).
+def length(name: str, value, *, nonnegative: bool = False) -> float:
+    """A size, radius or other length (m): a finite number > 0 (>= 0 with ``nonnegative``)
+    and at most :data:`COORD_MAX`, the bound every coordinate obeys."""
+    v = finite_scalar(name, value, positive=not nonnegative, nonnegative=nonnegative)
+    if v > COORD_MAX:
+        check_bound(name, v)  # raises, naming the argument and the bound
+    return v
+
+
+def invertible(name: str, value) -> float:
+    """A mass or moment of inertia: a finite number > 0 whose reciprocal is finite too (the
+    solver multiplies by ``1 / value``; below about 5.6e-309 that is inf)."""
+    v = finite_scalar(name, value, positive=True)
+    if not math.isfinite(1.0 / v):
+        raise ValueError(f"{name}: {v!r} is too small (1 / {name} overflows float64); "
+                         "use at least 1e-300")
+    return v
+
+
+def real_vector(name: str, value, *, bounded: bool = False) -> np.ndarray:
+    """A finite (x, y) of real numbers as a float64 array of shape (2,); with ``bounded``
+    also within :data:`COORD_MAX`.
 
     Stricter than :func:`vector`: strings ("12" would convert), bools and complex numbers
     (NumPy would drop the imaginary part) are a ``TypeError``, and an int too large for a
     float is a ``ValueError``.
     """
+    if (type(value) is np.ndarray and value.dtype == np.float64 and value.shape == (2,)
+            and math.isfinite(value[0]) and math.isfinite(value[1])):
+        out = value.copy()  # the common case, without the per-item checks
+        if bounded:
+            check_bound(name, out)
+        return out
     if isinstance(value, (str, bytes)):
         raise TypeError(f"{name}: expected a 2D vector (x, y) of numbers, got {value!r}")
     if isinstance(value, np.ndarray):
@@ -199,7 +225,20 @@ def real_vector(name: str, value) -> np.ndarray:
                             f"{type(value).__name__}") from None
         if len(items) != 2:
             raise ValueError(f"{name}: expected a 2D vector (x, y), got {len(items)} values")
-    return np.array([real_number(name, v) for v in items], dtype=np.float64)
+    out = np.array([real_number(name, v) for v in items], dtype=np.float64)
+    if bounded:
+        check_bound(name, out)
+    return out
+
+
+def bits32(name: str, value) -> int:
+    """Collision filter bits: an int (not a bool) in 0 .. 0xFFFFFFFF."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name}: expected an int of bits, got {type(value).__name__}")
+    v = int(value)
+    if not 0 <= v <= 0xFFFFFFFF:
+        raise ValueError(f"{name}: bits must fit in 32 bits (0 .. 0xFFFFFFFF), got {v}")
+    return v
 
 
 def int64(name: str, value) -> int:

@@ -17,7 +17,8 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _store as S
-from .body import _ids_by_slot, _slots_of_ids
+from . import _validate as V
+from .body import _encode, _ids_by_slot, _slots_of_ids
 
 __all__ = ["ShapeGeometry"]
 
@@ -166,6 +167,16 @@ def set_rows(world, ids, name: str, value, field: str, width: int | None,
     if s.size == 0:
         return
     b = world._bodies
+    if field in ("pos", "vel"):
+        V.check_bound(name, v)  # as the single setters: coordinates and velocities bounded
+    if field in ("vel", "angvel"):
+        moving = (v != 0.0).any(axis=1) if v.ndim == 2 else v != 0.0
+        bad = moving & (b.kind[s] == S.STATIC)
+        if bad.any():
+            k = int(np.flatnonzero(bad)[0])
+            raise ValueError(f"{name}: body {_encode(int(s[k]), int(b.generation[s[k]]))} "
+                             "(its id) is static and never moves, so it takes no velocity; "
+                             "make it kinematic to move it")
     getattr(b, field)[s] = v
     if pose:
         world._poses_changed()

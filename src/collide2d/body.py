@@ -85,8 +85,61 @@ class Body:
 
     @property
     def kind(self) -> str:
-        """"static", "kinematic" or "dynamic"."""
+        """"static", "kinematic" or "dynamic". Settable between steps (not from inside one).
+
+        Changing the kind recomputes the mass data from the shapes (a mass or inertia set
+        directly is dropped), wakes the body and whatever touches it, and keeps the pose. A
+        body made static stops (velocity, angular velocity, force and torque cleared); a body
+        made kinematic keeps its velocity and moves on by it. Refused (``ValueError``, nothing
+        changed) when the body cannot become dynamic: a shape too small or too dense for
+        usable mass data (see ``add_box``).
+
+        Example
+        -------
+        >>> import collide2d as c2d
+        >>> world = c2d.World(gravity=(0, -10))
+        >>> crate = world.add_body(kind="static", position=(0, 5))
+        >>> _ = crate.add_box(1, 1, density=2)
+        >>> crate.kind = "dynamic"
+        >>> crate.mass
+        2.0
+        >>> world.step(0.1)
+        >>> crate.velocity.tolist()
+        [0.0, -1.0]
+        """
         return S.KIND_OF[int(self._world._bodies.kind[self._s()])]
+
+    @kind.setter
+    def kind(self, value):
+        k = S.KIND_NAMES.get(value) if isinstance(value, str) else None
+        if k is None:
+            raise ValueError(f"kind: expected 'static', 'kinematic' or 'dynamic', got {value!r}")
+        s = self._s()
+        world = self._world
+        if world._locked:
+            raise RuntimeError("kind: cannot change a body's kind while the world is stepping; "
+                               "do it after step() returns")
+        b = world._bodies
+        if int(b.kind[s]) == k:
+            return
+        cs = world.__dict__.get("_char_state")
+        if cs is not None and any(tm.body._slot == s and tm.body._gen == self._gen
+                                  for tm in cs.tilemaps):
+            raise ValueError("kind: this body holds a tile map, whose tiles never move; it "
+                             "stays static")
+        plan = self._mass_plan(s, k, self._parts(all_new=True) if k == S.DYNAMIC else [],
+                               "kind", custom=False)
+        b.kind[s] = k
+        b.flags[s] &= ~S.B_CUSTOM_MASS
+        if k != S.DYNAMIC:
+            b.force[s] = 0.0
+            b.torque[s] = 0.0
+        if k == S.STATIC:
+            b.vel[s] = 0.0
+            b.angvel[s] = 0.0
+        self._write_mass(s, plan)
+        self._wake_touching(s)
+        world._topology_changed()
 
     @property
     def shapes(self) -> list[Shape]:
@@ -101,7 +154,7 @@ class Body:
 
     @position.setter
     def position(self, value):
-        v = V.vector("position", value)
+        v = V.real_vector("position", value, bounded=True)
         s = self._s()
         self._world._bodies.pos[s] = v
         self._touched(s)
@@ -120,25 +173,32 @@ class Body:
 
     @property
     def velocity(self) -> np.ndarray:
-        """Velocity of the centre of mass (m/s)."""
+        """Velocity of the centre of mass (m/s). A static body never moves: setting it a
+        velocity other than (0, 0) raises ``ValueError`` (make it kinematic instead)."""
         return self._world._bodies.vel[self._s()].copy()
 
     @velocity.setter
     def velocity(self, value):
-        v = V.vector("velocity", value)
+        v = V.real_vector("velocity", value, bounded=True)
         s = self._s()
+        if self._world._bodies.kind[s] == S.STATIC and (v[0] != 0.0 or v[1] != 0.0):
+            raise ValueError("velocity: a static body never moves, so it takes no velocity; "
+                             "make it kinematic (body.kind = 'kinematic') to move it")
         self._world._bodies.vel[s] = v
         self._wake(s)
 
     @property
     def angular_velocity(self) -> float:
-        """rad/s, counter-clockwise."""
+        """rad/s, counter-clockwise. A static body takes none (``ValueError`` unless 0)."""
         return float(self._world._bodies.angvel[self._s()])
 
     @angular_velocity.setter
     def angular_velocity(self, value):
         w = V.finite_scalar("angular_velocity", value)
         s = self._s()
+        if self._world._bodies.kind[s] == S.STATIC and w != 0.0:
+            raise ValueError("angular_velocity: a static body never turns, so it takes no "
+                             "angular velocity; make it kinematic (body.kind = 'kinematic')")
         self._world._bodies.angvel[s] = w
         self._wake(s)
 
@@ -157,7 +217,21 @@ class Body:
     @property
     def mass(self) -> float:
         """kg; from the shapes' densities, or set directly (0 is not allowed for dynamic
-        bodies; static and kinematic bodies have infinite mass, reported as inf)."""
+        bodies; static and kinematic bodies have infinite mass, reported as inf).
+
+        Setting the mass scales the moment of inertia with it, as another density of the same
+        shapes would (set :attr:`inertia` afterwards to choose it too); the centre of mass
+        stays. A mass or inertia set directly is kept when shapes change.
+
+        Example
+        -------
+        >>> import collide2d as c2d
+        >>> ball = c2d.World().add_body()
+        >>> _ = ball.add_circle(3.0)       # density 1: mass 9 pi, inertia m r^2 / 2
+        >>> ball.mass = 1.0
+        >>> round(ball.inertia, 12)        # 1 kg r^2 / 2
+        4.5
+        """
         s = self._s()
         b = self._world._bodies
         if b.kind[s] != S.DYNAMIC:
@@ -166,16 +240,24 @@ class Body:
 
     @mass.setter
     def mass(self, value):
-        m = V.finite_scalar("mass", value, positive=True)
+        m = V.invertible("mass", value)
         s = self._s()
         b = self._world._bodies
         if b.kind[s] != S.DYNAMIC:
             raise ValueError(f"mass: only dynamic bodies have a mass (this body is {self.kind})")
+        inertia = float(b.inertia[s])
+        if inertia > 0.0:
+            # The same shapes at another density: the inertia scales with the mass.
+            inertia = inertia * (m / float(b.mass[s]))
+            if not (math.isfinite(inertia) and inertia > 0.0
+                    and math.isfinite(1.0 / inertia)):
+                raise ValueError(f"mass: {m!r} kg would scale the moment of inertia to "
+                                 f"{inertia:.3g} kg m^2, outside float64's usable range; "
+                                 "choose a mass nearer the shapes' own")
         b.flags[s] |= S.B_CUSTOM_MASS
         b.mass[s] = m
         b.inv_mass[s] = 1.0 / m
-        if b.inertia[s] <= 0.0:
-            self._apply_inertia(s, 0.0)
+        self._apply_inertia(s, inertia)
 
     @property
     def inertia(self) -> float:
@@ -189,7 +271,7 @@ class Body:
 
     @inertia.setter
     def inertia(self, value):
-        i = V.finite_scalar("inertia", value, positive=True)
+        i = V.invertible("inertia", value)
         s = self._s()
         if self._world._bodies.kind[s] != S.DYNAMIC:
             raise ValueError(
@@ -287,8 +369,8 @@ class Body:
     def apply_force(self, force, point=None) -> None:
         """Add a force (N) acting over the next step at a world ``point`` (None: the centre of
         mass, no torque). Cleared after the step (a force accumulator)."""
-        f = V.vector("force", force)
-        p = None if point is None else V.vector("point", point)
+        f = V.real_vector("force", force)
+        p = None if point is None else V.real_vector("point", point)
         s = self._s()
         b = self._world._bodies
         if b.kind[s] != S.DYNAMIC:
@@ -310,8 +392,8 @@ class Body:
     def apply_impulse(self, impulse, point=None) -> None:
         """Change momentum at once by ``impulse`` (N s) at a world ``point`` (None: centre
         of mass)."""
-        j = V.vector("impulse", impulse)
-        p = None if point is None else V.vector("point", point)
+        j = V.real_vector("impulse", impulse)
+        p = None if point is None else V.real_vector("point", point)
         s = self._s()
         b = self._world._bodies
         if b.kind[s] != S.DYNAMIC:
@@ -324,7 +406,28 @@ class Body:
 
     # -- frames
     def world_point_of(self, local, s=None) -> np.ndarray:
-        s = self._s() if s is None else s
+        """A body-frame point in the world frame, at the body's current pose.
+
+        Parameters
+        ----------
+        local : (2,) array_like
+            The point in the body frame (m), as shapes are given.
+
+        Returns
+        -------
+        (2,) float64 ndarray
+            ``position + R(angle) local``.
+
+        Example
+        -------
+        >>> import collide2d as c2d
+        >>> body = c2d.World().add_body(position=(1, 2), angle=0.5 * 3.141592653589793)
+        >>> body.world_point_of((1, 0)).round(12).tolist()   # a quarter turn: +x becomes +y
+        [1.0, 3.0]
+        """
+        if s is None:  # ``s``: a slot already checked (internal callers)
+            s = self._s()
+            local = V.real_vector("local", local)
         b = self._world._bodies
         c, sn = math.cos(b.angle[s]), math.sin(b.angle[s])
         x, y = float(local[0]), float(local[1])
@@ -335,42 +438,70 @@ class Body:
         s = self._s()
         b = self._world._bodies
         c, sn = math.cos(b.angle[s]), math.sin(b.angle[s])
-        p = np.asarray(local, dtype=np.float64).reshape(-1, 2)
+        p = V.points("local", local)
         return np.column_stack((c * p[:, 0] - sn * p[:, 1], sn * p[:, 0] + c * p[:, 1])) + b.pos[s]
 
     def local_point(self, world_point) -> np.ndarray:
         """A world point in the body frame."""
         s = self._s()
         b = self._world._bodies
-        d = V.vector("world_point", world_point) - b.pos[s]
+        d = V.real_vector("world_point", world_point) - b.pos[s]
         c, sn = math.cos(b.angle[s]), math.sin(b.angle[s])
         return np.array([c * d[0] + sn * d[1], -sn * d[0] + c * d[1]])
 
     # -- shapes
+    # Every add_* validates all of its arguments, the shape's geometry and the body's new mass
+    # data before it writes a row: a refused call changes nothing. Sizes, radii and offsets
+    # obey the coordinate bound (``_validate.COORD_MAX``); on a dynamic body each shape must
+    # also have a mass and a moment of inertia whose reciprocals are finite (see _mass_plan).
     def add_box(self, width, height, offset=(0.0, 0.0), angle=0.0, **material) -> Shape:
-        """A width x height rectangle centred at ``offset`` (body frame), rotated by ``angle``."""
-        w = V.finite_scalar("width", width, positive=True)
-        h = V.finite_scalar("height", height, positive=True)
-        o = V.vector("offset", offset)
+        """A width x height rectangle centred at ``offset`` (body frame), rotated by ``angle``.
+
+        Sizes and offset are in metres, at most ``COORD_MAX`` (1e75). The corners must stay
+        within 2**40 times the box's smaller side of the body origin, where float64 still
+        places them to about 1e-4 of that side: a box far from its body's origin is refused
+        (``ValueError`` naming ``offset``); place the body there instead.
+        """
+        w = V.length("width", width)
+        h = V.length("height", height)
+        o = V.real_vector("offset", offset, bounded=True)
         a = V.finite_scalar("angle", angle)
         c, sn = math.cos(a), math.sin(a)
         hx, hy = 0.5 * w, 0.5 * h
         corners = np.array([(-hx, -hy), (hx, -hy), (hx, hy), (-hx, hy)])
         rot = np.column_stack((c * corners[:, 0] - sn * corners[:, 1],
-                               sn * corners[:, 0] + c * corners[:, 1])) + o
-        return self._add([np.ascontiguousarray(rot)], 0.0, "polygon", material)
+                               sn * corners[:, 0] + c * corners[:, 1]))
+        off = float(np.max(np.abs(o)))
+        name = "offset" if off > 0.0 else "width"
+        if not off <= _BOX_REACH * min(w, h):
+            raise ValueError(f"offset: a {w:g} x {h:g} box at offset ({o[0]:g}, {o[1]:g}) "
+                             "lies more than 2**40 times its smaller side from the body "
+                             "origin, where float64 cannot place its corners (place the body "
+                             "at the box instead)")
+        rot += o
+        reach = float(np.max(np.abs(rot)))
+        if not reach <= V.COORD_MAX:
+            raise ValueError(f"{name}: the box's corners would lie {reach:.3g} m from the body "
+                             f"origin, beyond the supported {V.COORD_MAX:.0e}")
+        try:
+            poly = V.polygon(name, rot, convex=True)
+        except ValueError as exc:
+            raise ValueError(f"{name}: a {w:g} x {h:g} box here is degenerate in float64 "
+                             f"({exc})") from None
+        return self._add([poly], 0.0, "polygon", material, "width")
 
     def add_circle(self, radius, offset=(0.0, 0.0), **material) -> Shape:
-        """A circle of ``radius`` (m) centred at ``offset`` in the body frame."""
-        r = V.finite_scalar("radius", radius, positive=True)
-        o = V.vector("offset", offset)
-        return self._add([o.reshape(1, 2).copy()], r, "circle", material)
+        """A circle of ``radius`` (m) centred at ``offset`` in the body frame (both at most
+        ``COORD_MAX``, 1e75)."""
+        r = V.length("radius", radius)
+        o = V.real_vector("offset", offset, bounded=True)
+        return self._add([o.reshape(1, 2).copy()], r, "circle", material, "radius")
 
     def add_polygon(self, vertices, radius=0.0, **material) -> Shape:
         """A polygon in the body frame, either winding; a concave outline is decomposed into
         convex parts that act as one shape. ``radius`` > 0 rounds a convex polygon."""
         v = V.polygon("vertices", vertices)
-        r = V.finite_scalar("radius", radius, nonnegative=True)
+        r = V.length("radius", radius, nonnegative=True)
         if V.convex_ccw(v):
             parts = [v]
         else:
@@ -380,22 +511,34 @@ class Body:
 
             _check_simple(v, "vertices")
             parts = decompose_ccw(v)
-        return self._add(parts, r, "polygon", material)
+        return self._add(parts, r, "polygon", material, "vertices")
 
     def add_segment(self, a, b, radius=0.0, **material) -> Shape:
-        """A segment from ``a`` to ``b`` (body frame), a capsule when ``radius`` > 0. Bare
-        segments (radius 0) have no area, so no mass: use them on static bodies (terrain)."""
-        pa = V.vector("a", a)
-        pb = V.vector("b", b)
+        """A segment from ``a`` to ``b`` (body frame), a capsule when ``radius`` > 0.
+
+        A bare segment (radius 0) has no area, so no mass of its own: on a dynamic body
+        whose other shapes have none either, the body's default 1 kg is spread along its
+        segments as thin rods (inertia m L^2 / 12 about each segment's middle), so it turns
+        and topples. Give such a body a capsule or a ``mass`` for other values.
+        """
+        pa = V.real_vector("a", a, bounded=True)
+        pb = V.real_vector("b", b, bounded=True)
         if np.array_equal(pa, pb):
             raise ValueError("b: segment endpoints must differ (use add_circle for a point)")
-        r = V.finite_scalar("radius", radius, nonnegative=True)
-        return self._add([np.vstack((pa, pb))], r, "segment", material)
+        r = V.length("radius", radius, nonnegative=True)
+        return self._add([np.vstack((pa, pb))], r, "segment", material, "b" if r == 0.0
+                         else "radius")
 
-    def _add(self, parts, radius, kind, material) -> Shape:
+    def _add(self, parts, radius, kind, material, blame="shape") -> Shape:
         s = self._s()
         mat = _material(material)
         world = self._world
+        b = world._bodies
+        parts = [np.ascontiguousarray(p, dtype=np.float64) for p in parts]
+        new = [] if mat["sensor"] else [(p, radius, mat["density"], True) for p in parts]
+        kind_now = int(b.kind[s])
+        plan = self._mass_plan(s, kind_now, self._parts() + new if kind_now == S.DYNAMIC
+                               else [], blame, custom=bool(b.flags[s] & S.B_CUSTOM_MASS))
         st = world._shapes
         rows = []
         for p in parts:
@@ -413,43 +556,115 @@ class Body:
         self._shapes.append(shape)
         world._shape_handles[owner] = shape
         world._topology_changed()
-        self._update_mass()
+        self._write_mass(s, plan)
         self._wake(s)
         return shape
 
-    def _update_mass(self) -> None:
-        """Mass, centre of mass and inertia from the shapes (unless set directly)."""
-        s = self._s()
+    def _parts(self, change=None, all_new=False) -> list:
+        """The body's massive parts (verts, radius, density, new) as its rows stand, or with
+        ``change`` {row: density, or None for "not massive"} applied (marked new)."""
+        st = self._world._shapes
+        out = []
+        for shape in self._shapes:
+            for r in shape._rows:
+                if change is not None and r in change:
+                    rho = change[r]
+                    if rho is None:
+                        continue
+                    is_new = True
+                elif st.flags[r] & S.S_SENSOR:
+                    continue
+                else:
+                    rho, is_new = float(st.density[r]), all_new
+                a, n = int(st.vstart[r]), int(st.vcount[r])
+                out.append((st.vlocal[a:a + n], float(st.radius[r]), rho, is_new))
+        return out
+
+    def _mass_plan(self, s: int, kind: int, parts: list, blame: str, custom: bool):
+        """The mass data a body of ``kind`` with these massive ``parts`` gets: (mass,
+        local_com or None to keep, inertia), or None to keep all (set directly). Raises
+        ``ValueError`` naming ``blame`` when a new part or the whole is unusable; writes
+        nothing."""
+        if kind != S.DYNAMIC:
+            return (0.0, None, 0.0)
+        items, rods = [], []
+        for verts, rad, rho, is_new in parts:
+            with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked below
+                item = _part_mass(verts, rad, rho)
+            if verts.shape[0] == 2 and rad == 0.0:  # a bare segment: a rod of the default mass
+                p, q = verts[0], verts[1]
+                length = math.hypot(float(q[0] - p[0]), float(q[1] - p[1]))
+                item = (length, 0.5 * float(p[0] + q[0]), 0.5 * float(p[1] + q[1]),
+                        length * length / 12.0)
+                if is_new:
+                    _check_part(blame, 1.0, item[3], rho=None)
+                rods.append(item)
+            else:
+                if is_new:
+                    _check_part(blame, item[0], item[3], rho)
+                items.append(item)
+        if custom:
+            return None
+        if not items and not rods:
+            # No shape yet: 1 kg at the origin that does not rotate, as in Box2D.
+            return (1.0, (0.0, 0.0), 0.0)
+        if not items:
+            # Only bare segments: 1 kg spread along them by length, as thin rods.
+            total = sum(it[0] for it in rods)
+            items = [(it[0] / total, it[1], it[2], it[3] * (it[0] / total)) for it in rods]
+        with np.errstate(over="ignore", invalid="ignore"):
+            mass, cx, cy, inertia = _combine(items)
+        if not (math.isfinite(mass) and math.isfinite(1.0 / mass) and math.isfinite(cx)
+                and math.isfinite(cy) and math.isfinite(inertia) and inertia > 0.0
+                and math.isfinite(1.0 / inertia)):
+            raise ValueError(f"{blame}: the body's mass data would leave float64's usable "
+                             f"range (mass {mass:.3g} kg, centre of mass ({cx:.3g}, {cy:.3g}), "
+                             f"moment of inertia {inertia:.3g} kg m^2); use smaller sizes or "
+                             "densities, or set body.mass")
+        return (mass, (cx, cy), inertia)
+
+    def _write_mass(self, s: int, plan) -> None:
+        if plan is None:
+            return
         b = self._world._bodies
+        mass, com, inertia = plan
         if b.kind[s] != S.DYNAMIC:
             b.mass[s] = b.inv_mass[s] = b.inertia[s] = b.inv_inertia[s] = 0.0
             return
-        if b.flags[s] & S.B_CUSTOM_MASS:
+        b.mass[s] = mass
+        b.inv_mass[s] = 1.0 / mass
+        if com is not None:
+            # The body's origin stays where it is; its centre of mass moves with the shapes.
+            b.local_com[s] = com
+        self._apply_inertia(s, inertia)
+
+    def _update_mass(self) -> None:
+        """Mass, centre of mass and inertia from the shapes (unless set directly), after a
+        change that cannot make them unusable (a shape removed, a body added)."""
+        s = self._s()
+        b = self._world._bodies
+        custom = bool(b.flags[s] & S.B_CUSTOM_MASS)
+        kind = int(b.kind[s])
+        try:
+            plan = self._mass_plan(s, kind, self._parts() if kind == S.DYNAMIC else [], "shape",
+                                   custom)
+        except ValueError:  # pragma: no cover - every accepted change keeps it usable
             return
-        st = self._world._shapes
-        total, cx, cy, i_origin = 0.0, 0.0, 0.0, 0.0
-        for shape in self._shapes:
-            for r in shape._rows:
-                if st.flags[r] & S.S_SENSOR:
-                    continue
-                m, px, py, i_c = _row_mass(st, r)
-                total += m
-                cx += m * px
-                cy += m * py
-                i_origin += i_c + m * (px * px + py * py)
-        if total <= 0.0:
-            # No massive shape yet: 1 kg at the origin that does not rotate, as in Box2D.
-            b.mass[s], b.inv_mass[s] = 1.0, 1.0
-            b.local_com[s] = 0.0
-            b.inertia[s], b.inv_inertia[s] = 0.0, 0.0
-            return
-        cx /= total
-        cy /= total
-        # The body's origin stays where it is; its centre of mass moves with the shapes.
-        b.mass[s] = total
-        b.inv_mass[s] = 1.0 / total
-        b.local_com[s] = (cx, cy)
-        self._apply_inertia(s, i_origin - total * (cx * cx + cy * cy))
+        self._write_mass(s, plan)
+
+    def _wake_touching(self, s: int) -> None:
+        """Wake this body and every body in contact with one of its shapes."""
+        world = self._world
+        c = world._contacts.rows()
+        st = world._shapes
+        rows = np.asarray([r for shape in self._shapes for r in shape._rows], dtype=np.int64)
+        touching = np.isin(c.a, rows) | np.isin(c.b, rows)
+        b = world._bodies
+        others = np.unique(np.concatenate((st.body[c.a[touching]], st.body[c.b[touching]])))
+        for other in others.tolist():
+            b.flags[other] |= S.B_AWAKE
+            b.sleep_time[other] = 0.0
+        self._wake(s)
 
     def _touched(self, s: int) -> None:
         self._world._poses_changed()
@@ -508,6 +723,14 @@ def _slots_of_ids(bodies, name: str, ids) -> np.ndarray:
     """Validated slots (k,) of an array-like of live body ids (k,); a Body handle sequence is
     refused here (the callers that take handles convert them first)."""
     a = np.asarray(ids)
+    if a.dtype == object and a.ndim == 1 and all(
+            isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+            for v in a.tolist()):
+        # Python ints past int64: no body has such an id (a ValueError, not an overflow).
+        big = [v for v in a.tolist() if not -(2**63) <= v < 2**63]
+        if big:
+            raise ValueError(f"{name}: {big[0]} is not the id of a live body")
+        a = a.astype(np.int64)
     if a.dtype == np.bool_ or not (np.issubdtype(a.dtype, np.integer) or a.size == 0):
         raise TypeError(f"{name}: expected an int array of body ids (see Body.id), got "
                         f"dtype {a.dtype}")
@@ -530,21 +753,68 @@ def _slots_of_ids(bodies, name: str, ids) -> np.ndarray:
     return slot
 
 
-def _row_mass(st, r):
-    a, n = int(st.vstart[r]), int(st.vcount[r])
-    rho = float(st.density[r])
-    rad = float(st.radius[r])
-    v = st.vlocal
+#: How far (in units of its smaller side) a box's corners may lie from the body origin:
+#: beyond 2**40 sides float64 places them no better than 2**-13 of a side (as tile maps).
+_BOX_REACH = 2.0**40
+
+
+def _part_mass(verts, rad, rho):
+    """(mass, cx, cy, inertia about the part's centroid) of one convex part; a bare segment
+    has none (0, ...)."""
+    n = verts.shape[0]
     if n >= 3:
-        m, cx, cy, inertia = _mass.polygon_mass(v, a, n, rho)
         # A rounded polygon's skin is not counted (it is thin for game shapes).
-        return m, cx, cy, inertia
+        m, cx, cy, inertia = _mass.polygon_mass(verts, 0, n, rho)
+        return float(m), float(cx), float(cy), float(inertia)
     if n == 1:
         m = rho * math.pi * rad * rad
-        return m, float(v[a, 0]), float(v[a, 1]), 0.5 * m * rad * rad
+        return m, float(verts[0, 0]), float(verts[0, 1]), 0.5 * m * rad * rad
     if rad == 0.0:
         return 0.0, 0.0, 0.0, 0.0
-    return _mass.capsule_mass(v[a, 0], v[a, 1], v[a + 1, 0], v[a + 1, 1], rad, rho)
+    m, cx, cy, inertia = _mass.capsule_mass(verts[0, 0], verts[0, 1], verts[1, 0], verts[1, 1],
+                                            rad, rho)
+    return float(m), float(cx), float(cy), float(inertia)
+
+
+def _check_part(blame: str, m: float, inertia: float, rho) -> None:
+    """A shape of a dynamic body needs a mass and a moment of inertia with finite
+    reciprocals: the solver divides by them (``rho`` None: a bare segment's 1 kg rod)."""
+    if (math.isfinite(m) and m > 0.0 and math.isfinite(1.0 / m) and math.isfinite(inertia)
+            and inertia > 0.0 and math.isfinite(1.0 / inertia)):
+        return
+    what = "as a 1 kg rod" if rho is None else f"at density {rho:g}"
+    raise ValueError(f"{blame}: on a dynamic body this shape {what} has mass {m:.3g} kg and "
+                     f"moment of inertia {inertia:.3g} kg m^2; both must lie within float64's "
+                     "usable range (1 / value finite, as the solver divides by them): make it "
+                     "larger or smaller, change the density, or use a static body")
+
+
+def _combine(items):
+    """(mass, cx, cy, inertia about the centre of mass) of parts (m, px, py, inertia about
+    their own centroids).
+
+    The sum about the body origin (the long-standing formula, kept so that existing scenes
+    give the same bits) loses all precision when the parts lie far from the origin compared
+    with their size (I = sum(i + m p^2) - M c^2 cancels); then, or when it overflows, the sum
+    about the centre of mass is used instead.
+    """
+    total, cx, cy, i_origin = 0.0, 0.0, 0.0, 0.0
+    for m, px, py, i_c in items:
+        total += m
+        cx += m * px
+        cy += m * py
+        i_origin += i_c + m * (px * px + py * py)
+    cx /= total
+    cy /= total
+    if not (math.isfinite(cx) and math.isfinite(cy)):  # m * p overflowed: weights first
+        cx = math.fsum((m / total) * px for m, px, _, _ in items)
+        cy = math.fsum((m / total) * py for m, _, py, _ in items)
+    inertia = i_origin - total * (cx * cx + cy * cy)
+    about_com = math.fsum(i_c + m * ((px - cx) ** 2 + (py - cy) ** 2)
+                          for m, px, py, i_c in items)
+    if not (math.isfinite(inertia) and abs(inertia - about_com) <= 1e-12 * about_com):
+        inertia = about_com
+    return total, cx, cy, inertia
 
 
 def _material(kw) -> dict:
@@ -559,12 +829,7 @@ def _material(kw) -> dict:
                                       nonnegative=True),
         "sensor": V.flag("sensor", kw.get("sensor", False)),
     }
-    from .shapes import _bits
-
-    out["category"] = _bits("category", kw.get("category", 1))
-    out["mask"] = _bits("mask", kw.get("mask", 0xFFFFFFFF))
-    g = kw.get("group", 0)
-    if isinstance(g, bool) or not isinstance(g, (int, np.integer)):
-        raise TypeError(f"group: expected an int, got {type(g).__name__}")
-    out["group"] = int(g)
+    out["category"] = V.bits32("category", kw.get("category", 1))
+    out["mask"] = V.bits32("mask", kw.get("mask", 0xFFFFFFFF))
+    out["group"] = V.int64("group", kw.get("group", 0))
     return out

@@ -300,6 +300,12 @@ class Characters:
         code = _response_code("response", response)
         st = self.store
         s = world._shapes
+        if (world._bodies.kind[shape.body._s()] == S.DYNAMIC
+                and self.character_response == "cross"):
+            raise ValueError("shape: its body is dynamic, and dynamic bodies never block movers "
+                             "while character_response is 'cross', so the response would "
+                             "never be used; set world.character_response to 'block' or "
+                             "'push' first")
         st.fit(world._bodies.capacity, s.capacity)
         st.resp[shape._rows] = code
         st.resp_gen[shape._rows] = s.generation[shape._rows]

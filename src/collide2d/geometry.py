@@ -60,12 +60,32 @@ class Circle:
     1.5
     """
 
-    __slots__ = ("center", "radius")
+    __slots__ = ("_center", "_radius")
 
     def __init__(self, center, radius):
-        self.center = V.vector("center", center, bounded=True)
-        self.radius = V.finite_scalar("radius", radius, positive=True)
-        V.check_bound("radius", self.radius)
+        self.center = center
+        self.radius = radius
+
+    # Attributes are validated when set, as by the constructor.
+    @property
+    def center(self) -> np.ndarray:
+        """Centre (m), a read-only (2,) float64 array; assign a new one to move the disc."""
+        return self._center
+
+    @center.setter
+    def center(self, value):
+        c = V.real_vector("center", value, bounded=True)
+        c.flags.writeable = False
+        self._center = c
+
+    @property
+    def radius(self) -> float:
+        """Radius (m): finite, > 0, at most ``COORD_MAX``."""
+        return self._radius
+
+    @radius.setter
+    def radius(self, value):
+        self._radius = V.length("radius", value)
 
     def __repr__(self) -> str:
         return f"Circle(center=({self.center[0]:g}, {self.center[1]:g}), radius={self.radius:g})"

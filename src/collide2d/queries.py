@@ -95,26 +95,63 @@ class QueryFilter:
     True
     """
 
-    __slots__ = ("category", "mask", "exclude", "sensors")
+    __slots__ = ("_category", "_mask", "_exclude", "_sensors")
 
     def __init__(self, category: int = _ALL_BITS, mask: int = _ALL_BITS, exclude=(),
                  sensors: bool = False):
-        self.category = _bits("category", category)
-        self.mask = _bits("mask", mask)
+        self.category = category
+        self.mask = mask
+        self.exclude = exclude
+        self.sensors = sensors
+
+    # Attributes are validated when set, as by the constructor.
+    @property
+    def category(self) -> int:
+        """Category bits of the query (an int in 0 .. 0xFFFFFFFF)."""
+        return self._category
+
+    @category.setter
+    def category(self, value):
+        self._category = _bits("category", value)
+
+    @property
+    def mask(self) -> int:
+        """Which shape categories the query sees (an int in 0 .. 0xFFFFFFFF)."""
+        return self._mask
+
+    @mask.setter
+    def mask(self, value):
+        self._mask = _bits("mask", value)
+
+    @property
+    def exclude(self) -> tuple:
+        """Bodies whose shapes are skipped, a tuple (set a Body or an iterable of them)."""
+        return self._exclude
+
+    @exclude.setter
+    def exclude(self, value):
         from .body import Body
 
-        if isinstance(exclude, Body):
-            exclude = (exclude,)
+        if isinstance(value, Body):
+            value = (value,)
         try:
-            exclude = tuple(exclude)
+            value = tuple(value)
         except TypeError:
             raise TypeError("exclude: expected a Body or an iterable of Body, got "
-                            f"{type(exclude).__name__}") from None
-        for b in exclude:
+                            f"{type(value).__name__}") from None
+        for b in value:
             if not isinstance(b, Body):
                 raise TypeError(f"exclude: expected Body handles, got {type(b).__name__}")
-        self.exclude = exclude
-        self.sensors = V.flag("sensors", sensors)
+        self._exclude = value
+
+    @property
+    def sensors(self) -> bool:
+        """Whether sensor shapes are seen."""
+        return self._sensors
+
+    @sensors.setter
+    def sensors(self, value):
+        self._sensors = V.flag("sensors", value)
 
     def __repr__(self) -> str:
         return (f"QueryFilter(category={self.category:#x}, mask={self.mask:#x}, "
@@ -182,12 +219,7 @@ class ShapeCastHit(NamedTuple):
     depth: float
 
 
-def _bits(name: str, value) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name}: expected an int of bits, got {type(value).__name__}")
-    if not 0 <= int(value) <= _ALL_BITS:
-        raise ValueError(f"{name}: bits must fit in 32 bits (0 .. 0xFFFFFFFF), got {value}")
-    return int(value)
+_bits = V.bits32
 
 
 def _vec(x: float, y: float) -> np.ndarray:

@@ -101,8 +101,21 @@ class Shape:
 
     @density.setter
     def density(self, value):
-        self._set("density", V.finite_scalar("density", value, positive=True))
+        rho = V.finite_scalar("density", value, positive=True)
+        self._check()
+        self._replan({r: rho for r in self._rows} if not self.sensor else {}, "density")
+        self._set("density", rho)
         self.body._update_mass()
+
+    def _replan(self, change: dict, blame: str) -> None:
+        """Refuse (``ValueError`` naming ``blame``) a change of this shape's rows that would
+        leave its body's mass data unusable; changes nothing."""
+        body = self.body
+        s = body._s()
+        b = self._world._bodies
+        if b.kind[s] == S.DYNAMIC:
+            body._mass_plan(s, S.DYNAMIC, body._parts(change), blame,
+                            custom=bool(b.flags[s] & S.B_CUSTOM_MASS))
 
     @property
     def friction(self) -> float:
@@ -131,7 +144,10 @@ class Shape:
     def sensor(self, value):
         self._check()
         value = V.flag("sensor", value)
-        fl = self._world._shapes.flags
+        st = self._world._shapes
+        self._replan({r: None if value else float(st.density[r]) for r in self._rows},
+                     "sensor")
+        fl = st.flags
         for r in self._rows:
             fl[r] = (fl[r] | S.S_SENSOR) if value else (fl[r] & ~S.S_SENSOR)
         # A sensor has no mass: the body's mass, centre and inertia change with the flag, and
@@ -164,18 +180,11 @@ class Shape:
 
     @group.setter
     def group(self, value):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise TypeError(f"group: expected an int, got {type(value).__name__}")
-        self._set("group", int(value))
+        self._set("group", V.int64("group", value))
 
     def __repr__(self) -> str:
         state = f"id={self._rows[0]}" if self.alive else "removed"
         return f"<Shape {self._kind} {state}>"
 
 
-def _bits(name: str, value) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name}: expected an int of bits, got {type(value).__name__}")
-    if not 0 <= int(value) <= 0xFFFFFFFF:
-        raise ValueError(f"{name}: bits must fit in 32 bits (0 .. 0xFFFFFFFF), got {value}")
-    return int(value)
+_bits = V.bits32

@@ -348,10 +348,14 @@ class World:
         k = S.KIND_NAMES.get(kind) if isinstance(kind, str) else None
         if k is None:
             raise ValueError(f"kind: expected 'static', 'kinematic' or 'dynamic', got {kind!r}")
-        p = V.vector("position", position)
+        p = V.real_vector("position", position, bounded=True)
         a = V.finite_scalar("angle", angle)
-        v = V.vector("velocity", velocity)
+        v = V.real_vector("velocity", velocity, bounded=True)
         w = V.finite_scalar("angular_velocity", angular_velocity)
+        if k == S.STATIC and (v[0] != 0.0 or v[1] != 0.0 or w != 0.0):
+            name = "angular_velocity" if v[0] == 0.0 and v[1] == 0.0 else "velocity"
+            raise ValueError(f"{name}: a static body never moves, so it takes no velocity; "
+                             "use kind='kinematic' for a body that moves by its velocity")
         d = V.finite_scalar("damping", damping, nonnegative=True)
         ad = V.finite_scalar("angular_damping", angular_damping, nonnegative=True)
         gs = V.finite_scalar("gravity_scale", gravity_scale)
@@ -481,8 +485,17 @@ class World:
         return self._bodies.pos[_batch.slots(self, ids)]
 
     def angles(self, ids=None) -> np.ndarray:
-        """Body angles (rad, counter-clockwise): (n,) float64, a copy; ``ids`` as in
-        :meth:`positions`.
+        """Body angles (rad, counter-clockwise), as ``body.angle`` gives them, for many bodies
+        at once.
+
+        Parameters
+        ----------
+        ids : (n,) int array_like, optional
+            Body ids (see ``Body.id``); None: every body, in ``world.bodies`` order.
+
+        Returns
+        -------
+        (n,) float64 ndarray, a copy.
 
         Examples
         --------
@@ -495,8 +508,17 @@ class World:
         return self._bodies.angle[_batch.slots(self, ids)]
 
     def velocities(self, ids=None) -> np.ndarray:
-        """Velocities of the centres of mass (m/s): (n, 2) float64, a copy; ``ids`` as in
-        :meth:`positions`.
+        """Velocities of the centres of mass (m/s), as ``body.velocity`` gives them, for many
+        bodies at once.
+
+        Parameters
+        ----------
+        ids : (n,) int array_like, optional
+            Body ids (see ``Body.id``); None: every body, in ``world.bodies`` order.
+
+        Returns
+        -------
+        (n, 2) float64 ndarray, a copy.
 
         Examples
         --------
@@ -819,11 +841,66 @@ class World:
         self._add_callback("contact_begin", fn)
         return fn
 
-    def on_contact_persist(self, fn):
+    def on_contact_persist(self, fn: Callable[[ContactEvent], None]) -> Callable:
+        """Call ``fn(event)`` after each step for every contact that was touching before the
+        step and still touches (not on the step it began).
+
+        Parameters
+        ----------
+        fn : callable
+            Called with a :class:`ContactEvent` (``impulse``: the step's normal impulse, N s).
+
+        Returns
+        -------
+        fn, so that it also works as a decorator.
+
+        Example
+        -------
+        >>> import collide2d as c2d
+        >>> world = c2d.World(gravity=(0, -10))
+        >>> _ = world.add_body(kind="static").add_box(10, 1, offset=(0, -0.5))
+        >>> _ = world.add_body(position=(0, 0.5)).add_box(1, 1)
+        >>> resting = []
+        >>> @world.on_contact_persist
+        ... def on_rest(event):
+        ...     resting.append(event.impulse > 0)
+        >>> for _ in range(3):
+        ...     world.step(1 / 60)
+        >>> resting  # began on the first step, persisted on the next two
+        [True, True]
+        """
         self._add_callback("contact_persist", fn)
         return fn
 
-    def on_contact_end(self, fn):
+    def on_contact_end(self, fn: Callable[[ContactEvent], None]) -> Callable:
+        """Call ``fn(event)`` after each step for every contact that stopped touching in it
+        (shapes removed since are not reported).
+
+        Parameters
+        ----------
+        fn : callable
+            Called with a :class:`ContactEvent` describing the contact as it last touched.
+
+        Returns
+        -------
+        fn, so that it also works as a decorator.
+
+        Example
+        -------
+        >>> import collide2d as c2d
+        >>> world = c2d.World(gravity=(0, -10))
+        >>> _ = world.add_body(kind="static").add_box(10, 1, offset=(0, -0.5))
+        >>> box = world.add_body(position=(0, 0.5))
+        >>> _ = box.add_box(1, 1)
+        >>> ended = []
+        >>> _ = world.on_contact_end(lambda event: ended.append(event.shape_b.body is box))
+        >>> world.step(1 / 60)
+        >>> box.velocity = (0, 8)            # jump off the ground
+        >>> for _ in range(5):
+        ...     world.step(1 / 60)
+        >>> ended
+        [True]
+        """
         self._add_callback("contact_end", fn)
         return fn
 
@@ -832,7 +909,35 @@ class World:
         self._add_callback("sensor_begin", fn)
         return fn
 
-    def on_sensor_end(self, fn):
+    def on_sensor_end(self, fn: Callable[[ContactEvent], None]) -> Callable:
+        """Call ``fn(event)`` after each step for every sensor overlap that ended in it
+        (``shape_a.id < shape_b.id``; no points, impulse 0).
+
+        Parameters
+        ----------
+        fn : callable
+            Called with a :class:`ContactEvent`.
+
+        Returns
+        -------
+        fn, so that it also works as a decorator.
+
+        Example
+        -------
+        >>> import collide2d as c2d
+        >>> world = c2d.World(gravity=(0, 0))
+        >>> zone = world.add_body(kind="static").add_box(2, 2, sensor=True)
+        >>> ball = world.add_body(position=(0, 0))
+        >>> _ = ball.add_circle(0.5)
+        >>> left = []
+        >>> _ = world.on_sensor_end(lambda event: left.append(zone in (event.shape_a,
+        ...                                                               event.shape_b)))
+        >>> world.step(1 / 60)
+        >>> ball.position = (10, 0)          # out of the zone
+        >>> world.step(1 / 60)
+        >>> left
+        [True]
+        """
         self._add_callback("sensor_end", fn)
         return fn
 
@@ -1084,7 +1189,7 @@ class World:
     def set_velocities(self, ids, velocities) -> None:
         """Set ``body.velocity`` (m/s) of many bodies at once, waking them; ``ids`` and
         errors as in :meth:`set_positions`, ``velocities`` (n, 2). As with the single
-        setter, any body's velocity is set (a static body's is never used).
+        setter, a static body takes none: a nonzero row for one raises ``ValueError``.
 
         Examples
         --------
