@@ -157,7 +157,9 @@ class Particles:
 
     @gravity_scale.setter
     def gravity_scale(self, value):
-        self._params[0]["gravity_scale"] = V.finite_scalar("gravity_scale", value)
+        g = V.finite_scalar("gravity_scale", value)
+        V.check_bound("gravity_scale", g)   # gravity times it must stay finite
+        self._params[0]["gravity_scale"] = g
 
     @property
     def drag(self) -> float:
@@ -176,6 +178,8 @@ class Particles:
     def filter(self, value):
         if not isinstance(value, QueryFilter):
             raise TypeError(f"filter: expected a QueryFilter, got {type(value).__name__}")
+        if any(b.world is not self._world for b in value.exclude):
+            raise ValueError("filter: an excluded body belongs to another world")
         self._filter = value
         self._write_filter(value.category, value.mask, value.sensors)
 
@@ -195,8 +199,10 @@ class Particles:
 
     @max_bounces.setter
     def max_bounces(self, value):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-            raise ValueError(f"max_bounces: expected an int >= 0, got {value!r}")
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise TypeError(f"max_bounces: expected an int >= 0, got {value!r}")
+        if not 0 <= value < 2**31:
+            raise ValueError(f"max_bounces: expected an int in [0, 2**31), got {value!r}")
         self._params[0]["max_bounces"] = int(value)
 
     # ------------------------------------------------------------------ arrays
@@ -271,6 +277,17 @@ class Particles:
             raise RuntimeError("particles: this system was destroyed")
 
     # ------------------------------------------------------------------ stepping
+    def _check_finite(self) -> None:
+        """The live arrays are writable views: refuse to step or save what was written
+        into them if it is NaN, inf or beyond the coordinate bound."""
+        st = self._store
+        for name in ("positions", "velocities"):
+            arr = getattr(st, name)[: st.count]
+            if not np.all(np.isfinite(arr)):
+                raise ValueError(f"particles.{name}: holds NaN or inf (written into the live "
+                                 "array); fix or remove those particles")
+            V.check_bound(f"particles.{name}", arr)
+
     def _body_frames(self) -> _Frames:
         """Centre of mass (slots, 2), angle and generation of every body slot now."""
         b = self._world._bodies

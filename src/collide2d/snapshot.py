@@ -894,6 +894,7 @@ def _build(world, header, arrays, systems: bool = True):
 def save(world) -> bytes:
     """The whole world as bytes (``World.snapshot``)."""
     world._check_unlocked()
+    world._check_systems()   # never write bytes restore would refuse
     return _encode(*_collect(world))
 
 

@@ -544,10 +544,12 @@ class World:
         """Validate dt, bring the step's record up to date (only what changed since the
         last step: the step itself leaves the record describing the world it left), size
         the buffers: (dt, world view, buffers)."""
-        if type(dt) is not float:
+        if type(dt) is not float or not 0.0 < dt <= MAX_DT:
             dt = V.finite_scalar("dt", dt, positive=True)
-        elif not 0.0 < dt < math.inf:
-            V.finite_scalar("dt", dt, positive=True)  # raises, naming the problem
+            if dt > MAX_DT:
+                raise ValueError(f"dt: at most {MAX_DT:g} s per step (bodies moving at the "
+                                 f"bounded speeds must stay within the coordinate bound), got "
+                                 f"{dt!r}")
         b, s = self._bodies, self._shapes
         if dt != self._record[0]:
             self._params[0]["dt"] = dt
@@ -634,6 +636,13 @@ class World:
         finally:
             self._stepping.release()
 
+    def _check_systems(self) -> None:
+        """Systems whose state the user can write directly check it before anything moves."""
+        for system in self._systems:
+            check = getattr(system, "_check_finite", None)
+            if check is not None:
+                check()
+
     def _enter_step(self) -> None:
         if not self._stepping.acquire(blocking=False):
             raise RuntimeError("world: step() was called while this world is stepping (from "
@@ -641,6 +650,7 @@ class World:
                                "one place, after step() returns")
 
     def _step(self, dt) -> None:
+        self._check_systems()
         dt, w, buffers = self._begin_step(dt)
         self._locked = True
         stage = 0
@@ -687,6 +697,7 @@ class World:
         import time
 
         self._check_finite()
+        self._check_systems()
         dt, w, buffers = self._begin_step(dt)
         times = {name: 0.0 for name, _, _ in _step.STAGES}
         clock = time.perf_counter
@@ -1397,6 +1408,10 @@ class _CompiledStep:
 
 _run_step = _CompiledStep()
 
+
+# The longest step (s): a day. Positions and speeds are bounded by COORD_MAX; a step this
+# long keeps what they reach finite.
+MAX_DT = 86400.0
 
 # Engine tolerances (m, m/s, rad/s, s).
 LINEAR_SLOP = 0.005
