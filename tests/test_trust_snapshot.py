@@ -743,6 +743,10 @@ HOSTILE = {
     "contact point count 3": _poke("event.contacts.3", 0, 3),
     "contact ragged": _set("event.contacts.4", lambda x: x[:-1]),
     "impulses misaligned": _set("event.impulses", lambda x: x[:-1]),
+    # began flags for rows that are not there: contact_begin_events() used to raise a
+    # NumPy broadcast error on such a restored world
+    "began misaligned": _set("event.began", lambda x: np.append(x, True)),
+    "sensor began misaligned": _set("event.sensor_began", lambda x: np.append(x, True)),
     "nan impulse": _poke("event.contacts.8", (0, 0), np.nan),
     "ended row out of range": _set(
         "event.ended_rows.0", lambda x: np.append(x, 10**6).astype(np.int64)
