@@ -122,9 +122,8 @@ class Body:
         b = world._bodies
         if int(b.kind[s]) == k:
             return
-        cs = world.__dict__.get("_char_state")
-        if cs is not None and any(tm.body._slot == s and tm.body._gen == self._gen
-                                  for tm in cs.tilemaps):
+        if any(tm.body._slot == s and tm.body._gen == self._gen
+               for tm in world._characters.maps):
             raise ValueError("kind: this body holds a tile map, whose tiles never move; it "
                              "stays static")
         plan = self._mass_plan(s, k, self._parts(all_new=True) if k == S.DYNAMIC else [],
