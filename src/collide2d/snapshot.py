@@ -460,9 +460,9 @@ def _check(cond, msg):
         raise _corrupt(msg)
 
 
-def _validate(world_template, header, arrays) -> None:
+def _validate(header, arrays) -> None:
     """Check every invariant the world and its kernels rely on; raise ValueError if any
-    fails. ``world_template`` is a fresh World: the expected layout of the event state."""
+    fails."""
     expected = set()
     nb = header["bodies"]["count"]
     ns = header["shapes"]["count"]
@@ -901,8 +901,8 @@ def save(world) -> bytes:
 def load(cls, data):
     """A new ``cls`` world from snapshot bytes (``World.restore``)."""
     header, arrays = _decode(data)
+    _validate(header, arrays)
     world = cls()
-    _validate(world, header, arrays)
     try:
         return _build(world, header, arrays)
     except (ValueError, TypeError, KeyError, IndexError) as exc:
