@@ -418,6 +418,10 @@ class ParticleStore:
         "point": ((2,), np.float64),
         "normal": ((2,), np.float64),
         "fraction": ((), np.float64),
+        "carry": ((), np.int64),          # particles a moving body carried this step
+        "carry_from": ((2,), np.float64),
+        "carry_to": ((2,), np.float64),
+        "stopped": ((), np.bool_),        # by particle row: stopped at a wall it was carried to
     }
 
     def __init__(self, capacity: int = 16):
@@ -461,7 +465,8 @@ class ParticleStore:
             if self.capacity:
                 arr[:n] = getattr(self, name)[:n]
             setattr(self, name, arr)
-        self.legs = V.LegView(*(np.empty((cap,) + shape, dtype=dtype)
+        # Zeroed: ``stopped`` is read before written (the rest is written before read).
+        self.legs = V.LegView(*(np.zeros((cap,) + shape, dtype=dtype)
                                 for shape, dtype in self.LEGS.values()))
         self.capacity = cap
         self._view = None

@@ -102,7 +102,8 @@ ParticleView = namedtuple("ParticleView", PARTICLE_FIELDS)
 #: start and end point, fraction of the step's time left and already done) and each leg's
 #: first hit (the output of ``queries.cast_segments``).
 LEG_FIELDS = ("particle", "start", "end", "left", "done",
-              "hit", "body", "shape", "point", "normal", "fraction")
+              "hit", "body", "shape", "point", "normal", "fraction",
+              "carry", "carry_from", "carry_to", "stopped")
 LegView = namedtuple("LegView", LEG_FIELDS)
 
 #: One row per hit of the last particle step (``_store.ParticleHitStore``): particle row,
