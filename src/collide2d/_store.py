@@ -10,6 +10,8 @@ Kernels receive these arrays directly; nothing here is compiled.
 
 from __future__ import annotations
 
+import heapq
+
 import numpy as np
 
 from . import _validate as _V
@@ -61,6 +63,7 @@ class SlotStore:
         self.capacity = capacity
         for name, (shape, dtype, fill) in self.FIELDS.items():
             setattr(self, name, np.full((capacity,) + shape, fill, dtype=dtype))
+        # Released slots, a min-heap: the lowest is reused first (a deterministic layout).
         self.free: list[int] = []
         self.count = 0  # slots ever used (high-water mark)
 
@@ -83,7 +86,7 @@ class SlotStore:
 
     def _new_slot(self) -> int:
         if self.free:
-            return self.free.pop()
+            return heapq.heappop(self.free)
         if self.count == self.capacity:
             self._resize(self.capacity * 2)
         self.count += 1
@@ -99,8 +102,7 @@ class SlotStore:
     def release(self, slot: int) -> None:
         self.flags[slot] = 0
         self.generation[slot] += 1
-        self.free.append(slot)
-        self.free.sort(reverse=True)  # reuse the lowest slot first: deterministic layout
+        heapq.heappush(self.free, slot)
 
     def _resize(self, cap: int) -> None:
         for name, (_, _, fill) in self.FIELDS.items():

@@ -77,6 +77,7 @@ True
 from __future__ import annotations
 
 import copy
+import heapq
 import json
 import math
 import re
@@ -206,10 +207,10 @@ def _collect(world, extras: bool = True) -> tuple[dict, dict[str, np.ndarray]]:
     arrays: dict[str, np.ndarray] = {}
     for name in b.saved_fields():
         arrays["body." + name] = getattr(b, name)[: b.count]
-    arrays["body.free"] = np.asarray(b.free, dtype=np.int64)
+    arrays["body.free"] = _free_list(b)
     for name in s.saved_fields():
         arrays["shape." + name] = getattr(s, name)[: s.count]
-    arrays["shape.free"] = np.asarray(s.free, dtype=np.int64)
+    arrays["shape.free"] = _free_list(s)
     arrays["shape.vlocal"] = s.vlocal[: s.vcount_used]
 
     # Handle registry: every Shape handle, by body (creation order) then by the body's list.
@@ -257,6 +258,17 @@ def _collect(world, extras: bool = True) -> tuple[dict, dict[str, np.ndarray]]:
         "characters": _collect_characters(world, arrays) if extras else None,
     }
     return header, arrays
+
+
+def _free_list(store) -> np.ndarray:
+    """A slot store's free slots as saved: highest first (the format's order)."""
+    return np.asarray(sorted(store.free, reverse=True), dtype=np.int64)
+
+
+def _free_heap(saved: np.ndarray) -> list[int]:
+    free = [int(x) for x in saved]
+    heapq.heapify(free)
+    return free
 
 
 def _event_rows(world, store: str, rows: str):
@@ -827,7 +839,7 @@ def _build(world, header, arrays, systems: bool = True):
     for name in bs.saved_fields():
         getattr(bs, name)[:nb] = arrays["body." + name]
     bs.count = nb
-    bs.free = [int(x) for x in arrays["body.free"]]
+    bs.free = _free_heap(arrays["body.free"])
 
     ns = header["shapes"]["count"]
     nv = header["shapes"]["vcount_used"]
@@ -835,7 +847,7 @@ def _build(world, header, arrays, systems: bool = True):
     for name in ss.saved_fields():
         getattr(ss, name)[:ns] = arrays["shape." + name]
     ss.count = ns
-    ss.free = [int(x) for x in arrays["shape.free"]]
+    ss.free = _free_heap(arrays["shape.free"])
     ss.vlocal[:nv] = arrays["shape.vlocal"]
     ss.vcount_used = nv
     ss.vdead = header["shapes"]["vdead"]

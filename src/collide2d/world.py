@@ -359,6 +359,7 @@ class World:
         d = V.finite_scalar("damping", damping, nonnegative=True)
         ad = V.finite_scalar("angular_damping", angular_damping, nonnegative=True)
         gs = V.finite_scalar("gravity_scale", gravity_scale)
+        V.check_bound("gravity_scale", gs)
         bullet = V.flag("bullet", bullet)
         fixed_rotation = V.flag("fixed_rotation", fixed_rotation)
         arcade = V.flag("arcade", arcade)
@@ -394,8 +395,7 @@ class World:
             raise ValueError("item: this body or shape belongs to another world")
         if isinstance(item, Body):
             slot = item._s()
-            for shape in list(item._shapes):
-                self._remove_shape(shape)
+            self._remove_shapes(list(item._shapes))
             st = self._bodies
             idx = int(st.order[slot])
             st.release(slot)
@@ -405,26 +405,33 @@ class World:
             st.order[:n][later] -= 1
         elif isinstance(item, Shape):
             item._check()
-            self._remove_shape(item)
+            self._remove_shapes([item])
             item.body._update_mass()
         else:
             raise TypeError(f"item: expected a Body or Shape, got {type(item).__name__}")
         self._topology_changed()
 
-    def _remove_shape(self, shape: Shape) -> None:
-        # Whatever rested on this shape must wake up and fall.
+    def _remove_shapes(self, shapes: list) -> None:
+        """Remove shapes of one body: one pass over the tables for all of them."""
+        if not shapes:
+            return
         c = self._contacts.rows()
         st = self._shapes
-        rows = np.asarray(shape._rows)
+        rows = np.fromiter((r for shape in shapes for r in shape._rows), dtype=np.int64)
+        # Whatever rested on these shapes must wake up and fall.
         touching = np.isin(c.a, rows) | np.isin(c.b, rows)
         b = self._bodies
         for other in np.unique(np.concatenate((st.body[c.a[touching]], st.body[c.b[touching]]))):
             b.flags[other] |= S.B_AWAKE
             b.sleep_time[other] = 0.0
-        for r in shape._rows:
-            self._shapes.release(r)
-        self._shape_handles.pop(shape._rows[0], None)
-        shape.body._shapes.remove(shape)
+        for r in rows.tolist():
+            st.release(r)
+        gone = set()
+        for shape in shapes:
+            self._shape_handles.pop(shape._rows[0], None)
+            gone.add(id(shape))
+        owner = shapes[0].body._shapes
+        owner[:] = [shape for shape in owner if id(shape) not in gone]
         # Drop the contacts and sensor overlaps that name a removed row.
         self._contacts.keep(~touching)
         sensors = self._sensors.rows()
