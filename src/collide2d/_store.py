@@ -78,6 +78,11 @@ class SlotStore:
     def saved_fields(cls) -> dict:
         return {k: v for k, v in cls.FIELDS.items() if k not in cls.TRANSIENT}
 
+    #: Saved fields a snapshot leaves out while every row holds the fill value, and fills
+    #: in when a snapshot lacks them: a feature added later changes neither the bytes of
+    #: worlds that do not use it nor the loading of snapshots saved before it existed.
+    OPTIONAL: frozenset = frozenset()
+
     def view(self):
         if self._view is None:
             object.__setattr__(self, "_view",
@@ -166,7 +171,9 @@ class ShapeStore(SlotStore):
         "flags": ((), np.int32, 0),
         "generation": ((), np.int64, 0),
         "aabb": ((4,), np.float64, 0.0),  # world frame: min x, min y, max x, max y
+        "collision_type": ((), np.int64, 0),  # the user's tag that typed handlers select on
     }
+    OPTIONAL = frozenset({"collision_type"})
     View = V.ShapeView
     _VIEW_EXTRA = ("vlocal", "vworld")
 

@@ -182,6 +182,36 @@ class Shape:
     def group(self, value):
         self._set("group", V.int64("group", value))
 
+    @property
+    def collision_type(self) -> int:
+        """The game's tag for this shape (an int >= 0, default 0), which contact and sensor
+        handlers can select on: ``world.on_contact_begin(fn, between=(PLAYER, COIN))``.
+
+        Example
+        -------
+        >>> import collide2d as c2d
+        >>> world = c2d.World(gravity=(0, 0))
+        >>> coin = world.add_body(kind="static").add_circle(0.5, sensor=True)
+        >>> coin.collision_type = 2
+        >>> player = world.add_body()
+        >>> hull = player.add_circle(0.5)
+        >>> hull.collision_type = 1
+        >>> got = []
+        >>> _ = world.on_sensor_begin(lambda ev: got.append(ev.shape_a is hull),
+        ...                           between=(1, 2))
+        >>> world.step(1 / 60)
+        >>> got
+        [True]
+        """
+        return int(self._get("collision_type"))
+
+    @collision_type.setter
+    def collision_type(self, value):
+        v = V.int64("collision_type", value)
+        if v < 0:
+            raise ValueError(f"collision_type: must be >= 0, got {v}")
+        self._set("collision_type", v)
+
     def __repr__(self) -> str:
         state = f"id={self._rows[0]}" if self.alive else "removed"
         return f"<Shape {self._kind} {state}>"
