@@ -8,6 +8,8 @@ import pytest
 import collide2d as c2d
 
 DT = 1.0 / 60.0
+
+pytestmark = pytest.mark.nojit
 PLAYER, COIN, WALL = 1, 2, 3
 
 

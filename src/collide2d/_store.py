@@ -172,8 +172,9 @@ class ShapeStore(SlotStore):
         "generation": ((), np.int64, 0),
         "aabb": ((4,), np.float64, 0.0),  # world frame: min x, min y, max x, max y
         "collision_type": ((), np.int64, 0),  # the user's tag that typed handlers select on
+        "one_way": ((2,), np.float64, 0.0),  # body frame, unit; zero: blocks from every side
     }
-    OPTIONAL = frozenset({"collision_type"})
+    OPTIONAL = frozenset({"collision_type", "one_way"})
     View = V.ShapeView
     _VIEW_EXTRA = ("vlocal", "vworld")
 

@@ -552,8 +552,11 @@ def _validate(header, arrays) -> None:
     _check(header["shapes"]["vdead"] == nv - int(vc.sum()),
            "vertex pool bookkeeping (vdead) is inconsistent")
     _check(bool(np.all(np.isfinite(vlocal))), "vertices are not finite")
-    for name in ("radius", "density", "friction", "elasticity", "aabb"):
+    for name in ("radius", "density", "friction", "elasticity", "aabb", "one_way"):
         _check(np.all(np.isfinite(sf[name][s_alive])), f"shape {name} is not finite")
+    ow = np.hypot(sf["one_way"][:, 0], sf["one_way"][:, 1])
+    _check(np.all((ow == 0.0) | (np.abs(ow - 1.0) < 1e-12)),
+           "a shape's one-way direction is neither unit nor zero")
     _check(np.all(sf["radius"][s_alive] >= 0.0) and np.all(sf["density"][s_alive] > 0.0)
            and np.all(sf["friction"][s_alive] >= 0.0)
            and np.all(sf["elasticity"][s_alive] >= 0.0), "shape material out of range")
