@@ -91,6 +91,7 @@ def _offsets(reach):
     return (np.arange(N_OFFSETS) + 0.5) / N_OFFSETS * 2.0 * reach - reach
 
 
+@pytest.mark.nojit
 @pytest.mark.parametrize("speed", SPEEDS)
 def test_fast_ball_never_passes_a_sleeping_box_and_keeps_momentum(speed):
     """A 0.5 m ball (not a bullet) into a sleeping 0.4 m box, over 32 offsets across the box
@@ -106,6 +107,7 @@ def test_fast_ball_never_passes_a_sleeping_box_and_keeps_momentum(speed):
         assert box.awake and box.velocity[0] > 0.0, (speed, y)
 
 
+@pytest.mark.nojit
 @pytest.mark.parametrize("speed", SPEEDS)
 @pytest.mark.parametrize("elasticity", [0.0, 1.0])
 def test_head_on_hit_on_sleeping_box_matches_the_1d_collision(speed, elasticity):
@@ -146,6 +148,7 @@ def test_ball_at_40_moves_a_sleeping_box_at_every_phase():
         assert box.position[0] > x0 + 0.05, k
 
 
+@pytest.mark.nojit
 @pytest.mark.parametrize("speed", SPEEDS)
 @pytest.mark.parametrize("moving", [False, True])
 def test_bullet_never_passes_a_thin_dynamic_plank(speed, moving):
@@ -165,6 +168,7 @@ def test_bullet_never_passes_a_thin_dynamic_plank(speed, moving):
         assert plank.velocity[0] > 0.0, (speed, y)
 
 
+@pytest.mark.nojit
 @pytest.mark.parametrize("speed", SPEEDS)
 @pytest.mark.parametrize("plank_velocity", [(0.0, 0.0), (0.0, 5.0), (-2.0, 0.0)])
 def test_bullet_never_passes_a_kinematic_plank(speed, plank_velocity):
@@ -178,6 +182,7 @@ def test_bullet_never_passes_a_kinematic_plank(speed, plank_velocity):
         assert not passed, (speed, y, plank_velocity)
 
 
+@pytest.mark.nojit
 @pytest.mark.parametrize("speed", SPEEDS)
 def test_fast_body_never_passes_a_thin_static_wall(speed):
     """A fast (not bullet) 0.2 m box at a 0.05 m static wall: stopped on its near side."""
@@ -191,6 +196,7 @@ def test_fast_body_never_passes_a_thin_static_wall(speed):
             assert body.position[0] < 0.0, (speed, y)
 
 
+@pytest.mark.nojit
 def test_bullets_and_fast_bodies_are_deterministic():
     """The same scene twice gives the same bytes."""
 
