@@ -1,9 +1,10 @@
 """Continuous collision: fast and bullet bodies swept to their first time of impact.
 
-After the solver has moved every body, a dynamic body flagged ``bullet``, or one that moved
-more than half its own smallest extent this step, is swept (translation from its start-of-step
-centre to its end, at its start-of-step orientation, a pose the previous step left valid)
-against the shapes whose boxes meet the swept box, with the swept SAT time of impact.
+After the solver has moved every body, a dynamic body that moved more than half its own
+smallest extent this step (a fast body; a fast ``bullet`` has more targets) is swept
+(translation from its start-of-step centre to its end, at its start-of-step orientation, a
+pose the previous step left valid) against the shapes whose boxes meet the swept box, with the
+swept SAT time of impact.
 
 Targets, after Box2D v3's continuous stage: every fast body sweeps against static shapes and
 bodies that did not move this step (asleep); bullets, swept after the other fast bodies have
@@ -18,6 +19,10 @@ or kinematic) a body that started the step at the surface and still moves into i
 along it instead, less its velocity into it. A shape already overlapping an unmoved target at
 the start is left to the contacts; one overlapping a moved target's final pose at the start
 stops there (the target moved into its path).
+
+A moved target's final pose is worked out only for a bullet whose swept box meets a bound of
+it (its step-start box carried by its centre's motion, grown by what its turn can sweep), and
+written over its step-start vertices and box: ``finish`` places every shape afresh next.
 """
 
 import math
@@ -61,10 +66,12 @@ def body_rows(s_body, s_flags, n_shapes, n_bodies):
 @njit
 def _first_hit(b, cx, cy, c, sn, wx, wy, local_com, start, rows, kind, s_body, s_flags,
                s_vstart, s_vcount, s_radius, s_category, s_mask, s_group, vlocal, verts,
-               boxes, targets, cls, nt, bullet, dynamic_response, buf, slop):
+               boxes, targets, cls, nt, bullet, dynamic_response, buf, slop, com, com0, angle,
+               angle0, placed):
     """Earliest impact of body b's shapes (centre (cx, cy), orientation (c, sn)) translated by
     (wx, wy) against the target rows ``targets[:nt]`` (vertices in ``verts``, boxes in
-    ``boxes``): (t, push_x, push_y, target row); t = 1 and row -1 for none.
+    ``boxes``; a bullet's moved targets placed at their final poses on first need, marked in
+    ``placed``): (t, push_x, push_y, target row); t = 1 and row -1 for none.
 
     Only a motion that would go deeper than the slop past the impact counts: the contacts
     handle the rest. (A body sliding fast along a wall it touches drifts into it by a hair
@@ -89,8 +96,16 @@ def _first_hit(b, cx, cy, c, sn, wx, wy, local_com, start, rows, kind, s_body, s
         for k in range(nt):
             t = targets[k]
             ct = cls[t]
-            if not bullet and ct >= KINEMATIC_MOVED:
-                continue
+            if ct >= KINEMATIC_MOVED:
+                if not bullet:
+                    continue
+                if not placed[t]:
+                    if not _may_meet(t, s_body[t], boxes, com, com0, angle, angle0, lox - r,
+                                     loy - r, hix + r, hiy + r):
+                        continue
+                    _place_final(t, s_body[t], s_vstart, s_vcount, s_radius, vlocal, com,
+                                 angle, local_com, verts, boxes)
+                    placed[t] = True
             if (boxes[t, 0] > hix + r or boxes[t, 2] < lox - r or boxes[t, 1] > hiy + r
                     or boxes[t, 3] < loy - r):
                 continue
@@ -115,8 +130,9 @@ def _first_hit(b, cx, cy, c, sn, wx, wy, local_com, start, rows, kind, s_body, s
 
 @njit
 def _fast_bodies(n_bodies, kind, flags, com, com0, s_body, s_flags, aabb, n_shapes):
-    """Awake dynamic bodies with shapes that are bullets or moved more than half their
-    smallest extent this step (from step-start boxes, margin aside), in body order."""
+    """Awake dynamic bodies with shapes that moved more than half their smallest extent this
+    step (from step-start boxes), in body order. Bullets too (Box2D v3's test): one moving
+    less is still overlapping what it would pass at the step's end, for the contacts."""
     extent = np.full(n_bodies, np.inf)
     shaped = np.zeros(n_bodies, dtype=np.bool_)
     for s in range(n_shapes):
@@ -133,7 +149,7 @@ def _fast_bodies(n_bodies, kind, flags, com, com0, s_body, s_flags, aabb, n_shap
         wx = com[b, 0] - com0[b, 0]
         wy = com[b, 1] - com0[b, 1]
         dist = math.sqrt(wx * wx + wy * wy)
-        if dist == 0.0 or (not (flags[b] & B_BULLET) and dist <= extent[b]):
+        if dist == 0.0 or dist <= extent[b]:
             continue
         fast[k] = b
         k += 1
@@ -143,9 +159,8 @@ def _fast_bodies(n_bodies, kind, flags, com, com0, s_body, s_flags, aabb, n_shap
 @njit
 def _target_classes(kind, flags, inv_m, s_body, s_flags, n_shapes, cls, targets):
     """Each live solid shape row's class (``cls``) and the rows that are targets, in row
-    order; returns (rows, whether any target moved)."""
+    order; returns their number."""
     nt = 0
-    moved = False
     for s in range(n_shapes):
         cls[s] = NOT_TARGET
         if not (s_flags[s] & S_ALIVE) or (s_flags[s] & S_SENSOR):
@@ -161,41 +176,48 @@ def _target_classes(kind, flags, inv_m, s_body, s_flags, n_shapes, cls, targets)
             cls[s] = MOVED
         else:
             continue
-        moved |= cls[s] >= KINEMATIC_MOVED
         targets[nt] = s
         nt += 1
-    return nt, moved
+    return nt
 
 
-@njit
-def _final_poses(targets, nt, cls, s_body, s_vstart, s_vcount, s_radius, vlocal, com, angle,
-                 local_com, verts, boxes):
-    """Vertices and exact boxes of the moved targets at their bodies' final poses (centre
-    ``com``, ``angle``), over the step-start ones."""
-    for k in range(nt):
-        t = targets[k]
-        if cls[t] < KINEMATIC_MOVED:
-            continue
-        d = s_body[t]
-        c = math.cos(angle[d])
-        sn = math.sin(angle[d])
-        ox = com[d, 0] - (c * local_com[d, 0] - sn * local_com[d, 1])
-        oy = com[d, 1] - (sn * local_com[d, 0] + c * local_com[d, 1])
-        a0 = s_vstart[t]
-        lox, loy, hix, hiy = transform_vertices(vlocal, a0, s_vcount[t], ox, oy, c, sn, verts,
-                                                a0)
-        r = s_radius[t]
-        boxes[t, 0] = lox - r
-        boxes[t, 1] = loy - r
-        boxes[t, 2] = hix + r
-        boxes[t, 3] = hiy + r
+@njit(inline="always")
+def _may_meet(t, d, boxes, com, com0, angle, angle0, lox, loy, hix, hiy):
+    """Whether target row t, of body d, can meet the box (lox, loy, hix, hiy) at its final
+    pose: its step-start box moved by its centre's motion and grown by the farthest its turn
+    can carry a corner (a point r from the centre moves at most r times the turn)."""
+    dx = com[d, 0] - com0[d, 0]
+    dy = com[d, 1] - com0[d, 1]
+    rx = max(abs(boxes[t, 0] - com0[d, 0]), abs(boxes[t, 2] - com0[d, 0]))
+    ry = max(abs(boxes[t, 1] - com0[d, 1]), abs(boxes[t, 3] - com0[d, 1]))
+    grow = abs(angle[d] - angle0[d]) * math.sqrt(rx * rx + ry * ry)
+    return not (boxes[t, 0] + dx - grow > hix or boxes[t, 2] + dx + grow < lox
+                or boxes[t, 1] + dy - grow > hiy or boxes[t, 3] + dy + grow < loy)
+
+
+@njit(inline="always")
+def _place_final(t, d, s_vstart, s_vcount, s_radius, vlocal, com, angle, local_com, verts,
+                 boxes):
+    """Target row t's vertices and exact box at its body d's final pose (centre ``com``,
+    ``angle``)."""
+    c = math.cos(angle[d])
+    sn = math.sin(angle[d])
+    ox = com[d, 0] - (c * local_com[d, 0] - sn * local_com[d, 1])
+    oy = com[d, 1] - (sn * local_com[d, 0] + c * local_com[d, 1])
+    a0 = s_vstart[t]
+    lox, loy, hix, hiy = transform_vertices(vlocal, a0, s_vcount[t], ox, oy, c, sn, verts, a0)
+    r = s_radius[t]
+    boxes[t, 0] = lox - r
+    boxes[t, 1] = loy - r
+    boxes[t, 2] = hix + r
+    boxes[t, 3] = hiy + r
 
 
 @njit
 def _sweep_body(b, kind, flags, sleep_time, com, com0, dp, vel, angle, angle0, dq, local_com,
                 start, rows, s_body, s_flags, s_vstart, s_vcount, s_radius, s_category, s_mask,
                 s_group, vlocal, verts, boxes, targets, cls, nt, bullet, dynamic_response, buf,
-                slop):
+                slop, placed):
     """Sweep body b over its step; put it back at its first impact. Returns 1 if it was."""
     wx = com[b, 0] - com0[b, 0]
     wy = com[b, 1] - com0[b, 1]
@@ -205,7 +227,7 @@ def _sweep_body(b, kind, flags, sleep_time, com, com0, dp, vel, angle, angle0, d
                                      start, rows, kind, s_body, s_flags, s_vstart, s_vcount,
                                      s_radius, s_category, s_mask, s_group, vlocal, verts,
                                      boxes, targets, cls, nt, bullet, dynamic_response, buf,
-                                     slop)
+                                     slop, com, com0, angle, angle0, placed)
     if row < 0:
         return 0
     # Back off the impact by the slop measured along the surface normal (along the path,
@@ -241,7 +263,7 @@ def _sweep_body(b, kind, flags, sleep_time, com, com0, dp, vel, angle, angle0, d
                                           kind, s_body, s_flags, s_vstart, s_vcount, s_radius,
                                           s_category, s_mask, s_group, vlocal, verts, boxes,
                                           targets, cls, nt, bullet, dynamic_response, buf,
-                                          slop)
+                                          slop, com, com0, angle, angle0, placed)
             f = 1.0
             if row2 >= 0:
                 ql = math.sqrt(qx * qx + qy * qy)
@@ -275,8 +297,7 @@ def sweep_fast_bodies(bodies, shapes, com, com0, dp, angle0, dq, inv_m, n_bodies
         return 0
     cls = np.empty(n_shapes, dtype=np.int64)
     targets = np.empty(n_shapes, dtype=np.int64)
-    nt, any_moved = _target_classes(kind, flags, inv_m, s_body, s_flags, n_shapes, cls,
-                                    targets)
+    nt = _target_classes(kind, flags, inv_m, s_body, s_flags, n_shapes, cls, targets)
     if nt == 0:
         return 0
     start, rows = body_rows(s_body, s_flags, n_shapes, n_bodies)
@@ -286,33 +307,17 @@ def sweep_fast_bodies(bodies, shapes, com, com0, dp, angle0, dq, inv_m, n_bodies
         if s_flags[s] & S_ALIVE:
             maxv = max(maxv, s_vcount[s])
     buf = np.empty((maxv, 2))
+    placed = np.zeros(n_shapes, dtype=np.bool_)
     moved = 0
     # The other fast bodies first: bullets then meet them where they end the step.
-    n_bullets = 0
-    for b in fast:
-        if flags[b] & B_BULLET:
-            n_bullets += 1
-            continue
-        moved += _sweep_body(b, kind, flags, bodies.sleep_time, com, com0, dp, bodies.vel,
-                             bodies.angle, angle0, dq, bodies.local_com, start, rows, s_body,
-                             s_flags, shapes.vstart, s_vcount, shapes.radius, shapes.category,
-                             shapes.mask, shapes.group, shapes.vlocal, shapes.vworld, aabb,
-                             targets, cls, nt, False, dynamic_response, buf, slop)
-    if n_bullets == 0:
-        return moved
-    verts = shapes.vworld
-    boxes = aabb
-    if any_moved:
-        verts = shapes.vworld.copy()
-        boxes = aabb.copy()
-        _final_poses(targets, nt, cls, s_body, shapes.vstart, s_vcount, shapes.radius,
-                     shapes.vlocal, com, bodies.angle, bodies.local_com, verts, boxes)
-    for b in fast:
-        if not flags[b] & B_BULLET:
-            continue
-        moved += _sweep_body(b, kind, flags, bodies.sleep_time, com, com0, dp, bodies.vel,
-                             bodies.angle, angle0, dq, bodies.local_com, start, rows, s_body,
-                             s_flags, shapes.vstart, s_vcount, shapes.radius, shapes.category,
-                             shapes.mask, shapes.group, shapes.vlocal, verts, boxes, targets,
-                             cls, nt, True, dynamic_response, buf, slop)
+    for bullet in (False, True):
+        for b in fast:
+            if ((flags[b] & B_BULLET) != 0) != bullet:
+                continue
+            moved += _sweep_body(b, kind, flags, bodies.sleep_time, com, com0, dp, bodies.vel,
+                                 bodies.angle, angle0, dq, bodies.local_com, start, rows,
+                                 s_body, s_flags, shapes.vstart, s_vcount, shapes.radius,
+                                 shapes.category, shapes.mask, shapes.group, shapes.vlocal,
+                                 shapes.vworld, aabb, targets, cls, nt, bullet,
+                                 dynamic_response, buf, slop, placed)
     return moved
