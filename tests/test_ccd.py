@@ -217,3 +217,25 @@ def test_bullets_and_fast_bodies_are_deterministic():
         return w.snapshot()
 
     assert run() == run()
+
+
+@pytest.mark.nojit
+def test_a_hit_wakes_the_target_and_its_island_in_the_same_step():
+    """A bullet hitting the top box of a sleeping two-box stack within one step: the step
+    that finds the impact wakes the top box, and the box under it with it (one island)."""
+    w = c2d.World(gravity=(0.0, -10.0))
+    w.add_body(kind="static", position=(0.0, -0.5)).add_box(20.0, 1.0)
+    low = w.add_body(position=(0.0, 0.25))
+    low.add_box(0.5, 0.5)
+    top = w.add_body(position=(0.0, 0.75))
+    top.add_box(0.5, 0.5)
+    for _ in range(120):
+        w.step(DT)
+    assert not low.awake and not top.awake
+    bullet = w.add_body(position=(-8.0, 0.8), velocity=(1000.0, 0.0), bullet=True)
+    bullet.add_circle(0.05)
+    w.step(DT)
+    # Stopped short of the top box's face (x = -0.25), velocity kept for the next contact.
+    assert -0.25 - 0.05 - 0.02 < bullet.position[0] < -0.25 - 0.05
+    assert bullet.velocity[0] == pytest.approx(1000.0, rel=1e-9)
+    assert top.awake and low.awake
