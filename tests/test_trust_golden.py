@@ -104,7 +104,7 @@ def character_scene() -> str:
 
 GOLDEN = {
     "busy": "181b928dc517c1ae6b70d627f429d20bb458a89ac7edbef3339fd5d0449b2abe",
-    "stack_and_rain": "d50acb365bd1443dd6339bff83215bd8cabc8d7ad25b33f21c7d1eb75f3af6e6",
+    "stack_and_rain": "36eaf25bdbcb5f022db8f429edc53835751b1744332fd48302f810c94551a174",
     "particles": "ec68ecacf5bd12c00bc098be9a581591ec4a6cd087d71e869c9b6c54d57de638",
     "character": "5f858b7122788edc463a3e1ed29f8844a28f16a69a852b9a3053dc8df3d75013",
 }
