@@ -322,8 +322,6 @@ def test_snapshot_and_deepcopy_continue_identically():
         assert np.array_equal(p.hits.fraction, shots.hits.fraction)
 
 
-@pytest.mark.xfail(strict=True, reason="known bug: a particle resting on a wall, hit by a body "
-                   "falling onto it, is carried 2 mm through the wall (found by the fuzzer)")
 def test_a_particle_squeezed_by_a_body_against_a_wall_stays_inside():
     world = c2d.World(gravity=(0.0, -7.0), substeps=1, sleeping=False)
     room = world.add_body(kind="static")
@@ -340,3 +338,24 @@ def test_a_particle_squeezed_by_a_body_against_a_wall_stays_inside():
     for _ in range(30):
         world.step(1 / 60)
         assert np.all(np.abs(dust.positions) <= 5.0 + 1e-6)
+
+
+def test_a_particle_a_kinematic_body_carries_into_a_wall_stops_at_its_face():
+    # The box's leading face (x = 4.5) meets the particle (x = 4.8) 0.3 m into the step's
+    # 1 m: the box would carry it to its face's end pose, x = 5.5, 0.5 m inside the wall
+    # (x >= 5). It stops at the wall's face instead, its velocity into the wall gone, and
+    # stays there while the box passes over it.
+    world = c2d.World(gravity=(0.0, 0.0), sleeping=False)
+    wall = world.add_body(kind="static")
+    wall.add_box(1.0, 4.0, offset=(5.5, 0.0))
+    ram = world.add_body(kind="kinematic", position=(4.0, 0.0), velocity=(60.0, 0.0))
+    ram.add_box(1.0, 1.0)
+    dust = world.add_particles([(4.8, 0.0)], [(0.0, 0.0)], on_hit="bounce", elasticity=0.0)
+    world.step(1 / 60)
+    assert dust.positions[0, 0] == pytest.approx(5.0, abs=1e-8)
+    assert dust.positions[0, 0] <= 5.0
+    assert dust.velocities[0, 0] <= 0.0
+    assert dust.hits.body.tolist() == [ram.id]
+    for _ in range(5):
+        world.step(1 / 60)
+        assert dust.positions[0, 0] <= 5.0

@@ -331,7 +331,7 @@ def test_callbacks_are_not_saved_but_deepcopy_keeps_them():
     seen = []
     w.on_contact_persist(seen.append)
     assert c2d.World.restore(w.snapshot())._callbacks["contact_persist"] == []
-    assert copy.deepcopy(w)._callbacks["contact_persist"] == [seen.append]
+    assert copy.deepcopy(w)._callbacks["contact_persist"] == [(seen.append, None)]
 
 
 # ---------------------------------------------------------------------------- deepcopy

@@ -10,6 +10,8 @@ Kernels receive these arrays directly; nothing here is compiled.
 
 from __future__ import annotations
 
+import heapq
+
 import numpy as np
 
 from . import _validate as _V
@@ -61,6 +63,7 @@ class SlotStore:
         self.capacity = capacity
         for name, (shape, dtype, fill) in self.FIELDS.items():
             setattr(self, name, np.full((capacity,) + shape, fill, dtype=dtype))
+        # Released slots, a min-heap: the lowest is reused first (a deterministic layout).
         self.free: list[int] = []
         self.count = 0  # slots ever used (high-water mark)
 
@@ -75,6 +78,11 @@ class SlotStore:
     def saved_fields(cls) -> dict:
         return {k: v for k, v in cls.FIELDS.items() if k not in cls.TRANSIENT}
 
+    #: Saved fields a snapshot leaves out while every row holds the fill value, and fills
+    #: in when a snapshot lacks them: a feature added later changes neither the bytes of
+    #: worlds that do not use it nor the loading of snapshots saved before it existed.
+    OPTIONAL: frozenset = frozenset()
+
     def view(self):
         if self._view is None:
             object.__setattr__(self, "_view",
@@ -83,7 +91,7 @@ class SlotStore:
 
     def _new_slot(self) -> int:
         if self.free:
-            return self.free.pop()
+            return heapq.heappop(self.free)
         if self.count == self.capacity:
             self._resize(self.capacity * 2)
         self.count += 1
@@ -99,8 +107,7 @@ class SlotStore:
     def release(self, slot: int) -> None:
         self.flags[slot] = 0
         self.generation[slot] += 1
-        self.free.append(slot)
-        self.free.sort(reverse=True)  # reuse the lowest slot first: deterministic layout
+        heapq.heappush(self.free, slot)
 
     def _resize(self, cap: int) -> None:
         for name, (_, _, fill) in self.FIELDS.items():
@@ -164,7 +171,10 @@ class ShapeStore(SlotStore):
         "flags": ((), np.int32, 0),
         "generation": ((), np.int64, 0),
         "aabb": ((4,), np.float64, 0.0),  # world frame: min x, min y, max x, max y
+        "collision_type": ((), np.int64, 0),  # the user's tag that typed handlers select on
+        "one_way": ((2,), np.float64, 0.0),  # body frame, unit; zero: blocks from every side
     }
+    OPTIONAL = frozenset({"collision_type", "one_way"})
     View = V.ShapeView
     _VIEW_EXTRA = ("vlocal", "vworld")
 
@@ -418,6 +428,10 @@ class ParticleStore:
         "point": ((2,), np.float64),
         "normal": ((2,), np.float64),
         "fraction": ((), np.float64),
+        "carry": ((), np.int64),          # particles a moving body carried this step
+        "carry_from": ((2,), np.float64),
+        "carry_to": ((2,), np.float64),
+        "stopped": ((), np.bool_),        # by particle row: stopped at a wall it was carried to
     }
 
     def __init__(self, capacity: int = 16):
@@ -461,7 +475,8 @@ class ParticleStore:
             if self.capacity:
                 arr[:n] = getattr(self, name)[:n]
             setattr(self, name, arr)
-        self.legs = V.LegView(*(np.empty((cap,) + shape, dtype=dtype)
+        # Zeroed: ``stopped`` is read before written (the rest is written before read).
+        self.legs = V.LegView(*(np.zeros((cap,) + shape, dtype=dtype)
                                 for shape, dtype in self.LEGS.values()))
         self.capacity = cap
         self._view = None

@@ -195,6 +195,9 @@ def apply(world, ids, name: str, value, points, impulse: bool) -> None:
     s = _slots_of_ids(world._bodies, "ids", ids)
     f = values(name, value, s.shape[0], 2)
     p = None if points is None else values("points", points, s.shape[0], 2)
+    V.check_bound(name, f)  # as the single calls
+    if p is not None:
+        V.check_bound("points", p)
     b = world._bodies
     dyn = b.kind[s] == S.DYNAMIC       # forces and impulses on other bodies do nothing
     s, f = s[dyn], f[dyn]
@@ -218,6 +221,7 @@ def apply(world, ids, name: str, value, points, impulse: bool) -> None:
 def apply_torques(world, ids, torques) -> None:
     s = _slots_of_ids(world._bodies, "ids", ids)
     t = values("torques", torques, s.shape[0], None)
+    V.check_bound("torques", t)
     b = world._bodies
     dyn = b.kind[s] == S.DYNAMIC
     s, t = s[dyn], t[dyn]

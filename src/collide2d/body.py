@@ -347,6 +347,7 @@ class Body:
 
         def set_(self, value):
             v = V.finite_scalar(field, value, nonnegative=not signed, positive=positive)
+            V.check_bound(field, v)  # gravity times it must stay finite
             if unit_interval and v > 1.0:
                 raise ValueError(f"{field}: must be in [0, 1] (fraction kept per second), got {v}")
             getattr(self._world._bodies, field)[self._s()] = v
@@ -368,8 +369,8 @@ class Body:
     def apply_force(self, force, point=None) -> None:
         """Add a force (N) acting over the next step at a world ``point`` (None: the centre of
         mass, no torque). Cleared after the step (a force accumulator)."""
-        f = V.real_vector("force", force)
-        p = None if point is None else V.real_vector("point", point)
+        f = V.real_vector("force", force, bounded=True)
+        p = None if point is None else V.real_vector("point", point, bounded=True)
         s = self._s()
         b = self._world._bodies
         if b.kind[s] != S.DYNAMIC:
@@ -383,6 +384,7 @@ class Body:
     def apply_torque(self, torque: float) -> None:
         """Add a torque (N m) over the next step."""
         t = V.finite_scalar("torque", torque)
+        V.check_bound("torque", t)
         s = self._s()
         if self._world._bodies.kind[s] == S.DYNAMIC:
             self._world._bodies.torque[s] += t
@@ -391,8 +393,8 @@ class Body:
     def apply_impulse(self, impulse, point=None) -> None:
         """Change momentum at once by ``impulse`` (N s) at a world ``point`` (None: centre
         of mass)."""
-        j = V.real_vector("impulse", impulse)
-        p = None if point is None else V.real_vector("point", point)
+        j = V.real_vector("impulse", impulse, bounded=True)
+        p = None if point is None else V.real_vector("point", point, bounded=True)
         s = self._s()
         b = self._world._bodies
         if b.kind[s] != S.DYNAMIC:

@@ -85,7 +85,9 @@ class Particles:
     * ``"pass"``: the hit is reported and the particle flies on.
 
     A particle that starts a step inside a shape hits it at fraction 0 with normal (0, 0),
-    as a segment query does; it stops, or (with "bounce" or "pass") flies on unchanged.
+    as a segment query does; it stops, or (with "pass") flies on. With "bounce" there is no
+    surface to reflect off: it leaves that shape unreported and still bounces off every
+    other, so a body that squeezes a particle against a wall never pushes it into the wall.
 
     Attributes
     ----------

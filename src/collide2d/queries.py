@@ -397,7 +397,8 @@ class Queries:
         # The kernel maps slots through the identity: hits come back as slots, made ids below.
         _q.cast_segments(p, q, *tree.args(), s.body, s.owner, s.flags, s.category, s.mask,
                          s.vstart, s.vcount, s.radius, s.vworld,
-                         _slot_identity(self.world._bodies.count), *f, False, *_NO_MOTION,
+                         _slot_identity(self.world._bodies.count), *f, _q.MOTION_NONE, False,
+                         *_NO_MOTION,
                          hit, body, shape, point, normal, fraction)
         return RayHitArrays(hit, _ids_of_slots(self.world._bodies, body), shape, point, normal,
                             fraction)

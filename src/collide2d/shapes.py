@@ -7,6 +7,8 @@ still act as one Shape (events and queries name the Shape, ``shape.id``).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import _store as S
@@ -181,6 +183,88 @@ class Shape:
     @group.setter
     def group(self, value):
         self._set("group", V.int64("group", value))
+
+    @property
+    def collision_type(self) -> int:
+        """The game's tag for this shape (an int >= 0, default 0), which contact and sensor
+        handlers can select on: ``world.on_contact_begin(fn, between=(PLAYER, COIN))``.
+
+        Example
+        -------
+        >>> import collide2d as c2d
+        >>> world = c2d.World(gravity=(0, 0))
+        >>> coin = world.add_body(kind="static").add_circle(0.5, sensor=True)
+        >>> coin.collision_type = 2
+        >>> player = world.add_body()
+        >>> hull = player.add_circle(0.5)
+        >>> hull.collision_type = 1
+        >>> got = []
+        >>> _ = world.on_sensor_begin(lambda ev: got.append(ev.shape_a is hull),
+        ...                           between=(1, 2))
+        >>> world.step(1 / 60)
+        >>> got
+        [True]
+        """
+        return int(self._get("collision_type"))
+
+    @collision_type.setter
+    def collision_type(self, value):
+        v = V.int64("collision_type", value)
+        if v < 0:
+            raise ValueError(f"collision_type: must be >= 0, got {v}")
+        self._set("collision_type", v)
+
+    @property
+    def one_way(self):
+        """A one-way surface: None (the default: solid from every side) or a direction (a
+        unit (x, y), world frame). The shape then blocks only what arrives from the side
+        the direction points to, moving against it (or resting): a body rising from below
+        passes through a platform with ``one_way = (0, 1)`` and lands on it when it falls
+        back. The decision is made when two shapes first come within the contact margin and
+        holds until they part, so nothing is caught halfway through. The direction turns
+        with the body (it is kept in the body's frame, from its angle when set).
+
+        Example
+        -------
+        >>> import collide2d as c2d
+        >>> world = c2d.World(gravity=(0, -10))
+        >>> ledge = world.add_body(kind="static").add_box(4, 0.2, offset=(0, 1))
+        >>> ledge.one_way = (0, 1)
+        >>> crate = world.add_body(position=(0, 0), velocity=(0, 7))  # thrown up from below
+        >>> _ = crate.add_box(0.5, 0.5)
+        >>> for _ in range(120):
+        ...     world.step(1 / 60)
+        >>> round(float(crate.position[1]), 2)    # through, and resting on top (1.1 + 0.25)
+        1.35
+        """
+        self._check()
+        st = self._world._shapes
+        r = self._rows[0]
+        d = st.one_way[r]
+        if d[0] == 0.0 and d[1] == 0.0:
+            return None
+        a = self.body.angle
+        c, s = math.cos(a), math.sin(a)
+        return np.array([c * d[0] - s * d[1], s * d[0] + c * d[1]])
+
+    @one_way.setter
+    def one_way(self, value):
+        self._check()
+        if value is None:
+            self._set("one_way", np.zeros(2))
+            return
+        d = V.real_vector("one_way", value)
+        n = math.hypot(d[0], d[1])
+        if not n > 0.0 or not math.isfinite(n):
+            raise ValueError(f"one_way: expected a nonzero direction (x, y) or None, got "
+                             f"{d.tolist()}")
+        a = self.body.angle
+        c, s = math.cos(a), math.sin(a)
+        x, y = d[0] / n, d[1] / n
+        # Kept in the body's frame, unit length.
+        lx, ly = c * x + s * y, -s * x + c * y
+        m = math.hypot(lx, ly)
+        self._set("one_way", np.array([lx / m, ly / m]))
 
     def __repr__(self) -> str:
         state = f"id={self._rows[0]}" if self.alive else "removed"

@@ -77,6 +77,7 @@ True
 from __future__ import annotations
 
 import copy
+import heapq
 import json
 import math
 import re
@@ -204,12 +205,10 @@ def _collect(world, extras: bool = True) -> tuple[dict, dict[str, np.ndarray]]:
 
     b, s = world._bodies, world._shapes
     arrays: dict[str, np.ndarray] = {}
-    for name in b.saved_fields():
-        arrays["body." + name] = getattr(b, name)[: b.count]
-    arrays["body.free"] = np.asarray(b.free, dtype=np.int64)
-    for name in s.saved_fields():
-        arrays["shape." + name] = getattr(s, name)[: s.count]
-    arrays["shape.free"] = np.asarray(s.free, dtype=np.int64)
+    _save_fields(b, "body.", arrays)
+    arrays["body.free"] = _free_list(b)
+    _save_fields(s, "shape.", arrays)
+    arrays["shape.free"] = _free_list(s)
     arrays["shape.vlocal"] = s.vlocal[: s.vcount_used]
 
     # Handle registry: every Shape handle, by body (creation order) then by the body's list.
@@ -257,6 +256,40 @@ def _collect(world, extras: bool = True) -> tuple[dict, dict[str, np.ndarray]]:
         "characters": _collect_characters(world, arrays) if extras else None,
     }
     return header, arrays
+
+
+def _save_fields(store, prefix: str, arrays: dict) -> None:
+    """A slot store's saved fields, rows 0..count-1; optional ones only when used."""
+    for name, (_, _, fill) in store.saved_fields().items():
+        arr = getattr(store, name)[: store.count]
+        if name in store.OPTIONAL and np.all(arr == fill):
+            continue
+        arrays[prefix + name] = arr
+
+
+def _take_fields(store_cls, prefix: str, arrays: dict, n: int, expected: set) -> dict:
+    """A slot store's saved fields from a snapshot, checked; optional ones it lacks are
+    filled in."""
+    out = {}
+    for name, (shape, dtype, fill) in store_cls.saved_fields().items():
+        key = prefix + name
+        if name in store_cls.OPTIONAL and key not in arrays:
+            out[name] = np.full((n,) + shape, fill, dtype=dtype)
+            continue
+        out[name] = _take(arrays, key, dtype, (n,) + shape)
+        expected.add(key)
+    return out
+
+
+def _free_list(store) -> np.ndarray:
+    """A slot store's free slots as saved: highest first (the format's order)."""
+    return np.asarray(sorted(store.free, reverse=True), dtype=np.int64)
+
+
+def _free_heap(saved: np.ndarray) -> list[int]:
+    free = [int(x) for x in saved]
+    heapq.heapify(free)
+    return free
 
 
 def _event_rows(world, store: str, rows: str):
@@ -469,10 +502,7 @@ def _validate(header, arrays) -> None:
     nv = header["shapes"]["vcount_used"]
 
     # -- bodies
-    bf = {}
-    for name, (shape, dtype, _) in S.BodyStore.saved_fields().items():
-        bf[name] = _take(arrays, "body." + name, dtype, (nb,) + shape)
-        expected.add("body." + name)
+    bf = _take_fields(S.BodyStore, "body.", arrays, nb, expected)
     free_b = _take(arrays, "body.free", np.int64, (None,))
     expected.add("body.free")
     alive = (bf["flags"] & S.B_ALIVE) != 0
@@ -498,10 +528,7 @@ def _validate(header, arrays) -> None:
     _check(np.all(bf["inv_mass"][dyn] > 0.0), "a dynamic body has no inverse mass")
 
     # -- shapes
-    sf = {}
-    for name, (shape, dtype, _) in S.ShapeStore.saved_fields().items():
-        sf[name] = _take(arrays, "shape." + name, dtype, (ns,) + shape)
-        expected.add("shape." + name)
+    sf = _take_fields(S.ShapeStore, "shape.", arrays, ns, expected)
     free_s = _take(arrays, "shape.free", np.int64, (None,))
     vlocal = _take(arrays, "shape.vlocal", np.float64, (nv, 2))
     expected.update(("shape.free", "shape.vlocal"))
@@ -525,8 +552,11 @@ def _validate(header, arrays) -> None:
     _check(header["shapes"]["vdead"] == nv - int(vc.sum()),
            "vertex pool bookkeeping (vdead) is inconsistent")
     _check(bool(np.all(np.isfinite(vlocal))), "vertices are not finite")
-    for name in ("radius", "density", "friction", "elasticity", "aabb"):
+    for name in ("radius", "density", "friction", "elasticity", "aabb", "one_way"):
         _check(np.all(np.isfinite(sf[name][s_alive])), f"shape {name} is not finite")
+    ow = np.hypot(sf["one_way"][:, 0], sf["one_way"][:, 1])
+    _check(np.all((ow == 0.0) | (np.abs(ow - 1.0) < 1e-12)),
+           "a shape's one-way direction is neither unit nor zero")
     _check(np.all(sf["radius"][s_alive] >= 0.0) and np.all(sf["density"][s_alive] > 0.0)
            and np.all(sf["friction"][s_alive] >= 0.0)
            and np.all(sf["elasticity"][s_alive] >= 0.0), "shape material out of range")
@@ -825,17 +855,19 @@ def _build(world, header, arrays, systems: bool = True):
     nb = header["bodies"]["count"]
     bs = S.BodyStore(_capacity(nb, 16))
     for name in bs.saved_fields():
-        getattr(bs, name)[:nb] = arrays["body." + name]
+        if "body." + name in arrays:  # optional fields not saved keep their fill
+            getattr(bs, name)[:nb] = arrays["body." + name]
     bs.count = nb
-    bs.free = [int(x) for x in arrays["body.free"]]
+    bs.free = _free_heap(arrays["body.free"])
 
     ns = header["shapes"]["count"]
     nv = header["shapes"]["vcount_used"]
     ss = S.ShapeStore(_capacity(ns, 16), max(64, nv))
     for name in ss.saved_fields():
-        getattr(ss, name)[:ns] = arrays["shape." + name]
+        if "shape." + name in arrays:
+            getattr(ss, name)[:ns] = arrays["shape." + name]
     ss.count = ns
-    ss.free = [int(x) for x in arrays["shape.free"]]
+    ss.free = _free_heap(arrays["shape.free"])
     ss.vlocal[:nv] = arrays["shape.vlocal"]
     ss.vcount_used = nv
     ss.vdead = header["shapes"]["vdead"]

@@ -66,6 +66,26 @@ class ContactArrays(NamedTuple):
     impulse: np.ndarray
 
 
+def _collision_types(between) -> tuple[int, int]:
+    """``between=(type_a, type_b)``: two collision types (ints >= 0)."""
+    if not isinstance(between, (tuple, list)) or len(between) != 2:
+        raise TypeError(f"between: expected (type_a, type_b), got {between!r}")
+    out = tuple(V.int64("between", t) for t in between)
+    if min(out) < 0:
+        raise ValueError(f"between: collision types are >= 0, got {between!r}")
+    return out
+
+
+def _oriented(ev: ContactEvent, types: tuple[int, int], between: tuple[int, int]):
+    """The event as a handler for ``between`` sees it (shape_a of type_a), or None when
+    the pair is not of those types."""
+    if types == between:
+        return ev
+    if types == between[::-1]:
+        return ContactEvent(ev.shape_b, ev.shape_a, 0.0 - ev.normal, ev.points, ev.impulse)
+    return None
+
+
 def _delegate(component: str, cls: type, name: str):
     """World's member ``name``, answered by one of its components (``self.<component>``, of
     class ``cls``): a method with the component method's signature and docstring
@@ -359,6 +379,7 @@ class World:
         d = V.finite_scalar("damping", damping, nonnegative=True)
         ad = V.finite_scalar("angular_damping", angular_damping, nonnegative=True)
         gs = V.finite_scalar("gravity_scale", gravity_scale)
+        V.check_bound("gravity_scale", gs)
         bullet = V.flag("bullet", bullet)
         fixed_rotation = V.flag("fixed_rotation", fixed_rotation)
         arcade = V.flag("arcade", arcade)
@@ -394,8 +415,7 @@ class World:
             raise ValueError("item: this body or shape belongs to another world")
         if isinstance(item, Body):
             slot = item._s()
-            for shape in list(item._shapes):
-                self._remove_shape(shape)
+            self._remove_shapes(list(item._shapes))
             st = self._bodies
             idx = int(st.order[slot])
             st.release(slot)
@@ -405,26 +425,33 @@ class World:
             st.order[:n][later] -= 1
         elif isinstance(item, Shape):
             item._check()
-            self._remove_shape(item)
+            self._remove_shapes([item])
             item.body._update_mass()
         else:
             raise TypeError(f"item: expected a Body or Shape, got {type(item).__name__}")
         self._topology_changed()
 
-    def _remove_shape(self, shape: Shape) -> None:
-        # Whatever rested on this shape must wake up and fall.
+    def _remove_shapes(self, shapes: list) -> None:
+        """Remove shapes of one body: one pass over the tables for all of them."""
+        if not shapes:
+            return
         c = self._contacts.rows()
         st = self._shapes
-        rows = np.asarray(shape._rows)
+        rows = np.fromiter((r for shape in shapes for r in shape._rows), dtype=np.int64)
+        # Whatever rested on these shapes must wake up and fall.
         touching = np.isin(c.a, rows) | np.isin(c.b, rows)
         b = self._bodies
         for other in np.unique(np.concatenate((st.body[c.a[touching]], st.body[c.b[touching]]))):
             b.flags[other] |= S.B_AWAKE
             b.sleep_time[other] = 0.0
-        for r in shape._rows:
-            self._shapes.release(r)
-        self._shape_handles.pop(shape._rows[0], None)
-        shape.body._shapes.remove(shape)
+        for r in rows.tolist():
+            st.release(r)
+        gone = set()
+        for shape in shapes:
+            self._shape_handles.pop(shape._rows[0], None)
+            gone.add(id(shape))
+        owner = shapes[0].body._shapes
+        owner[:] = [shape for shape in owner if id(shape) not in gone]
         # Drop the contacts and sensor overlaps that name a removed row.
         self._contacts.keep(~touching)
         sensors = self._sensors.rows()
@@ -846,13 +873,41 @@ class World:
         return ContactArrays(a2, b2, normal, c.point[sel].copy(), c.count[sel].copy(),
                              impulse[sel].sum(axis=1))
 
-    def on_contact_begin(self, fn: Callable[[ContactEvent], None]) -> Callable:
-        """Call ``fn(event)`` after each step for every contact that began. Returns fn, so it
-        also works as a decorator."""
-        self._add_callback("contact_begin", fn)
-        return fn
+    def on_contact_begin(self, fn: Callable[[ContactEvent], None] | None = None, *,
+                         between: tuple[int, int] | None = None) -> Callable:
+        """Call ``fn(event)`` after each step for every contact that began.
 
-    def on_contact_persist(self, fn: Callable[[ContactEvent], None]) -> Callable:
+        Parameters
+        ----------
+        fn : callable
+            Called with a :class:`ContactEvent`.
+        between : (type_a, type_b), optional
+            Only contacts between a shape of ``collision_type`` type_a and one of type_b,
+            with ``event.shape_a`` the one of type_a (and the normal from it to shape_b).
+
+        Returns
+        -------
+        fn, so that it also works as a decorator (``@world.on_contact_begin`` or
+        ``@world.on_contact_begin(between=(1, 2))``).
+
+        Example
+        -------
+        >>> import collide2d as c2d
+        >>> world = c2d.World(gravity=(0, -10))
+        >>> floor = world.add_body(kind="static").add_box(10, 1, offset=(0, -0.5))
+        >>> floor.collision_type = 7
+        >>> ball = world.add_body(position=(0, 0.5)).add_circle(0.5)
+        >>> ball.collision_type = 3
+        >>> @world.on_contact_begin(between=(3, 7))
+        ... def landed(event):
+        ...     print(event.shape_a is ball, event.normal.round(3).tolist())
+        >>> world.step(1 / 60)
+        True [0.0, -1.0]
+        """
+        return self._add_callback("contact_begin", fn, between)
+
+    def on_contact_persist(self, fn: Callable[[ContactEvent], None] | None = None, *,
+                           between: tuple[int, int] | None = None) -> Callable:
         """Call ``fn(event)`` after each step for every contact that was touching before the
         step and still touches (not on the step it began).
 
@@ -860,6 +915,9 @@ class World:
         ----------
         fn : callable
             Called with a :class:`ContactEvent` (``impulse``: the step's normal impulse, N s).
+        between : (type_a, type_b), optional
+            Only contacts between collision types type_a and type_b, shape_a of type_a (as
+            :meth:`on_contact_begin`).
 
         Returns
         -------
@@ -880,10 +938,10 @@ class World:
         >>> resting  # began on the first step, persisted on the next two
         [True, True]
         """
-        self._add_callback("contact_persist", fn)
-        return fn
+        return self._add_callback("contact_persist", fn, between)
 
-    def on_contact_end(self, fn: Callable[[ContactEvent], None]) -> Callable:
+    def on_contact_end(self, fn: Callable[[ContactEvent], None] | None = None, *,
+                       between: tuple[int, int] | None = None) -> Callable:
         """Call ``fn(event)`` after each step for every contact that stopped touching in it
         (shapes removed since are not reported).
 
@@ -891,6 +949,9 @@ class World:
         ----------
         fn : callable
             Called with a :class:`ContactEvent` describing the contact as it last touched.
+        between : (type_a, type_b), optional
+            Only contacts between collision types type_a and type_b, shape_a of type_a (as
+            :meth:`on_contact_begin`).
 
         Returns
         -------
@@ -912,15 +973,19 @@ class World:
         >>> ended
         [True]
         """
-        self._add_callback("contact_end", fn)
-        return fn
+        return self._add_callback("contact_end", fn, between)
 
-    def on_sensor_begin(self, fn):
-        """``fn(event)`` when a sensor starts overlapping a shape (shape_a.id < shape_b.id)."""
-        self._add_callback("sensor_begin", fn)
-        return fn
+    def on_sensor_begin(self, fn: Callable[[ContactEvent], None] | None = None, *,
+                        between: tuple[int, int] | None = None) -> Callable:
+        """Call ``fn(event)`` after each step for every sensor overlap that began in it
+        (``shape_a.id < shape_b.id``, or with ``between=(type_a, type_b)`` only overlaps
+        of those collision types, shape_a of type_a; no points, impulse 0). Returns fn,
+        so that it also works as a decorator. See :attr:`Shape.collision_type` for an
+        example."""
+        return self._add_callback("sensor_begin", fn, between)
 
-    def on_sensor_end(self, fn: Callable[[ContactEvent], None]) -> Callable:
+    def on_sensor_end(self, fn: Callable[[ContactEvent], None] | None = None, *,
+                      between: tuple[int, int] | None = None) -> Callable:
         """Call ``fn(event)`` after each step for every sensor overlap that ended in it
         (``shape_a.id < shape_b.id``; no points, impulse 0).
 
@@ -928,6 +993,8 @@ class World:
         ----------
         fn : callable
             Called with a :class:`ContactEvent`.
+        between : (type_a, type_b), optional
+            Only overlaps between collision types type_a and type_b, shape_a of type_a.
 
         Returns
         -------
@@ -949,13 +1016,18 @@ class World:
         >>> left
         [True]
         """
-        self._add_callback("sensor_end", fn)
-        return fn
+        return self._add_callback("sensor_end", fn, between)
 
-    def _add_callback(self, name: str, fn) -> None:
+    def _add_callback(self, name: str, fn, between):
+        """Register ``(fn, between)``; with fn None, a decorator that does."""
+        if between is not None:
+            between = _collision_types(between)
+        if fn is None:
+            return lambda f: self._add_callback(name, f, between)
         if not callable(fn):
             raise TypeError(f"fn: expected a callable for on_{name}, got {type(fn).__name__}")
-        self._callbacks[name].append(fn)
+        self._callbacks[name].append((fn, between))
+        return fn
 
     def _dispatch(self) -> None:
         """Run the callbacks on the last step's events.
@@ -994,11 +1066,17 @@ class World:
                     events.append(ContactEvent(sh_a, sh_b, np.zeros(2), np.empty((0, 2)), 0.0))
             calls.append((list(cb[name]), events))
         first_error = None
-        for fns, events in calls:
-            for ev in events:
-                for fn in fns:
+        for handlers, events in calls:
+            # Collision types are read before any callback runs (one may remove a shape).
+            types = ([(ev.shape_a.collision_type, ev.shape_b.collision_type) for ev in events]
+                     if any(between is not None for _, between in handlers) else None)
+            for k, ev in enumerate(events):
+                for fn, between in handlers:
+                    arg = ev if between is None else _oriented(ev, types[k], between)
+                    if arg is None:
+                        continue
                     try:
-                        fn(ev)
+                        fn(arg)
                     except Exception as exc:  # the others still get their events
                         if first_error is None:
                             first_error = exc

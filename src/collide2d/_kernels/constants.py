@@ -28,6 +28,8 @@ SENSOR = 2
 
 # Contact row flags.
 C_TOUCHING = 1
+# A one-way shape let this pair through when its row began: no response while it lasts.
+C_PASSING = 2
 
 # Body integrators.
 SEMI_IMPLICIT = 0

@@ -23,6 +23,7 @@ import math
 import numpy as np
 
 from .._jit import njit
+from .poses import points_box
 from .segment import segment_segment
 
 # Same tolerances as the Python decomposition used for small outlines.
@@ -71,15 +72,7 @@ def _edge_cells(x0, y0, x1, y1, xlo, ylo, cw, ch, gx, gy, pad, out, k, fill, edg
 def outline_is_simple(v):
     """True when no two non-adjacent edges of the closed outline ``v`` (n >= 4) meet."""
     n = v.shape[0]
-    xlo = v[0, 0]
-    xhi = v[0, 0]
-    ylo = v[0, 1]
-    yhi = v[0, 1]
-    for i in range(n):
-        xlo = min(xlo, v[i, 0])
-        xhi = max(xhi, v[i, 0])
-        ylo = min(ylo, v[i, 1])
-        yhi = max(yhi, v[i, 1])
+    xlo, ylo, xhi, yhi = points_box(v, 0, n)
     w = xhi - xlo
     h = yhi - ylo
     span = max(w, h)
@@ -177,15 +170,7 @@ def ear_clip(v, tris):
     indices, each CCW). Collinear vertices are dropped without a triangle. Returns the number
     of triangles, or -1 when no ear is found (an outline that is not simple)."""
     n = v.shape[0]
-    xlo = v[0, 0]
-    xhi = v[0, 0]
-    ylo = v[0, 1]
-    yhi = v[0, 1]
-    for i in range(n):
-        xlo = min(xlo, v[i, 0])
-        xhi = max(xhi, v[i, 0])
-        ylo = min(ylo, v[i, 1])
-        yhi = max(yhi, v[i, 1])
+    xlo, ylo, xhi, yhi = points_box(v, 0, n)
     span = max(xhi - xlo, yhi - ylo)
     eps = TURN_EPS * span * span
     prv = np.empty(n, dtype=np.int64)

@@ -16,11 +16,44 @@ impulses, and a touching flag.
 import numpy as np
 
 from .._jit import njit
-from .constants import B_AWAKE, C_TOUCHING, DYNAMIC, KINEMATIC
+from .constants import B_AWAKE, C_PASSING, C_TOUCHING, DYNAMIC, IGNORE, KINEMATIC
 from .sat import collide, collide_polygons, shape_distance, vertex_normals
 
 # A manifold point counts as touching (for events and islands) within this separation.
 TOUCH_SLOP = 0.005
+# A one-way shape blocks a body whose contact normal (from the shape) is within 60 degrees
+# of its direction when the contact begins.
+ONE_WAY_COS = 0.5
+
+
+@njit
+def _point_speed(b, px, py, dx, dy, pos, rot, local_com, vel, angvel):
+    """Velocity of body b's point (px, py) along (dx, dy)."""
+    c = rot[b, 0]
+    s = rot[b, 1]
+    cx = pos[b, 0] + c * local_com[b, 0] - s * local_com[b, 1]
+    cy = pos[b, 1] + s * local_com[b, 0] + c * local_com[b, 1]
+    return ((vel[b, 0] - angvel[b] * (py - cy)) * dx
+            + (vel[b, 1] + angvel[b] * (px - cx)) * dy)
+
+
+@njit
+def _one_way_blocks(o, x, nx, ny, px, py, s_body, one_way, pos, rot, local_com, vel, angvel):
+    """Does one-way shape row ``o`` block row ``x``, meeting it with normal (nx, ny) from o
+    to x at (px, py)? Only what arrives from the side its direction points to, moving
+    against it (or resting), is blocked."""
+    bo = s_body[o]
+    bx = s_body[x]
+    c = rot[bo, 0]
+    s = rot[bo, 1]
+    dx = c * one_way[o, 0] - s * one_way[o, 1]
+    dy = s * one_way[o, 0] + c * one_way[o, 1]
+    if nx * dx + ny * dy < ONE_WAY_COS:
+        return False
+    # Velocity of x relative to o at the contact point, along the direction.
+    rel = (_point_speed(bx, px, py, dx, dy, pos, rot, local_com, vel, angvel)
+           - _point_speed(bo, px, py, dx, dy, pos, rot, local_com, vel, angvel))
+    return rel <= 0.0
 
 
 @njit
@@ -60,6 +93,7 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
     o_nimp = old.nimp
     o_timp = old.timp
     o_flags = old.flags
+    one_way = shapes.one_way
     n = pa.shape[0]
     c_a = new.a
     c_b = new.b
@@ -151,13 +185,31 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
                                     pts, seps, ids)
         if count == 0:
             continue
+        passing = False
+        if (one_way[a, 0] != 0.0 or one_way[a, 1] != 0.0 or one_way[b, 0] != 0.0
+                or one_way[b, 1] != 0.0):
+            if has_old:
+                # Decided when the row began, kept while it lasts: a body passing through
+                # from below is not caught halfway.
+                passing = (o_flags[j] & C_PASSING) != 0
+            else:
+                blocked = True
+                if one_way[a, 0] != 0.0 or one_way[a, 1] != 0.0:
+                    blocked = _one_way_blocks(a, b, nx, ny, pts[0, 0], pts[0, 1], s_body,
+                                              one_way, bodies.pos, bodies.rot,
+                                              bodies.local_com, vel, angvel)
+                if blocked and (one_way[b, 0] != 0.0 or one_way[b, 1] != 0.0):
+                    blocked = _one_way_blocks(b, a, -nx, -ny, pts[0, 0], pts[0, 1], s_body,
+                                              one_way, bodies.pos, bodies.rot,
+                                              bodies.local_com, vel, angvel)
+                passing = not blocked
         touching = False
         for k in range(count):
-            if seps[k] < TOUCH_SLOP:
+            if seps[k] < TOUCH_SLOP and not passing:
                 touching = True
         c_a[m] = a
         c_b[m] = b
-        c_resp[m] = pr[i]
+        c_resp[m] = IGNORE if passing else pr[i]
         c_count[m] = count
         c_normal[m, 0] = nx
         c_normal[m, 1] = ny
@@ -177,7 +229,7 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
         was_touching = has_old and (o_flags[j] & C_TOUCHING) != 0
         if has_old:
             old_matched[j] = True
-        c_flags[m] = C_TOUCHING if touching else 0
+        c_flags[m] = C_PASSING if passing else (C_TOUCHING if touching else 0)
         began[m] = touching and not was_touching
         # A moving body touching a sleeping one wakes it (its island follows); so does one
         # closing in on it within the margin: left asleep, the sleeper is fixed to the

@@ -19,7 +19,11 @@ What a hit does:
   at that point (nudged) until the next step.
 
 A particle that starts inside a shape hits it at fraction 0 with a zero normal (the query
-rule): it stops, or passes on; a bounce has no normal to reflect about, so it passes on.
+rule): it stops, or passes on. A bouncing particle has no surface to reflect off there: it
+passes out of that shape, unreported, and still hits every other, so a particle squeezed
+into a body against a wall can leave the body but not enter the wall. A body that moves
+onto a particle carries it to where the body ends the step; that path is checked against
+the shapes that did not move (:func:`check_carried`).
 Hit fractions are fractions of the step's time (0 at its start, 1 at its end).
 
 Whole legs are cast as one batch: first every live particle, then the ones that bounced,
@@ -36,7 +40,7 @@ import math
 
 from .._jit import njit
 from .constants import S_ALIVE
-from .queries import cast_segments
+from .queries import MOTION_FRAME, MOTION_NONE, MOTION_SKIP, cast_segments
 
 STOP = 0
 BOUNCE = 1
@@ -128,21 +132,33 @@ def cast_legs(legs, m, shapes, tree, motion, exclude, p, first):
     """First hit of legs 0..m-1 through the tree, into the legs' hit columns. The first
     legs (``first``) test moving bodies in their own frame; later legs, which start at a
     hit during the step, test shapes where they are at its end."""
-    cast_segments(legs.start[:m], legs.end[:m], tree.node_first, tree.node_count,
-                  tree.slot_box, tree.slot_ref, tree.n_nodes, shapes.body, shapes.owner,
-                  shapes.flags, shapes.category, shapes.mask, shapes.vstart, shapes.vcount,
-                  shapes.radius, shapes.vworld, motion.ids, p["category"], p["mask"],
-                  p["sensors"] != 0, exclude, first, motion.moved, motion.dtheta,
+    _cast(legs.start[:m], legs.end[:m], legs, m, shapes, tree, motion, exclude, p,
+          MOTION_FRAME if first else MOTION_NONE)
+
+
+@njit
+def _cast(starts, ends, legs, m, shapes, tree, motion, exclude, p, mode):
+    """Segments starts -> ends into the legs' hit columns 0..m-1. A bouncing particle
+    passes out of a shape it starts inside (there is no surface to bounce off) but still
+    hits every other."""
+    cast_segments(starts, ends, tree.node_first, tree.node_count, tree.slot_box,
+                  tree.slot_ref, tree.n_nodes, shapes.body, shapes.owner, shapes.flags,
+                  shapes.category, shapes.mask, shapes.vstart, shapes.vcount, shapes.radius,
+                  shapes.vworld, motion.ids, p["category"], p["mask"], p["sensors"] != 0,
+                  exclude, mode, p["mode"] == BOUNCE, motion.moved, motion.dtheta,
                   motion.com0, motion.com1, legs.hit[:m], legs.body[:m], legs.shape[:m],
                   legs.point[:m], legs.normal[:m], legs.fraction[:m])
 
 
 @njit
-def resolve_legs(parts, legs, m, hits, n_hits, bodies, shapes, motion, p, last):
+def resolve_legs(parts, legs, m, hits, n_hits, bodies, shapes, motion, p, first, last):
     """Apply the cast legs 0..m-1: a miss moves its particle to the leg's end; a hit is
     written to hit row ``n_hits`` on (the table holds them: the caller checked) and stops,
     passes or bounces its particle. A bounce with motion left writes the particle's next
-    leg, unless ``last``. Returns the number of next legs (rows 0.. of ``legs``)."""
+    leg, unless ``last``. A first leg's bounce off a body that moved puts the particle on
+    that body where the step leaves it: such particles are listed (``legs.carry``, with
+    where they started, ``legs.carry_from``) for :func:`check_carried`. Returns the number
+    of next legs (rows 0.. of ``legs``) and of carried particles."""
     pos = parts.positions
     vel = parts.velocities
     mode = p["mode"]
@@ -153,6 +169,7 @@ def resolve_legs(parts, legs, m, hits, n_hits, bodies, shapes, motion, p, last):
     leg_b = legs.end
     leg_a = legs.start
     m_next = 0
+    n_carry = 0
     for q in range(m):
         i = leg_p[q]
         if not legs.hit[q]:
@@ -198,6 +215,13 @@ def resolve_legs(parts, legs, m, hits, n_hits, bodies, shapes, motion, p, last):
         nudge = NUDGE * (1.0 + abs(hx) + abs(hy))
         px = hx + nudge * nx
         py = hy + nudge * ny
+        if first and motion.moved[bs]:
+            legs.carry[n_carry] = i
+            legs.carry_from[n_carry, 0] = leg_a[q, 0]
+            legs.carry_from[n_carry, 1] = leg_a[q, 1]
+            legs.carry_to[n_carry, 0] = px
+            legs.carry_to[n_carry, 1] = py
+            n_carry += 1
         pos[i, 0] = px
         pos[i, 1] = py
         left = legs.left[q] * (1.0 - t)
@@ -212,7 +236,58 @@ def resolve_legs(parts, legs, m, hits, n_hits, bodies, shapes, motion, p, last):
         legs.done[m_next] = legs.done[q] + t * legs.left[q]
         legs.left[m_next] = left
         m_next += 1
-    return m_next
+    return m_next, n_carry
+
+
+@njit
+def check_carried(parts, legs, n_carry, m_next, shapes, tree, motion, exclude, p):
+    """A particle a moving body carried went from where it started to where the body
+    left it, a path no cast has seen: if it crosses a shape that did not move (a wall the
+    body pressed it against), the particle stops at that surface for the rest of the step,
+    its velocity into it reflected with the elasticity. It may be left inside the carrying
+    body, which it passes out of later. Returns the number of next legs (rows 0..), the
+    stopped particles' legs removed."""
+    if n_carry == 0:
+        return m_next
+    pos = parts.positions
+    vel = parts.velocities
+    e = p["elasticity"]
+    stopped = legs.stopped
+    _cast(legs.carry_from[:n_carry], legs.carry_to[:n_carry], legs, n_carry, shapes, tree,
+          motion, exclude, p, MOTION_SKIP)
+    for k in range(n_carry):
+        if not legs.hit[k]:
+            continue
+        i = legs.carry[k]
+        nx = legs.normal[k, 0]
+        ny = legs.normal[k, 1]
+        hx = legs.point[k, 0]
+        hy = legs.point[k, 1]
+        nudge = NUDGE * (1.0 + abs(hx) + abs(hy))
+        pos[i, 0] = hx + nudge * nx
+        pos[i, 1] = hy + nudge * ny
+        vn = vel[i, 0] * nx + vel[i, 1] * ny
+        if vn < 0.0:
+            vel[i, 0] -= (1.0 + e) * vn * nx
+            vel[i, 1] -= (1.0 + e) * vn * ny
+        stopped[i] = True
+    kept = 0
+    for q in range(m_next):
+        i = legs.particle[q]
+        if stopped[i]:
+            continue
+        if kept != q:
+            legs.particle[kept] = i
+            legs.start[kept, 0] = legs.start[q, 0]
+            legs.start[kept, 1] = legs.start[q, 1]
+            legs.end[kept, 0] = legs.end[q, 0]
+            legs.end[kept, 1] = legs.end[q, 1]
+            legs.left[kept] = legs.left[q]
+            legs.done[kept] = legs.done[q]
+        kept += 1
+    for k in range(n_carry):
+        stopped[legs.carry[k]] = False
+    return kept
 
 
 @njit
@@ -244,8 +319,10 @@ def step_particles(parts, legs, hits, bodies, shapes, tree, motion, exclude, par
         if n_hits + k > cap:
             st["need"] = n_hits + k
             return 1
-        st["legs"] = resolve_legs(parts, legs, m, hits, n_hits, bodies, shapes, motion, p,
-                                  bounce == max_bounces)
+        n_next, n_carry = resolve_legs(parts, legs, m, hits, n_hits, bodies, shapes, motion,
+                                       p, bounce == 0, bounce == max_bounces)
+        st["legs"] = check_carried(parts, legs, n_carry, n_next, shapes, tree, motion,
+                                   exclude, p)
         st["n_hits"] = n_hits + k
         st["leg"] = bounce + 1
     st["leg"] = -1

@@ -182,11 +182,17 @@ def slab(ax, ay, dx, dy, idx, idy, lox, loy, hix, hiy, t_max):
     return math.inf
 
 
+# What cast_segments does with rows whose body moved during the step.
+MOTION_NONE = 0   # test them where they are
+MOTION_FRAME = 1  # test the segment's path relative to the moving body
+MOTION_SKIP = 2   # leave them out
+
+
 @njit
 def cast_segments(starts, ends, node_first, node_count, slot_box, slot_ref, n_nodes, s_body,
                   s_owner, s_flags, s_category, s_mask, s_vstart, s_vcount, s_radius, vworld,
-                  b_order, f_category, f_mask, f_sensors, f_exclude, use_motion, moved, dtheta,
-                  com0, com1,
+                  b_order, f_category, f_mask, f_sensors, f_exclude, motion, skip_inside, moved,
+                  dtheta, com0, com1,
                   hit, body, shape, point, normal, fraction):
     """First hit of every segment starts[k] -> ends[k]; misses get False, -1 and NaN.
 
@@ -197,11 +203,14 @@ def cast_segments(starts, ends, node_first, node_count, slot_box, slot_ref, n_no
     a shape is tested at once, a node pushed with its entry fraction (skipped when popped
     if a nearer hit was found meanwhile).
 
-    With ``use_motion`` (particles), a row whose body moved during the step (centre of mass
-    ``com0`` -> ``com1``, turning by ``dtheta``) is tested along the segment's path relative
-    to the body (:func:`ray_row_moving`), so a turning hull cannot sweep past a particle;
-    the tree's boxes must then cover the rows' swept regions, and the hit point is on the
-    row at its end pose.
+    ``motion`` says what to do with a row whose body moved during the step (``moved``;
+    centre of mass ``com0`` -> ``com1``, turning by ``dtheta``): ``MOTION_NONE`` (queries)
+    tests it where it is; ``MOTION_FRAME`` (particles) tests it along the segment's path
+    relative to the body (:func:`ray_row_moving`), so a turning hull cannot sweep past a
+    particle: the tree's boxes must then cover the rows' swept regions, and the hit point
+    is on the row at its end pose; ``MOTION_SKIP`` leaves it out. With ``skip_inside`` a row
+    the segment starts inside (or on) is no hit, so the rest of the segment is still
+    tested against every other row.
 
     The walk is written out here rather than in a per-segment helper: handing some thirty
     arrays to a function per segment costs more in reference counting than the walk itself.
@@ -268,7 +277,9 @@ def cast_segments(starts, ends, node_first, node_count, slot_box, slot_ref, n_no
                 if not passes(s_category[row], s_mask[row], s_flags[row], b, f_category,
                               f_mask, f_sensors, f_exclude):
                     continue
-                if use_motion and moved[b]:
+                if motion != MOTION_NONE and moved[b]:
+                    if motion == MOTION_SKIP:
+                        continue
                     t, nx, ny, px, py = ray_row_moving(
                         ax, ay, bx, by, t_max, vworld, s_vstart[row], s_vcount[row],
                         s_radius[row], dtheta[b], com0[b, 0], com0[b, 1], com1[b, 0],
@@ -278,6 +289,8 @@ def cast_segments(starts, ends, node_first, node_count, slot_box, slot_ref, n_no
                                         s_vcount[row], s_radius[row])
                     px = ax + t * dx if t != math.inf else 0.0
                     py = ay + t * dy if t != math.inf else 0.0
+                if skip_inside and t == 0.0 and nx == 0.0 and ny == 0.0:
+                    continue
                 if t < best or (t == best and brow >= 0 and s_owner[row] < s_owner[brow]):
                     best = t
                     brow = row

@@ -21,7 +21,7 @@ BodyView = namedtuple("BodyView", BODY_FIELDS)
 #: Shape store fields plus the vertex pool (local and world frame).
 SHAPE_FIELDS = ("body", "owner", "vstart", "vcount", "radius", "density", "friction",
                 "elasticity", "category", "mask", "group", "flags", "generation", "aabb",
-                "vlocal", "vworld")
+                "one_way", "vlocal", "vworld")
 ShapeView = namedtuple("ShapeView", SHAPE_FIELDS)
 
 #: One row per pair of shape rows in contact (a < b, sorted by pair): the persistent
@@ -102,7 +102,8 @@ ParticleView = namedtuple("ParticleView", PARTICLE_FIELDS)
 #: start and end point, fraction of the step's time left and already done) and each leg's
 #: first hit (the output of ``queries.cast_segments``).
 LEG_FIELDS = ("particle", "start", "end", "left", "done",
-              "hit", "body", "shape", "point", "normal", "fraction")
+              "hit", "body", "shape", "point", "normal", "fraction",
+              "carry", "carry_from", "carry_to", "stopped")
 LegView = namedtuple("LegView", LEG_FIELDS)
 
 #: One row per hit of the last particle step (``_store.ParticleHitStore``): particle row,
