@@ -239,3 +239,24 @@ def test_a_hit_wakes_the_target_and_its_island_in_the_same_step():
     assert -0.25 - 0.05 - 0.02 < bullet.position[0] < -0.25 - 0.05
     assert bullet.velocity[0] == pytest.approx(1000.0, rel=1e-9)
     assert top.awake and low.awake
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("speed", SPEEDS)
+def test_one_way_platform_stops_fast_bodies_only_from_its_side(speed):
+    """A 0.1 m static platform with one_way = (0, 1): a fast box rising from below goes
+    through it; one falling onto it from above stops on it."""
+    for up in (True, False):
+        w = c2d.World(gravity=(0.0, 0.0))
+        ledge = w.add_body(kind="static").add_box(4.0, 0.1)
+        ledge.one_way = (0.0, 1.0)
+        y0 = -0.5 - 1.37 * speed * DT
+        body = w.add_body(position=(0.3, y0 if up else -y0),
+                          velocity=(0.0, speed if up else -speed))
+        body.add_box(0.2, 0.2)
+        for _ in range(12):
+            w.step(DT)
+        if up:
+            assert body.position[1] > 1.0, speed
+        else:
+            assert 0.05 + 0.1 - 0.02 < body.position[1] < 0.05 + 0.1 + 0.02, speed

@@ -18,7 +18,8 @@ it hit. A dynamic body hit is woken (its island with it). Against immovable geom
 or kinematic) a body that started the step at the surface and still moves into it slides
 along it instead, less its velocity into it. A shape already overlapping an unmoved target at
 the start is left to the contacts; one overlapping a moved target's final pose at the start
-stops there (the target moved into its path).
+stops there (the target moved into its path). A one-way shape stops only what meets it from
+the side its direction points to, as its contacts do.
 
 A moved target's final pose is worked out only for a bullet whose swept box meets a bound of
 it (its step-start box carried by its centre's motion, grown by what its turn can sweep), and
@@ -43,6 +44,7 @@ from .constants import (
 )
 from .groups import group_by
 from .islands import wake
+from .narrowphase import ONE_WAY_COS
 from .poses import transform_vertices
 from .sat import sweep_pair
 
@@ -65,9 +67,9 @@ def body_rows(s_body, s_flags, n_shapes, n_bodies):
 
 @njit
 def _first_hit(b, cx, cy, c, sn, wx, wy, local_com, start, rows, kind, s_body, s_flags,
-               s_vstart, s_vcount, s_radius, s_category, s_mask, s_group, vlocal, verts,
-               boxes, targets, cls, nt, bullet, dynamic_response, buf, slop, com, com0, angle,
-               angle0, placed):
+               s_vstart, s_vcount, s_radius, s_category, s_mask, s_group, one_way, vlocal,
+               verts, boxes, targets, cls, nt, bullet, dynamic_response, buf, slop, com, com0,
+               angle, angle0, placed):
     """Earliest impact of body b's shapes (centre (cx, cy), orientation (c, sn)) translated by
     (wx, wy) against the target rows ``targets[:nt]`` (vertices in ``verts``, boxes in
     ``boxes``; a bullet's moved targets placed at their final poses on first need, marked in
@@ -119,6 +121,9 @@ def _first_hit(b, cx, cy, c, sn, wx, wy, local_com, start, rows, kind, s_body, s
             # Overlap at the start is the contacts' business, unless the target moved into
             # the body's path this step (its step-start pose was clear).
             if not hit or toi >= t_best or (toi == 0.0 and depth > 0.0 and ct < KINEMATIC_MOVED):
+                continue
+            if (one_way[t, 0] != 0.0 or one_way[t, 1] != 0.0) and not _one_way_blocks(
+                    one_way[t, 0], one_way[t, 1], angle[d], px, py):
                 continue
             if (1.0 - toi) * -(wx * px + wy * py) > slop:
                 t_best = toi
@@ -181,6 +186,18 @@ def _target_classes(kind, flags, inv_m, s_body, s_flags, n_shapes, cls, targets)
     return nt
 
 
+@njit
+def _one_way_blocks(ux, uy, angle, px, py):
+    """Whether a one-way shape with local direction (ux, uy), on a body at ``angle``, blocks
+    a body it pushes along (px, py) (from the shape to the body): the push within 60 degrees
+    of its direction, as the contacts decide (narrowphase.ONE_WAY_COS)."""
+    c = math.cos(angle)
+    sn = math.sin(angle)
+    dx = c * ux - sn * uy
+    dy = sn * ux + c * uy
+    return px * dx + py * dy >= ONE_WAY_COS * math.sqrt(px * px + py * py)
+
+
 @njit(inline="always")
 def _may_meet(t, d, boxes, com, com0, angle, angle0, lox, loy, hix, hiy):
     """Whether target row t, of body d, can meet the box (lox, loy, hix, hiy) at its final
@@ -216,8 +233,8 @@ def _place_final(t, d, s_vstart, s_vcount, s_radius, vlocal, com, angle, local_c
 @njit
 def _sweep_body(b, kind, flags, sleep_time, com, com0, dp, vel, angle, angle0, dq, local_com,
                 start, rows, s_body, s_flags, s_vstart, s_vcount, s_radius, s_category, s_mask,
-                s_group, vlocal, verts, boxes, targets, cls, nt, bullet, dynamic_response, buf,
-                slop, placed):
+                s_group, one_way, vlocal, verts, boxes, targets, cls, nt, bullet,
+                dynamic_response, buf, slop, placed):
     """Sweep body b over its step; put it back at its first impact. Returns 1 if it was."""
     wx = com[b, 0] - com0[b, 0]
     wy = com[b, 1] - com0[b, 1]
@@ -225,7 +242,8 @@ def _sweep_body(b, kind, flags, sleep_time, com, com0, dp, vel, angle, angle0, d
     sn = math.sin(angle0[b])
     t_best, px, py, row = _first_hit(b, com0[b, 0], com0[b, 1], c, sn, wx, wy, local_com,
                                      start, rows, kind, s_body, s_flags, s_vstart, s_vcount,
-                                     s_radius, s_category, s_mask, s_group, vlocal, verts,
+                                     s_radius, s_category, s_mask, s_group, one_way, vlocal,
+                                     verts,
                                      boxes, targets, cls, nt, bullet, dynamic_response, buf,
                                      slop, com, com0, angle, angle0, placed)
     if row < 0:
@@ -261,7 +279,8 @@ def _sweep_body(b, kind, flags, sleep_time, com, com0, dp, vel, angle, angle0, d
         if math.sqrt(rx * rx + ry * ry) > slop:
             t2, qx, qy, row2 = _first_hit(b, nx, ny, c, sn, rx, ry, local_com, start, rows,
                                           kind, s_body, s_flags, s_vstart, s_vcount, s_radius,
-                                          s_category, s_mask, s_group, vlocal, verts, boxes,
+                                          s_category, s_mask, s_group, one_way, vlocal, verts,
+                                          boxes,
                                           targets, cls, nt, bullet, dynamic_response, buf,
                                           slop, com, com0, angle, angle0, placed)
             f = 1.0
@@ -317,7 +336,8 @@ def sweep_fast_bodies(bodies, shapes, com, com0, dp, angle0, dq, inv_m, n_bodies
             moved += _sweep_body(b, kind, flags, bodies.sleep_time, com, com0, dp, bodies.vel,
                                  bodies.angle, angle0, dq, bodies.local_com, start, rows,
                                  s_body, s_flags, shapes.vstart, s_vcount, shapes.radius,
-                                 shapes.category, shapes.mask, shapes.group, shapes.vlocal,
+                                 shapes.category, shapes.mask, shapes.group, shapes.one_way,
+                                 shapes.vlocal,
                                  shapes.vworld, aabb, targets, cls, nt, bullet,
                                  dynamic_response, buf, slop, placed)
     return moved
