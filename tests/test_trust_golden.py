@@ -103,8 +103,8 @@ def character_scene() -> str:
 
 
 GOLDEN = {
-    "busy": "0cd9d33ee7fc157de55051ab415e3731b263db5f80bd08686e416341cc191291",
-    "stack_and_rain": "0bc4f9c027d7a9173b808eaaaef1387cb5b618204c6732ae2b37fbb0c140a554",
+    "busy": "181b928dc517c1ae6b70d627f429d20bb458a89ac7edbef3339fd5d0449b2abe",
+    "stack_and_rain": "36eaf25bdbcb5f022db8f429edc53835751b1744332fd48302f810c94551a174",
     "particles": "ec68ecacf5bd12c00bc098be9a581591ec4a6cd087d71e869c9b6c54d57de638",
     "character": "5f858b7122788edc463a3e1ed29f8844a28f16a69a852b9a3053dc8df3d75013",
 }

@@ -1,14 +1,29 @@
-"""Continuous collision: fast and bullet bodies swept against static geometry.
+"""Continuous collision: fast and bullet bodies swept to their first time of impact.
 
-After the solver has moved every body, a dynamic body flagged ``bullet``, or one that moved
-more than half its own smallest extent this step, is swept (translation from its start-of-step
-centre to its end, at its start-of-step orientation, a pose the previous step left valid)
-against static shapes whose boxes meet the swept box, with the swept SAT time of impact. On a
-hit that would take it more than a contact slop past the impact it is put back at the first
-impact, a contact slop short of touching, with its start orientation; its velocity is kept, so
-the next step's speculative contact stops it at the surface. A body that started the step at
-the surface and still moves into it slides along it instead, less its velocity into it. A
-shape already overlapping at the start is left to the contacts.
+After the solver has moved every body, a dynamic body that moved more than half its own
+smallest extent this step (a fast body; a fast ``bullet`` has more targets) is swept
+(translation from its start-of-step centre to its end, at its start-of-step orientation, a
+pose the previous step left valid) against the shapes whose boxes meet the swept box, with the
+swept SAT time of impact.
+
+Targets, after Box2D v3's continuous stage: every fast body sweeps against static shapes and
+bodies that did not move this step (asleep); bullets, swept after the other fast bodies have
+been finalised, also against kinematic and awake non-bullet dynamic bodies at their final
+poses. Bullets are never targets of bullets.
+
+On a hit that would take the body more than a contact slop past the impact it is put back at
+the first impact, a contact slop short of touching, with its start orientation and its
+velocity kept: the next step's contact stops it, bounces it, or exchanges momentum with what
+it hit. A dynamic body hit is woken (its island with it). Against immovable geometry (static
+or kinematic) a body that started the step at the surface and still moves into it slides
+along it instead, less its velocity into it. A shape already overlapping an unmoved target at
+the start is left to the contacts; one overlapping a moved target's final pose at the start
+stops there (the target moved into its path). A one-way shape stops only what meets it from
+the side its direction points to, as its contacts do.
+
+A moved target's final pose is worked out only for a bullet whose swept box meets a bound of
+it (its step-start box carried by its centre's motion, grown by what its turn can sweep), and
+written over its step-start vertices and box: ``finish`` places every shape afresh next.
 """
 
 import math
@@ -16,11 +31,29 @@ import math
 import numpy as np
 
 from .._jit import njit
-from .broadphase import filters_allow
-from .constants import B_AWAKE, B_BULLET, DYNAMIC, S_ALIVE, S_SENSOR, STATIC
+from .broadphase import shape_response
+from .constants import (
+    B_AWAKE,
+    B_BULLET,
+    DYNAMIC,
+    KINEMATIC,
+    S_ALIVE,
+    S_SENSOR,
+    SOLID,
+    STATIC,
+)
 from .groups import group_by
+from .islands import wake
+from .narrowphase import ONE_WAY_COS
 from .poses import transform_vertices
 from .sat import sweep_pair
+
+# What a shape row is to the sweeps.
+NOT_TARGET = 0
+FIXED = 1  # static: at its step-start pose, immovable
+ASLEEP = 2  # dynamic, did not move this step: at its step-start pose, woken on a hit
+KINEMATIC_MOVED = 3  # kinematic: at its final pose, immovable (bullets only)
+MOVED = 4  # awake non-bullet dynamic: at its final pose, woken on a hit (bullets only)
 
 
 @njit
@@ -33,11 +66,14 @@ def body_rows(s_body, s_flags, n_shapes, n_bodies):
 
 
 @njit
-def _first_hit(b, cx, cy, c, sn, wx, wy, local_com, start, rows, s_flags, s_vstart, s_vcount,
-               s_radius, s_category, s_mask, s_group, vlocal, vworld, aabb, statics, ns, buf,
-               slop):
+def _first_hit(b, cx, cy, c, sn, wx, wy, local_com, start, rows, kind, s_body, s_flags,
+               s_vstart, s_vcount, s_radius, s_category, s_mask, s_group, one_way, vlocal,
+               verts, boxes, targets, cls, nt, bullet, dynamic_response, buf, slop, com, com0,
+               angle, angle0, placed):
     """Earliest impact of body b's shapes (centre (cx, cy), orientation (c, sn)) translated by
-    (wx, wy) against the static rows ``statics[:ns]``: (t, push_x, push_y); t = 1 for none.
+    (wx, wy) against the target rows ``targets[:nt]`` (vertices in ``verts``, boxes in
+    ``boxes``; a bullet's moved targets placed at their final poses on first need, marked in
+    ``placed``): (t, push_x, push_y, target row); t = 1 and row -1 for none.
 
     Only a motion that would go deeper than the slop past the impact counts: the contacts
     handle the rest. (A body sliding fast along a wall it touches drifts into it by a hair
@@ -47,6 +83,7 @@ def _first_hit(b, cx, cy, c, sn, wx, wy, local_com, start, rows, s_flags, s_vsta
     t_best = 1.0
     bx = 0.0
     by = 0.0
+    hit_row = -1
     for q in range(start[b], start[b + 1]):
         s = rows[q]
         if s_flags[s] & S_SENSOR:
@@ -58,29 +95,49 @@ def _first_hit(b, cx, cy, c, sn, wx, wy, local_com, start, rows, s_flags, s_vsta
         lox, hix = min(lox, lox + wx), max(hix, hix + wx)
         loy, hiy = min(loy, loy + wy), max(hiy, hiy + wy)
         r = s_radius[s]
-        for k in range(ns):
-            t = statics[k]
-            if (aabb[t, 0] > hix + r or aabb[t, 2] < lox - r or aabb[t, 1] > hiy + r
-                    or aabb[t, 3] < loy - r):
+        for k in range(nt):
+            t = targets[k]
+            ct = cls[t]
+            if ct >= KINEMATIC_MOVED:
+                if not bullet:
+                    continue
+                if not placed[t]:
+                    if not _may_meet(t, s_body[t], boxes, com, com0, angle, angle0, lox - r,
+                                     loy - r, hix + r, hiy + r):
+                        continue
+                    _place_final(t, s_body[t], s_vstart, s_vcount, s_radius, vlocal, com,
+                                 angle, local_com, verts, boxes)
+                    placed[t] = True
+            if (boxes[t, 0] > hix + r or boxes[t, 2] < lox - r or boxes[t, 1] > hiy + r
+                    or boxes[t, 3] < loy - r):
                 continue
-            if not filters_allow(s_category[s], s_mask[s], s_group[s], s_category[t],
-                                 s_mask[t], s_group[t]):
+            d = s_body[t]
+            if shape_response(b, DYNAMIC, s_flags[s], s_category[s], s_mask[s], s_group[s],
+                              d, kind[d], s_flags[t], s_category[t], s_mask[t], s_group[t],
+                              dynamic_response) != SOLID:
                 continue
-            hit, toi, px, py, depth = sweep_pair(buf, 0, n, r, vworld, s_vstart[t],
+            hit, toi, px, py, depth = sweep_pair(buf, 0, n, r, verts, s_vstart[t],
                                                  s_vcount[t], s_radius[t], wx, wy, 1.0)
-            if not hit or toi >= t_best or (toi == 0.0 and depth > 0.0):
+            # Overlap at the start is the contacts' business, unless the target moved into
+            # the body's path this step (its step-start pose was clear).
+            if not hit or toi >= t_best or (toi == 0.0 and depth > 0.0 and ct < KINEMATIC_MOVED):
+                continue
+            if (one_way[t, 0] != 0.0 or one_way[t, 1] != 0.0) and not _one_way_blocks(
+                    one_way[t, 0], one_way[t, 1], angle[d], px, py):
                 continue
             if (1.0 - toi) * -(wx * px + wy * py) > slop:
                 t_best = toi
                 bx = px
                 by = py
-    return t_best, bx, by
+                hit_row = t
+    return t_best, bx, by, hit_row
 
 
 @njit
 def _fast_bodies(n_bodies, kind, flags, com, com0, s_body, s_flags, aabb, n_shapes):
-    """Awake dynamic bodies with shapes that are bullets or moved more than half their
-    smallest extent this step (from step-start boxes, margin aside), in body order."""
+    """Awake dynamic bodies with shapes that moved more than half their smallest extent this
+    step (from step-start boxes), in body order. Bullets too (Box2D v3's test): one moving
+    less is still overlapping what it would pass at the step's end, for the contacts."""
     extent = np.full(n_bodies, np.inf)
     shaped = np.zeros(n_bodies, dtype=np.bool_)
     for s in range(n_shapes):
@@ -97,7 +154,7 @@ def _fast_bodies(n_bodies, kind, flags, com, com0, s_body, s_flags, aabb, n_shap
         wx = com[b, 0] - com0[b, 0]
         wy = com[b, 1] - com0[b, 1]
         dist = math.sqrt(wx * wx + wy * wy)
-        if dist == 0.0 or (not (flags[b] & B_BULLET) and dist <= extent[b]):
+        if dist == 0.0 or dist <= extent[b]:
             continue
         fast[k] = b
         k += 1
@@ -105,80 +162,182 @@ def _fast_bodies(n_bodies, kind, flags, com, com0, s_body, s_flags, aabb, n_shap
 
 
 @njit
-def sweep_fast_bodies(n_bodies, kind, flags, com, com0, dp, vel, angle, angle0, dq, local_com,
-                      s_body, s_flags, s_vstart, s_vcount, s_radius, s_category, s_mask,
-                      s_group, vlocal, vworld, aabb, n_shapes, slop):
+def _target_classes(kind, flags, inv_m, s_body, s_flags, n_shapes, cls, targets):
+    """Each live solid shape row's class (``cls``) and the rows that are targets, in row
+    order; returns their number."""
+    nt = 0
+    for s in range(n_shapes):
+        cls[s] = NOT_TARGET
+        if not (s_flags[s] & S_ALIVE) or (s_flags[s] & S_SENSOR):
+            continue
+        d = s_body[s]
+        if kind[d] == STATIC:
+            cls[s] = FIXED
+        elif kind[d] == KINEMATIC:
+            cls[s] = KINEMATIC_MOVED
+        elif inv_m[d] == 0.0:
+            cls[s] = ASLEEP
+        elif not (flags[d] & B_BULLET):
+            cls[s] = MOVED
+        else:
+            continue
+        targets[nt] = s
+        nt += 1
+    return nt
+
+
+@njit
+def _one_way_blocks(ux, uy, angle, px, py):
+    """Whether a one-way shape with local direction (ux, uy), on a body at ``angle``, blocks
+    a body it pushes along (px, py) (from the shape to the body): the push within 60 degrees
+    of its direction, as the contacts decide (narrowphase.ONE_WAY_COS)."""
+    c = math.cos(angle)
+    sn = math.sin(angle)
+    dx = c * ux - sn * uy
+    dy = sn * ux + c * uy
+    return px * dx + py * dy >= ONE_WAY_COS * math.sqrt(px * px + py * py)
+
+
+@njit(inline="always")
+def _may_meet(t, d, boxes, com, com0, angle, angle0, lox, loy, hix, hiy):
+    """Whether target row t, of body d, can meet the box (lox, loy, hix, hiy) at its final
+    pose: its step-start box moved by its centre's motion and grown by the farthest its turn
+    can carry a corner (a point r from the centre moves at most r times the turn)."""
+    dx = com[d, 0] - com0[d, 0]
+    dy = com[d, 1] - com0[d, 1]
+    rx = max(abs(boxes[t, 0] - com0[d, 0]), abs(boxes[t, 2] - com0[d, 0]))
+    ry = max(abs(boxes[t, 1] - com0[d, 1]), abs(boxes[t, 3] - com0[d, 1]))
+    grow = abs(angle[d] - angle0[d]) * math.sqrt(rx * rx + ry * ry)
+    return not (boxes[t, 0] + dx - grow > hix or boxes[t, 2] + dx + grow < lox
+                or boxes[t, 1] + dy - grow > hiy or boxes[t, 3] + dy + grow < loy)
+
+
+@njit(inline="always")
+def _place_final(t, d, s_vstart, s_vcount, s_radius, vlocal, com, angle, local_com, verts,
+                 boxes):
+    """Target row t's vertices and exact box at its body d's final pose (centre ``com``,
+    ``angle``)."""
+    c = math.cos(angle[d])
+    sn = math.sin(angle[d])
+    ox = com[d, 0] - (c * local_com[d, 0] - sn * local_com[d, 1])
+    oy = com[d, 1] - (sn * local_com[d, 0] + c * local_com[d, 1])
+    a0 = s_vstart[t]
+    lox, loy, hix, hiy = transform_vertices(vlocal, a0, s_vcount[t], ox, oy, c, sn, verts, a0)
+    r = s_radius[t]
+    boxes[t, 0] = lox - r
+    boxes[t, 1] = loy - r
+    boxes[t, 2] = hix + r
+    boxes[t, 3] = hiy + r
+
+
+@njit
+def _sweep_body(b, kind, flags, sleep_time, com, com0, dp, vel, angle, angle0, dq, local_com,
+                start, rows, s_body, s_flags, s_vstart, s_vcount, s_radius, s_category, s_mask,
+                s_group, one_way, vlocal, verts, boxes, targets, cls, nt, bullet,
+                dynamic_response, buf, slop, placed):
+    """Sweep body b over its step; put it back at its first impact. Returns 1 if it was."""
+    wx = com[b, 0] - com0[b, 0]
+    wy = com[b, 1] - com0[b, 1]
+    c = math.cos(angle0[b])
+    sn = math.sin(angle0[b])
+    t_best, px, py, row = _first_hit(b, com0[b, 0], com0[b, 1], c, sn, wx, wy, local_com,
+                                     start, rows, kind, s_body, s_flags, s_vstart, s_vcount,
+                                     s_radius, s_category, s_mask, s_group, one_way, vlocal,
+                                     verts,
+                                     boxes, targets, cls, nt, bullet, dynamic_response, buf,
+                                     slop, com, com0, angle, angle0, placed)
+    if row < 0:
+        return 0
+    # Back off the impact by the slop measured along the surface normal (along the path,
+    # a grazing body would be left touching). A counted hit moves into its surface, so
+    # the normal is not zero and the motion into it is positive.
+    pl = math.sqrt(px * px + py * py)
+    ux = px / pl
+    uy = py / pl
+    back = max(0.0, t_best - slop / -(wx * ux + wy * uy))
+    nx = com0[b, 0] + back * wx
+    ny = com0[b, 1] + back * wy
+    d = s_body[row]
+    if kind[d] == DYNAMIC:
+        # It can move: the next step's contact exchanges the momentum, so the velocity
+        # stays, and the target wakes to take its share.
+        wake(d, flags, sleep_time)
+    elif back == 0.0:
+        # A body that starts the step at immovable geometry and still moves into it got past
+        # its contacts (a fast spin turns the contact away within a substep). Put back where
+        # it started with the same velocity, it would do the same again every step, frozen:
+        # its velocity into the surface goes, and it slides on by its motion less the part
+        # into the surface, swept once more. (A body hitting from afar stops at the impact
+        # with its velocity kept; the next step's contact stops it, or bounces it.)
+        vn = vel[b, 0] * ux + vel[b, 1] * uy
+        if vn < 0.0:
+            vel[b, 0] -= vn * ux
+            vel[b, 1] -= vn * uy
+        into = wx * ux + wy * uy
+        rx = wx - into * ux
+        ry = wy - into * uy
+        if math.sqrt(rx * rx + ry * ry) > slop:
+            t2, qx, qy, row2 = _first_hit(b, nx, ny, c, sn, rx, ry, local_com, start, rows,
+                                          kind, s_body, s_flags, s_vstart, s_vcount, s_radius,
+                                          s_category, s_mask, s_group, one_way, vlocal, verts,
+                                          boxes,
+                                          targets, cls, nt, bullet, dynamic_response, buf,
+                                          slop, com, com0, angle, angle0, placed)
+            f = 1.0
+            if row2 >= 0:
+                ql = math.sqrt(qx * qx + qy * qy)
+                f = max(0.0, t2 - slop * ql / -(rx * qx + ry * qy))
+                if kind[s_body[row2]] == DYNAMIC:
+                    wake(s_body[row2], flags, sleep_time)
+            nx += f * rx
+            ny += f * ry
+    dp[b, 0] += nx - com[b, 0]
+    dp[b, 1] += ny - com[b, 1]
+    com[b, 0] = nx
+    com[b, 1] = ny
+    angle[b] = angle0[b]
+    dq[b, 0] = 1.0
+    dq[b, 1] = 0.0
+    return 1
+
+
+@njit
+def sweep_fast_bodies(bodies, shapes, com, com0, dp, angle0, dq, inv_m, n_bodies, n_shapes,
+                      slop, dynamic_response):
     """Returns the number of bodies moved back to their time of impact. Most steps have no
-    fast body: the static list and the shapes per body are only built for one."""
+    fast body: the target list and the shapes per body are only built for one."""
+    kind = bodies.kind
+    flags = bodies.flags
+    s_body = shapes.body
+    s_flags = shapes.flags
+    aabb = shapes.aabb
     fast = _fast_bodies(n_bodies, kind, flags, com, com0, s_body, s_flags, aabb, n_shapes)
     if fast.shape[0] == 0:
         return 0
-    statics = np.empty(n_shapes, dtype=np.int64)
-    ns = 0
-    for s in range(n_shapes):
-        if (s_flags[s] & S_ALIVE) and not (s_flags[s] & S_SENSOR) and kind[s_body[s]] == STATIC:
-            statics[ns] = s
-            ns += 1
-    if ns == 0:
+    cls = np.empty(n_shapes, dtype=np.int64)
+    targets = np.empty(n_shapes, dtype=np.int64)
+    nt = _target_classes(kind, flags, inv_m, s_body, s_flags, n_shapes, cls, targets)
+    if nt == 0:
         return 0
     start, rows = body_rows(s_body, s_flags, n_shapes, n_bodies)
+    s_vcount = shapes.vcount
     maxv = 1
     for s in range(n_shapes):
         if s_flags[s] & S_ALIVE:
             maxv = max(maxv, s_vcount[s])
     buf = np.empty((maxv, 2))
+    placed = np.zeros(n_shapes, dtype=np.bool_)
     moved = 0
-    for b in fast:
-        wx = com[b, 0] - com0[b, 0]
-        wy = com[b, 1] - com0[b, 1]
-        c = math.cos(angle0[b])
-        sn = math.sin(angle0[b])
-        t_best, px, py = _first_hit(b, com0[b, 0], com0[b, 1], c, sn, wx, wy, local_com, start,
-                                    rows, s_flags, s_vstart, s_vcount, s_radius, s_category,
-                                    s_mask, s_group, vlocal, vworld, aabb, statics, ns, buf,
-                                    slop)
-        if t_best >= 1.0:
-            continue
-        # Back off the impact by the slop measured along the surface normal (along the path,
-        # a grazing body would be left touching). A counted hit moves into its surface, so
-        # the normal is not zero and the motion into it is positive.
-        pl = math.sqrt(px * px + py * py)
-        ux = px / pl
-        uy = py / pl
-        back = max(0.0, t_best - slop / -(wx * ux + wy * uy))
-        nx = com0[b, 0] + back * wx
-        ny = com0[b, 1] + back * wy
-        # A body that starts the step at the surface and still moves into it got past its
-        # contacts (a fast spin turns the contact away within a substep). Put back where it
-        # started with the same velocity, it would do the same again every step, frozen: its
-        # velocity into the surface goes, and it slides on by its motion less the part into
-        # the surface, swept once more. (A body hitting from afar stops at the impact with
-        # its velocity kept; the next step's contact stops it, or bounces it.)
-        if back == 0.0:
-            vn = vel[b, 0] * ux + vel[b, 1] * uy
-            if vn < 0.0:
-                vel[b, 0] -= vn * ux
-                vel[b, 1] -= vn * uy
-            into = wx * ux + wy * uy
-            rx = wx - into * ux
-            ry = wy - into * uy
-            if math.sqrt(rx * rx + ry * ry) > slop:
-                t2, qx, qy = _first_hit(b, nx, ny, c, sn, rx, ry, local_com, start, rows,
-                                        s_flags, s_vstart, s_vcount, s_radius, s_category,
-                                        s_mask, s_group, vlocal, vworld, aabb, statics, ns,
-                                        buf, slop)
-                f = 1.0
-                if t2 < 1.0:
-                    ql = math.sqrt(qx * qx + qy * qy)
-                    f = max(0.0, t2 - slop * ql / -(rx * qx + ry * qy))
-                nx += f * rx
-                ny += f * ry
-        dp[b, 0] += nx - com[b, 0]
-        dp[b, 1] += ny - com[b, 1]
-        com[b, 0] = nx
-        com[b, 1] = ny
-        angle[b] = angle0[b]
-        dq[b, 0] = 1.0
-        dq[b, 1] = 0.0
-        moved += 1
+    # The other fast bodies first: bullets then meet them where they end the step.
+    for bullet in (False, True):
+        for b in fast:
+            if ((flags[b] & B_BULLET) != 0) != bullet:
+                continue
+            moved += _sweep_body(b, kind, flags, bodies.sleep_time, com, com0, dp, bodies.vel,
+                                 bodies.angle, angle0, dq, bodies.local_com, start, rows,
+                                 s_body, s_flags, shapes.vstart, s_vcount, shapes.radius,
+                                 shapes.category, shapes.mask, shapes.group, shapes.one_way,
+                                 shapes.vlocal,
+                                 shapes.vworld, aabb, targets, cls, nt, bullet,
+                                 dynamic_response, buf, slop, placed)
     return moved

@@ -14,6 +14,14 @@ from .._jit import njit
 from .constants import B_ALIVE, B_AWAKE, C_TOUCHING, DYNAMIC
 
 
+@njit(inline="always")
+def wake(b, flags, sleep_time):
+    """Wake body b mid-step: with no rest on its clock, the sleep stage keeps its island
+    awake as a whole."""
+    flags[b] |= B_AWAKE
+    sleep_time[b] = 0.0
+
+
 @njit
 def _find(parent, x):
     while parent[x] != x:

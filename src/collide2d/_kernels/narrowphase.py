@@ -231,8 +231,11 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
             old_matched[j] = True
         c_flags[m] = C_PASSING if passing else (C_TOUCHING if touching else 0)
         began[m] = touching and not was_touching
-        if touching:
-            # A moving body touching a sleeping one wakes it (its island follows).
+        # A moving body touching a sleeping one wakes it (its island follows); so does one
+        # closing in on it within the margin: left asleep, the sleeper is fixed to the
+        # solver, which would stop the mover dead at its surface, momentum lost.
+        if touching or (not passing and (vel[bb, 0] - vel[ba, 0]) * nx
+                        + (vel[bb, 1] - vel[ba, 1]) * ny < 0.0):
             if kind[ba] == DYNAMIC and not b_flags[ba] & B_AWAKE:
                 b_flags[ba] |= B_AWAKE
             if kind[bb] == DYNAMIC and not b_flags[bb] & B_AWAKE:

@@ -321,12 +321,8 @@ def restitution(w, p, t):
 @njit(inline="always")
 def continuous(w, p, t):
     prm = p[0]
-    b = w.bodies
-    s = w.shapes
-    sweep_fast_bodies(prm["n_bodies"], b.kind, b.flags, t.com, t.com0, t.dp, b.vel, b.angle,
-                      t.angle0, t.dq, b.local_com, s.body, s.flags, s.vstart, s.vcount,
-                      s.radius, s.category, s.mask, s.group, s.vlocal, s.vworld, s.aabb,
-                      prm["n_shapes"], prm["slop"])
+    sweep_fast_bodies(w.bodies, w.shapes, t.com, t.com0, t.dp, t.angle0, t.dq, t.inv_m,
+                      prm["n_bodies"], prm["n_shapes"], prm["slop"], prm["dynamic_response"])
     return 0
 
 

@@ -1,0 +1,262 @@
+"""Continuous collision: nothing passes what it is swept against, and no hit loses momentum.
+
+Scenes are in zero gravity so that total linear momentum is a conserved quantity the test can
+state exactly: what goes in (the launched body's mass times its speed) must come out, shared
+between the bodies, whatever the contact solver does in between. A pass is the launched body's
+centre moving through the target's rectangle over a step (the segment between its centres at
+the step's start and end, in the target's frame at the step's end: a ball resting on or
+sliding past the target keeps its centre a radius away from it).
+Head-on hits are compared with the 1-D collision worked out by hand.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import collide2d as c2d
+
+DT = 1.0 / 60.0
+SPEEDS = (10.0, 100.0, 1000.0)
+N_OFFSETS = 32
+
+
+def _local(body, point):
+    """A world point in the body's frame."""
+    c = math.cos(body.angle)
+    s = math.sin(body.angle)
+    dx = point[0] - body.position[0]
+    dy = point[1] - body.position[1]
+    return c * dx + s * dy, -s * dx + c * dy
+
+
+def _through(body, half, p0, p1):
+    """Whether the segment p0-p1 meets the body's rectangle of half extents ``half`` at its
+    pose (Liang-Barsky clipping in the body's frame)."""
+    ax, ay = _local(body, p0)
+    bx, by = _local(body, p1)
+    lo, hi = 0.0, 1.0
+    for a, d, h in ((ax, bx - ax, half[0]), (ay, by - ay, half[1])):
+        if d == 0.0:
+            if abs(a) >= h:
+                return False
+            continue
+        t0 = (-h - a) / d
+        t1 = (h - a) / d
+        lo = max(lo, min(t0, t1))
+        hi = min(hi, max(t0, t1))
+    return lo < hi
+
+
+def _asleep_world(target_size, target_kind="dynamic", target_velocity=(0.0, 0.0)):
+    """A zero-gravity world with a target box at the origin; a dynamic target is left to fall
+    asleep (at rest for the world's time to sleep)."""
+    w = c2d.World(gravity=(0.0, 0.0))
+    target = w.add_body(kind=target_kind, position=(0.0, 0.0), velocity=target_velocity)
+    target.add_box(*target_size)
+    if target_kind == "dynamic" and target_velocity == (0.0, 0.0):
+        for _ in range(60):
+            w.step(DT)
+        assert not target.awake
+    return w, target
+
+
+def _shoot(w, target, half_x, start_x, y, speed, radius, bullet, steps, elasticity=0.0):
+    """Launch a circle along +x at height y from start_x; step, and return (passed, launched
+    body, momentum in, most momentum lost along x)."""
+    ball = w.add_body(position=(start_x, y), velocity=(speed, 0.0), bullet=bullet)
+    ball.add_circle(radius, elasticity=elasticity)
+    for shape in target.shapes:
+        shape.elasticity = elasticity
+    movable = target.kind == "dynamic"
+    p_in = ball.mass * speed + (target.mass * target.velocity[0] if movable else 0.0)
+    py_in = target.mass * target.velocity[1] if movable else 0.0
+    worst = 0.0
+    passed = False
+    for _ in range(steps):
+        before = ball.position
+        w.step(DT)
+        passed |= _through(target, half_x, before, ball.position)
+        if movable:
+            p = ball.mass * ball.velocity[0] + target.mass * target.velocity[0]
+            q = ball.mass * ball.velocity[1] + target.mass * target.velocity[1]
+            worst = max(worst, abs(p - p_in), abs(q - py_in))
+    return passed, ball, p_in, worst
+
+
+def _offsets(reach):
+    """N_OFFSETS lateral offsets spread over (-reach, reach)."""
+    return (np.arange(N_OFFSETS) + 0.5) / N_OFFSETS * 2.0 * reach - reach
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("speed", SPEEDS)
+def test_fast_ball_never_passes_a_sleeping_box_and_keeps_momentum(speed):
+    """A 0.5 m ball (not a bullet) into a sleeping 0.4 m box, over 32 offsets across the box
+    and a start a fraction of a step away (the step's phase at the hit differs per offset)."""
+    for k, y in enumerate(_offsets(0.2 + 0.25)):
+        w, box = _asleep_world((0.4, 0.4))
+        start = -0.5 - speed * DT * (1.0 + k / N_OFFSETS)
+        passed, ball, p_in, lost = _shoot(w, box, (0.2, 0.2), start, y, speed, 0.25, False,
+                                          steps=6)
+        assert not passed, (speed, y)
+        assert lost <= 1e-9 * p_in, (speed, y, lost)
+        # The box took a share of it: it is awake and moving along +x.
+        assert box.awake and box.velocity[0] > 0.0, (speed, y)
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("speed", SPEEDS)
+@pytest.mark.parametrize("elasticity", [0.0, 1.0])
+def test_head_on_hit_on_sleeping_box_matches_the_1d_collision(speed, elasticity):
+    """Centred hit of a ball on a sleeping box: the velocities after are the 1-D collision's,
+    v1' = (m1 - e m2) v / (m1 + m2), v2' = (1 + e) m1 v / (m1 + m2)."""
+    w, box = _asleep_world((0.4, 0.4))
+    passed, ball, p_in, lost = _shoot(w, box, (0.2, 0.2), -0.5 - 1.37 * speed * DT, 0.0,
+                                      speed, 0.25, False, steps=6, elasticity=elasticity)
+    m1 = ball.mass
+    m2 = box.mass
+    v1 = (m1 - elasticity * m2) * speed / (m1 + m2)
+    v2 = (1.0 + elasticity) * m1 * speed / (m1 + m2)
+    assert not passed
+    assert lost <= 1e-9 * p_in
+    assert ball.velocity[0] == pytest.approx(v1, abs=1e-3 * speed)
+    assert box.velocity[0] == pytest.approx(v2, abs=1e-3 * speed)
+
+
+def test_ball_at_40_moves_a_sleeping_box_at_every_phase():
+    """The reported case: a 0.5 m ball at 40 m/s and a sleeping 0.4 m box, 64 start phases,
+    with gravity and a floor (the box asleep on it). The box is pushed every time and the
+    ball never goes through it."""
+    for k in range(64):
+        w = c2d.World(gravity=(0.0, -10.0))
+        w.add_body(kind="static", position=(0.0, -0.5)).add_box(40.0, 1.0)
+        box = w.add_body(position=(0.0, 0.2))
+        box.add_box(0.4, 0.4)
+        for _ in range(120):
+            w.step(DT)
+        assert not box.awake
+        x0 = box.position[0]
+        ball = w.add_body(position=(-3.0 - 40.0 * DT * k / 64, 0.3), velocity=(40.0, 0.0))
+        ball.add_circle(0.25)
+        for _ in range(20):
+            before = ball.position
+            w.step(DT)
+            assert not _through(box, (0.2, 0.2), before, ball.position), k
+        assert box.position[0] > x0 + 0.05, k
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("speed", SPEEDS)
+@pytest.mark.parametrize("moving", [False, True])
+def test_bullet_never_passes_a_thin_dynamic_plank(speed, moving):
+    """A 0.2 m bullet at a 0.1 m by 2 m awake dynamic plank, at rest or sliding along its
+    length at 3 m/s, over 32 offsets along the plank: no pass, no momentum lost."""
+    for k, y in enumerate(_offsets(1.0)):
+        w = c2d.World(gravity=(0.0, 0.0))
+        w.sleeping = False
+        vy = 3.0 if moving else 0.0
+        plank = w.add_body(position=(0.0, 0.0), velocity=(0.0, vy))
+        plank.add_box(0.1, 2.0)
+        start = -0.5 - speed * DT * (1.0 + k / N_OFFSETS)
+        passed, ball, p_in, lost = _shoot(w, plank, (0.05, 1.0), start, y + 2.0 * vy * DT,
+                                          speed, 0.1, True, steps=6)
+        assert not passed, (speed, y)
+        assert lost <= 1e-9 * p_in, (speed, y, lost)
+        assert plank.velocity[0] > 0.0, (speed, y)
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("speed", SPEEDS)
+@pytest.mark.parametrize("plank_velocity", [(0.0, 0.0), (0.0, 5.0), (-2.0, 0.0)])
+def test_bullet_never_passes_a_kinematic_plank(speed, plank_velocity):
+    """A kinematic plank at rest, sliding along its length, and coming at the bullet: the
+    bullet stops on its near side every time."""
+    for k, y in enumerate(_offsets(1.0)):
+        w, plank = _asleep_world((0.1, 2.0), "kinematic", plank_velocity)
+        start = -0.5 - speed * DT * (1.0 + k / N_OFFSETS)
+        passed, ball, _, _ = _shoot(w, plank, (0.05, 1.0), start,
+                                    y + 2.0 * plank_velocity[1] * DT, speed, 0.1, True, steps=6)
+        assert not passed, (speed, y, plank_velocity)
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("speed", SPEEDS)
+def test_fast_body_never_passes_a_thin_static_wall(speed):
+    """A fast (not bullet) 0.2 m box at a 0.05 m static wall: stopped on its near side."""
+    for k, y in enumerate(_offsets(1.0)):
+        w, wall = _asleep_world((0.05, 2.0), "static")
+        start = -0.5 - speed * DT * (1.0 + k / N_OFFSETS)
+        body = w.add_body(position=(start, y), velocity=(speed, 0.0))
+        body.add_box(0.2, 0.2)
+        for _ in range(6):
+            w.step(DT)
+            assert body.position[0] < 0.0, (speed, y)
+
+
+@pytest.mark.nojit
+def test_bullets_and_fast_bodies_are_deterministic():
+    """The same scene twice gives the same bytes."""
+
+    def run():
+        w = c2d.World(gravity=(0.0, -10.0))
+        w.add_body(kind="static").add_box(20.0, 1.0)
+        for k in range(8):
+            b = w.add_body(position=(0.3 * k - 1.0, 0.7 + 0.4 * k))
+            b.add_box(0.1, 0.6)
+        kin = w.add_body(kind="kinematic", position=(3.0, 1.5), velocity=(0.0, 1.0))
+        kin.add_box(0.1, 2.0)
+        for k in range(6):
+            b = w.add_body(position=(-6.0, 0.8 + 0.3 * k), velocity=(300.0 + 40 * k, 0.0),
+                           bullet=k % 2 == 0)
+            b.add_circle(0.1)
+        for _ in range(40):
+            w.step(DT)
+        return w.snapshot()
+
+    assert run() == run()
+
+
+@pytest.mark.nojit
+def test_a_hit_wakes_the_target_and_its_island_in_the_same_step():
+    """A bullet hitting the top box of a sleeping two-box stack within one step: the step
+    that finds the impact wakes the top box, and the box under it with it (one island)."""
+    w = c2d.World(gravity=(0.0, -10.0))
+    w.add_body(kind="static", position=(0.0, -0.5)).add_box(20.0, 1.0)
+    low = w.add_body(position=(0.0, 0.25))
+    low.add_box(0.5, 0.5)
+    top = w.add_body(position=(0.0, 0.75))
+    top.add_box(0.5, 0.5)
+    for _ in range(120):
+        w.step(DT)
+    assert not low.awake and not top.awake
+    bullet = w.add_body(position=(-8.0, 0.8), velocity=(1000.0, 0.0), bullet=True)
+    bullet.add_circle(0.05)
+    w.step(DT)
+    # Stopped short of the top box's face (x = -0.25), velocity kept for the next contact.
+    assert -0.25 - 0.05 - 0.02 < bullet.position[0] < -0.25 - 0.05
+    assert bullet.velocity[0] == pytest.approx(1000.0, rel=1e-9)
+    assert top.awake and low.awake
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("speed", SPEEDS)
+def test_one_way_platform_stops_fast_bodies_only_from_its_side(speed):
+    """A 0.1 m static platform with one_way = (0, 1): a fast box rising from below goes
+    through it; one falling onto it from above stops on it."""
+    for up in (True, False):
+        w = c2d.World(gravity=(0.0, 0.0))
+        ledge = w.add_body(kind="static").add_box(4.0, 0.1)
+        ledge.one_way = (0.0, 1.0)
+        y0 = -0.5 - 1.37 * speed * DT
+        body = w.add_body(position=(0.3, y0 if up else -y0),
+                          velocity=(0.0, speed if up else -speed))
+        body.add_box(0.2, 0.2)
+        for _ in range(12):
+            w.step(DT)
+        if up:
+            assert body.position[1] > 1.0, speed
+        else:
+            assert 0.05 + 0.1 - 0.02 < body.position[1] < 0.05 + 0.1 + 0.02, speed
