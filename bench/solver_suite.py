@@ -7,6 +7,7 @@ defaults: 4 substeps, contact hertz 30, damping ratio 10, push-out 3 m/s.
 
     python bench/solver_suite.py            # every scene
     python bench/solver_suite.py column arch  # scenes whose name contains a word
+    python bench/solver_suite.py off=block_impacts,shed_weight  # with extras off
 """
 
 from __future__ import annotations
@@ -126,8 +127,12 @@ def _fmt(figures):
 
 
 def main(argv):
-    words = argv[1:]
-    engines = [S.C2D, B2D3]
+    words = [w for w in argv[1:] if not w.startswith("off=")]
+    off = [name for w in argv[1:] if w.startswith("off=") for name in w[4:].split(",")]
+    S.C2D.settings = {name: False for name in off}
+    engines = [S.C2D] if off else [S.C2D, B2D3]
+    if off:
+        print(f"collide2d with {', '.join(off)} off")
     print("| scene | criterion | " + " | ".join(e.name for e in engines) + " |")
     print("|---|---|" + "---|" * len(engines))
     for name, (run, criterion) in SCENES.items():

@@ -19,14 +19,18 @@ G = 10.0
 
 
 class C2D:
-    """collide2d adapter: bodies are numbered in the order they are added."""
+    """collide2d adapter: bodies are numbered in the order they are added. ``settings``
+    (e.g. ``OFF``: solver extras switched off) are set on the world."""
 
     name = "collide2d"
+    settings: dict = {}
 
     def __init__(self, gravity=(0.0, -G)):
         import collide2d as c2d
 
         self.world = c2d.World(gravity=gravity, sleeping=False)
+        for key, value in self.settings.items():
+            setattr(self.world, key, value)
         self.bodies = []
 
     def add(self, kind="dynamic", position=(0.0, 0.0), angle=0.0, box=None, circle=None,
@@ -234,7 +238,7 @@ def overlapping_spawn(e, seconds=3.0):
             "speed": float(np.linalg.norm(e.velocities(idx), axis=1).max())}
 
 
-def overlapping_pile(e, n=5, seconds=3.0):
+def overlapping_pile(e, n=5, seconds=5.0):
     """n unit boxes created half inside each other in a column (centres 0.5 m apart,
     alternately 0.1 m left and right) on the ground. They push apart into a column
     resting face on face; figures: the deepest overlap left between neighbours (one's
