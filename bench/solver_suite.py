@@ -82,6 +82,9 @@ class B2D3:
     def set_angular_velocity(self, i, w):
         self.bodies[i].angular_velocity = float(w)
 
+    def angular_velocities(self, idx):
+        return np.array([self.bodies[i].angular_velocity for i in idx], dtype=np.float64)
+
     def set_gravity(self, g):
         self.world.gravity = (float(g[0]), float(g[1]))
 
@@ -99,25 +102,28 @@ def _far(e):
 #: name -> (run(engine) -> figures, criterion as the tests hold collide2d to it).
 SCENES = {
     "column of 10 boxes": (S.column_of_boxes, "offset < 0.03 m, drop < 0.05 m"),
-    "column of 10 circles": (S.column_of_circles, "height error < 0.02 m, speed < 0.05"),
+    "column of 10 circles": (S.column_of_circles, "height error < 0.03 m, speed < 0.01"),
     "card house (3 levels)": (S.card_house, "moved < 0.02 m over 4.5 s"),
-    "arch": (S.arch, "moved < 0.05 m"),
+    "arch": (S.arch, "moved < 0.35 m"),
     "dominoes (12)": (S.dominoes, "all fallen, in order"),
-    "overlapping spawns": (S.overlapping_spawn, "overlap < 0.01 m, speed < 0.1 m/s"),
-    "overlapping pile": (S.overlapping_pile, "overlap < 0.01 m, speed < 0.1 m/s"),
+    "overlapping spawns": (S.overlapping_spawn, "overlap < 0.005 m, speed < 0.2 m/s"),
+    "overlapping pile": (S.overlapping_pile, "overlap < 0.01 m, speed < 0.05 m/s"),
     "heavy on light 1:100": (lambda e: S.heavy_on_light(e, 100.0), "drift < 0.02, drop < 0.05"),
-    "heavy on light 1:1000": (lambda e: S.heavy_on_light(e, 1000.0), "drift < 0.02, drop < 0.1"),
+    "heavy on light 1:1000": (lambda e: S.heavy_on_light(e, 1000.0), "drift < 0.02, drop < 0.2"),
     "heavy off circles": (S.heavy_on_circles, "rise < 0.02 m"),
     "ramp 20 deg mu 0.5 (holds)": (lambda e: _ramp(e, 20.0, 0.5), "accel < 0.01"),
     "ramp 30 deg mu 0.3 (slides)": (
         lambda e: _ramp(e, 30.0, 0.3),
         f"accel = {S.G * (math.sin(math.radians(30)) - 0.3 * math.cos(math.radians(30))):.3f}"
         " +- 2 %"),
-    "300 circles in a box": (S.confined_circles, "outside 0, overlap < 0.02, speed < 0.2"),
-    "crowd to a point": (S.crowd_to_point, "overlap < 0.05 m, speed < 0.5"),
-    "column at 1e5 m": (_far, "difference < 1e-3 m"),
+    "300 circles in a box": (S.confined_circles, "outside 0, overlap < 0.02, speed < 0.05"),
+    "crowd to a point": (S.crowd_to_point, "overlap < 0.02 m, speed < 1"),
+    "column at 1e5 m": (_far, "difference < 1e-6 m"),
+    "gravity off under a column": (S.gravity_off, "speed < 0.01 m/s"),
+    "plank landing flat at 20 m/s": (S.flat_landing, "spin < 0.1 rad/s"),
+    "elastic corner impact": (S.corner_impact, "energy ratio <= 1 + 1e-9"),
     "pyramid B = 40": (lambda e: S.pyramid(e, 40, 600), "moved < 0.1 m"),
-    "pyramid B = 100": (lambda e: S.pyramid(e, 100, 500), "sag <= 0.37 m"),
+    "pyramid B = 100": (lambda e: S.pyramid(e, 100, 500), "sag < 0.375 m"),
 }
 
 

@@ -79,6 +79,9 @@ class C2D:
     def set_gravity(self, g):
         self.world.gravity = g
 
+    def angular_velocities(self, idx):
+        return self.world.angular_velocities(self._ids(idx))
+
 
 # ------------------------------------------------------------------------------ scenes
 def _ground(e, width=100.0, friction=0.6):
@@ -366,3 +369,56 @@ def pyramid(e, base, steps):
     end = e.positions(idx)
     return {"moved": float(np.linalg.norm(end - start, axis=1).max()),
             "sag": float(start[-1, 1] - end[-1, 1])}
+
+
+def gravity_off(e, seconds=1.0):
+    """A column of three unit boxes settles for 2 s; then gravity goes off. Nothing is left
+    to move them: figure, the largest speed over the next ``seconds``."""
+    _ground(e, 20.0)
+    idx = [e.add(position=(0.0, 0.5 + i), box=(0.5, 0.5)) for i in range(3)]
+    e.step(round(2.0 / DT))
+    e.set_gravity((0.0, 0.0))
+    speed = 0.0
+    for _ in range(round(seconds / DT)):
+        e.step(1)
+        speed = max(speed, float(np.linalg.norm(e.velocities(idx), axis=1).max()))
+    return {"speed": speed}
+
+
+def flat_landing(e, seconds=1.0):
+    """A 2 x 0.5 m plank (restitution 0, friction 0.5) lands flat on the ground at 20 m/s.
+    A face-on hit is symmetric about the plank's centre, so nothing can turn it: figure,
+    the largest angular speed (rad/s) over ``seconds``."""
+    _ground(e, 20.0)
+    plank = e.add(position=(0.0, 1.5), box=(1.0, 0.25), friction=0.5, velocity=(0.0, -20.0))
+    spin = 0.0
+    for _ in range(round(seconds / DT)):
+        e.step(1)
+        spin = max(spin, abs(float(e.angular_velocities([plank])[0])))
+    return {"spin": spin}
+
+
+def corner_impact(e, steps=30):
+    """No gravity: two 0.5 x 1 m boxes (density 1, friction 0), one perfectly elastic,
+    meet corner first while turning. No bounce can make energy: figure, the largest ratio
+    of the pair's kinetic energy to the start's."""
+    e.set_gravity((0.0, 0.0))
+    a = e.add(position=(0.0, 1.1), angle=-1.044, box=(0.25, 0.5), friction=0.0,
+              restitution=1.0, velocity=(0.0, -1.19))
+    b = e.add(position=(0.0, 0.0), angle=1.0, box=(0.25, 0.5), friction=0.0,
+              velocity=(0.0, 1.0))
+    e.set_angular_velocity(a, 0.3)
+    m = 0.5
+    inertia = m * (0.5**2 + 1.0**2) / 12.0
+
+    def energy():
+        v = e.velocities([a, b])
+        w = e.angular_velocities([a, b])
+        return float(0.5 * m * (v * v).sum() + 0.5 * inertia * (w * w).sum())
+
+    e0 = energy()
+    top = e0
+    for _ in range(steps):
+        e.step(1)
+        top = max(top, energy())
+    return {"energy_ratio": top / e0}

@@ -178,9 +178,11 @@ def _gravity_off_speed(shed: bool) -> float:
 
 
 def test_shed_weight_keeps_a_settled_stack_still_when_gravity_goes_off():
-    """A stack at rest whose weight disappears has nothing to move it: it stays put."""
-    assert _gravity_off_speed(True) < 1e-3
-    assert _gravity_off_speed(False) > 1e-2
+    """A stack at rest whose weight disappears has nothing to move it: it stays put, but
+    for the few millimetres its soft contacts rested deep, which the springs push back out
+    (as Box2D v3's would; the bound was 1e-3 m/s when a load-based hold stopped them)."""
+    assert _gravity_off_speed(True) < 1e-2
+    assert _gravity_off_speed(False) > 3e-2
 
 
 def _corner_energy(cap: bool) -> tuple[float, float]:
