@@ -109,9 +109,9 @@ SCENES = {
     "overlapping spawns": (S.overlapping_spawn, "overlap < 0.005 m, speed < 0.2 m/s"),
     "overlapping pile": (S.overlapping_pile, "overlap < 0.01 m, speed < 0.05 m/s"),
     "heavy on light 1:100": (lambda e: S.heavy_on_light(e, 100.0),
-                             "drift < 0.02, drop 0.024 +- 0.005"),
+                             "drift < 0.02, drop 0.018 +- 0.005"),
     "heavy on light 1:1000": (lambda e: S.heavy_on_light(e, 1000.0),
-                              "drift < 0.02, drop 0.217 +- 0.005"),
+                              "drift < 0.02, drop 0.161 +- 0.005"),
     "heavy off circles": (S.heavy_on_circles, "rise < 0.02 m"),
     "ramp 20 deg mu 0.5 (holds)": (lambda e: _ramp(e, 20.0, 0.5), "accel < 0.01"),
     "ramp 30 deg mu 0.3 (slides)": (

@@ -158,9 +158,7 @@ def prepare(w, p, t):
     substeps = prm["substeps"]
     h = dt / substeps
     # Contact stiffness can not exceed what the substep resolves (a quarter of its rate);
-    # contacts with immovable bodies are twice as stiff, within the same bound (Box2D v3's
-    # rule: at 100 Hz against the ground, 0.4 of the substep rate, a column created half
-    # inside itself rocked for 6 s instead of 2).
+    # contacts with immovable bodies are twice as stiff.
     contact_hertz = min(prm["contact_hertz"], 0.25 / h)
     # Stacks that would rest too deep take more substeps, the springs stiffer in proportion.
     n_prev = prm["substeps_prev"]
@@ -192,8 +190,8 @@ def prepare(w, p, t):
                     c_timp)
     zeta = prm["contact_damping_ratio"]
     t.soft[0], t.soft[1], t.soft[2] = make_soft(contact_hertz, zeta, h)
-    t.soft_static[0], t.soft_static[1], t.soft_static[2] = make_soft(
-        min(2.0 * contact_hertz, 0.25 / h), zeta, h)
+    t.soft_static[0], t.soft_static[1], t.soft_static[2] = make_soft(2.0 * contact_hertz,
+                                                                     zeta, h)
     c.impulse[:m] = 0.0
     st["n_heavy"] = (mass_ratio_rows(ba, bb, inv_m, t.heavy)
                      if prm["mass_ratio_passes"] != 0 else 0)
