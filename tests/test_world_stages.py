@@ -108,6 +108,7 @@ def test_boxes_created_inside_each_other_separate_without_a_setting():
     assert abs(a.velocity[0]) < 0.2 and abs(b.velocity[0]) < 0.2
 
 
+@pytest.mark.nojit
 def test_a_snapshot_with_the_retired_push_out_switch_off_restores():
     """Files written when push-out was an extra may list it in extras_off: it is ignored
     (the push-out is the base solver's now), and the other extras listed still apply."""
