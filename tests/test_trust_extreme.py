@@ -262,11 +262,16 @@ def test_bodies_overlapping_within_slop_without_gravity_stay_at_rest():
     assert vmax < 1e-3 and drift < 0.005
 
 
-def test_bodies_overlapping_by_2_mm_without_gravity_come_to_rest():
+def test_bodies_overlapping_by_2_mm_without_gravity_separate_slowly():
+    """The soft contacts push the overlap out as velocity and the relax pass takes most of
+    it back, but along a chain one pass per substep leaves some: the bodies drift apart at
+    centimetres per second, as in Box2D v3 (0.039 m/s; here 0.032). Bound: a spring pushes
+    at its rate (14 per s at 50 Hz over 240 Hz substeps) times the 1 mm beyond the slop,
+    0.014 m/s, and the five contacts of the row add up to 0.07 m/s; 0.35 m in 5 s."""
     w, bodies = touching_cluster(overlap=0.002)
     max_speed_and_drift(w, bodies, 300)          # pushed apart: let it settle
     vmax, drift = max_speed_and_drift(w, bodies, 300)
-    assert vmax < 1e-3 and drift < 0.005
+    assert vmax < 0.07 and drift < 0.35
 
 
 def test_settled_stack_stays_put_when_gravity_is_turned_off():
@@ -282,4 +287,6 @@ def test_settled_stack_stays_put_when_gravity_is_turned_off():
         w.step(DT)
     w.gravity = (0.0, 0.0)
     vmax, drift = max_speed_and_drift(w, boxes, 300)
-    assert vmax < 1e-3 and drift < 0.005
+    # The springs give back the millimetres they rested deep (Box2D v3: 0.047 m/s, 0.24 m
+    # in 5 s; the bound was 1e-3 m/s when a load-based hold kept them from pushing).
+    assert vmax < 0.01 and drift < 0.05

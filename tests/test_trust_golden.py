@@ -103,9 +103,9 @@ def character_scene() -> str:
 
 
 GOLDEN = {
-    "busy": "181b928dc517c1ae6b70d627f429d20bb458a89ac7edbef3339fd5d0449b2abe",
-    "stack_and_rain": "36eaf25bdbcb5f022db8f429edc53835751b1744332fd48302f810c94551a174",
-    "particles": "ec68ecacf5bd12c00bc098be9a581591ec4a6cd087d71e869c9b6c54d57de638",
+    "busy": "0209a40fb6cbaffc0981ace40254294eca80ff2c244b5bb7a3c204066783828a",
+    "stack_and_rain": "c683d579b1e985a8c3e3a2cdb365115fca3ca435f90ec4fc99efd3f946114576",
+    "particles": "c3e228bfa212984a3adbc8baa4259883dce4a2cb86fb743d39dd084e52146592",
     "character": "5f858b7122788edc463a3e1ed29f8844a28f16a69a852b9a3053dc8df3d75013",
 }
 

@@ -365,15 +365,15 @@ class StepBuffers:
     buffers grown when a step finds more pairs than they hold."""
 
     BODY = {"com": (2,), "com0": (2,), "angle0": (), "dp": (2,), "dq": (2,), "inv_m": (),
-            "inv_i": (), "vfree": (2,), "wfree": (), "push": (3,)}
-    BODY_FLAGS = ("kin_moving", "deep_body", "touched")
+            "inv_i": (), "vfree": (2,), "wfree": ()}
+    BODY_FLAGS = ("kin_moving", "touched")
     ROWS = {"rows": ((), np.int64), "ba": ((), np.int64), "bb": ((), np.int64),
             "jac": ((2, 4), np.float64), "nmass": ((2,), np.float64),
             "tmass": ((2,), np.float64), "coup": ((6,), np.float64),
             "adj": ((2,), np.float64), "relv": ((2,), np.float64), "fric": ((), np.float64),
             "rest": ((), np.float64), "static_pair": ((), np.bool_),
             "max_imp": ((2,), np.float64), "kinv": ((3,), np.float64),
-            "deep": ((), np.float64), "heavy": ((), np.int64)}
+            "heavy": ((), np.int64)}
 
     def __init__(self):
         self.contacts = ContactStore(16)
@@ -382,8 +382,8 @@ class StepBuffers:
         self.body_capacity = 0
         self.pair_capacity = 0
         self.state = np.zeros(1, V.STEP_DTYPE)
-        self.soft = np.zeros(4)
-        self.soft_static = np.zeros(4)
+        self.soft = np.zeros(3)
+        self.soft_static = np.zeros(3)
         self._views: dict = {}
         self.fit(16, 16)
 

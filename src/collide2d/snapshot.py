@@ -138,8 +138,10 @@ _FLOAT_SETTINGS = {
 }
 _SUBSTEP_KEYS = ("max_substeps", "substeps_used")
 # Solver extras (World settings, all on by default).
-_EXTRAS = ("push_out", "mass_ratio_passes", "shed_weight", "restitution_energy_cap",
-           "block_impacts")
+_EXTRAS = ("mass_ratio_passes", "shed_weight", "restitution_energy_cap", "block_impacts")
+# Extras that became part of the solver's base: still accepted in extras_off (files written
+# when they could be switched off) and ignored, since the base has no switch for them.
+_RETIRED_EXTRAS = ("push_out",)
 _SETTING_KEYS = ("gravity", "solved_gravity", "damping", "substeps", *_SUBSTEP_KEYS,
                  "sleeping", "integrator", "dynamic_response", "contact_hertz",
                  "contact_damping_ratio", "contact_push_speed", "restitution_threshold",
@@ -426,7 +428,7 @@ def _check_header_schema(h) -> None:
                  "settings")
     off = st.get("extras_off", [])
     if (not isinstance(off, list) or len(set(off)) != len(off)
-            or not all(isinstance(k, str) and k in _EXTRAS for k in off)):
+            or not all(isinstance(k, str) and k in _EXTRAS + _RETIRED_EXTRAS for k in off)):
         raise _corrupt(f"settings.extras_off must list solver extras among {list(_EXTRAS)}")
     for name in ("gravity", "solved_gravity"):
         g = st[name]

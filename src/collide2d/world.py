@@ -238,12 +238,6 @@ class World:
 
         return property(get, set_, doc=doc)
 
-    push_out = _extra(
-        "push_out", "Solver extra (on by default): overlap deeper than a manifold's springs "
-        "hold (twice the depth at which they carry its load) is pushed out on "
-        "pseudo-velocities, which move bodies but never become velocity, so bodies created "
-        "overlapping separate and stop. Costs one pass over the deep manifolds' bodies in "
-        "the substeps that find any.")
     mass_ratio_passes = _extra(
         "mass_ratio_passes", "Solver extra (on by default): three more biased passes per "
         "substep over the manifolds of bodies touching a dynamic body over four times "
@@ -1565,7 +1559,7 @@ SLEEP_ANGULAR = math.radians(2.0)
 TIME_TO_SLEEP = 0.5
 
 # Solver extras (World settings of the same names), all on by default.
-_EXTRAS = {"push_out": 1, "mass_ratio_passes": 1, "shed_weight": 1,
+_EXTRAS = {"mass_ratio_passes": 1, "shed_weight": 1,
            "restitution_energy_cap": 1, "block_impacts": 1}
 _TOLERANCES = {"margin": SPECULATIVE_DISTANCE, "slop": LINEAR_SLOP,
                "sleep_linear": SLEEP_LINEAR, "sleep_angular": SLEEP_ANGULAR,

@@ -166,28 +166,6 @@ def integrate_positions(vel, angvel, com, angle, angle0, dp, dq, inv_m, kind, fl
 
 
 @njit
-def apply_push(push, com, angle, angle0, dp, dq, n_bodies, h):
-    """Move bodies by the substep's push-out (``push``: vx, vy, w), then clear it: the push
-    corrects overlap without becoming velocity."""
-    for b in range(n_bodies):
-        vx = push[b, 0]
-        vy = push[b, 1]
-        w = push[b, 2]
-        if vx == 0.0 and vy == 0.0 and w == 0.0:
-            continue
-        com[b, 0] += h * vx
-        com[b, 1] += h * vy
-        dp[b, 0] += h * vx
-        dp[b, 1] += h * vy
-        if w != 0.0:
-            angle[b] += h * w
-            dq[b, 0], dq[b, 1] = cos_sin(angle[b] - angle0[b])
-        push[b, 0] = 0.0
-        push[b, 1] = 0.0
-        push[b, 2] = 0.0
-
-
-@njit
 def contact_bodies(ba, bb, n_bodies, touched):
     """Into ``touched``, which bodies some contact row touches: the substep loop integrates
     and solves these; ``integrate_alone`` takes the others through all substeps at once."""

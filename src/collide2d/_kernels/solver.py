@@ -10,13 +10,13 @@ and in reverse order (relax, which also sums the step's impulses); after the sub
 warm start.
 
 Soft contacts: penetration is removed by a damped spring (contact hertz, damping ratio)
-expressed as a bias velocity with mass and impulse scaling, capped at a maximum push-out
-speed; this is what lets stacks rest without jitter. A manifold's springs push only as deep
-as the load they carry needs (``HOLD``); overlap beyond that is pushed out by ``push_out``
-on pseudo-velocities (split impulses), which move the bodies but never become velocity.
-Separation is re-measured every substep from the bodies' position deltas and rotated
-anchors, so it stays valid as bodies move. Friction is Coulomb: the tangent impulse is
-clamped to friction * normal impulse.
+expressed as a bias velocity with mass and impulse scaling, capped at the push-out speed
+(``World.contact_push_speed``, Box2D v3's maximum bias velocity); this is what lets stacks
+rest without jitter, and the relax pass takes the push's velocity back out, so bodies
+created inside each other separate and stop. Separation is re-measured every substep from
+the bodies' position deltas and rotated anchors (Box2D v3's anchor-relative update), so it
+stays valid as bodies move. Friction is Coulomb: the tangent impulse is clamped to
+friction * normal impulse.
 
 Bodies are indexed by slot; ``inv_m`` / ``inv_i`` are zero for static, kinematic and
 sleeping bodies, which makes them immovable here.
@@ -29,18 +29,9 @@ import numpy as np
 from .._jit import njit
 from .constants import B_ARCADE
 
-# Overlap (m) left alone by the push-out: a stack rests this much deeper per contact, and
+# Overlap (m) the springs leave alone: a stack rests this much deeper per contact, and
 # bodies a hair inside each other are not moved at all.
 PUSH_SLOP = 0.001
-# How deep a manifold's springs push, in multiples of the depth at which they carry its
-# accumulated impulse (load / (m_eff w^2)). A spring's push is velocity, which the one relax
-# pass can not take back along a chain of contacts (Gauss-Seidel needs many passes there):
-# with no load to absorb it, bodies placed 2 mm inside each other drifted apart at 0.03 m/s
-# for ever, and a settled stack flew apart when gravity was turned off. Overlap deeper than
-# this is pushed out on pseudo-velocities instead. Pushed that way alone, a stack's springs
-# could not hold it (a B = 40 pyramid fell 2.7 m): the load is what tells the two apart.
-# Twice the depth leaves a resting stack's springs as they were.
-HOLD = 2.0
 # Approach speed (m/s) of both points above which a two-point manifold is solved as a block.
 BLOCK_SPEED = 0.5
 # Mass ratio across a contact beyond which the lighter body's contacts get extra passes.
@@ -51,16 +42,15 @@ EXTRA_PASSES = 3
 
 @njit
 def make_soft(hertz, zeta, h):
-    """(bias_rate, mass_scale, impulse_scale, hold) of a soft constraint over substep h;
-    springs of summed effective mass m and accumulated impulse L (per substep) push at most
-    hold * L / m deep: ``HOLD`` times where they carry L, L / (m h w^2)."""
+    """(bias_rate, mass_scale, impulse_scale) of a soft constraint over substep h (Box2D
+    v3's b2MakeSoft)."""
     if hertz == 0.0:
-        return 0.0, 1.0, 0.0, 0.0
+        return 0.0, 1.0, 0.0
     omega = 2.0 * math.pi * hertz
     a1 = 2.0 * zeta + h * omega
     a2 = h * omega * a1
     a3 = 1.0 / (1.0 + a2)
-    return omega / a1, a2 * a3, a3, HOLD / (h * omega * omega)
+    return omega / a1, a2 * a3, a3
 
 
 @njit
@@ -258,13 +248,9 @@ def _apply_normal(q, p, a, b, imp, nx, ny, jac, vel, angvel, inv_m, inv_i):
 
 
 @njit
-def warm_start(rows, ba, bb, jac, nmass, static_pair, c_count, c_normal, c_nimp, c_timp, vel,
-               angvel, inv_m, inv_i, soft, soft_static, deep):
-    """Apply last substep's accumulated impulses (a manifold's sum, once per body), and set
-    ``deep``: how deep (beyond the slop) each manifold's springs push this substep. That is
-    ``HOLD`` times the depth at which they carry its accumulated impulse, over its points'
-    summed stiffness; per manifold, not per point, since a rocking box's lifted corner
-    carries nothing for a moment but must still be held."""
+def warm_start(rows, ba, bb, jac, c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m,
+               inv_i):
+    """Apply last substep's accumulated impulses (a manifold's sum, once per body)."""
     for q in range(rows.shape[0]):
         i = rows[q]
         a = ba[q]
@@ -280,9 +266,6 @@ def warm_start(rows, ba, bb, jac, nmass, static_pair, c_count, c_normal, c_nimp,
             t2 = c_timp[i, 1]
         ln = n1 + n2
         lt = t1 + t2
-        msum = nmass[q, 0] + nmass[q, 1]  # zero for a one-point manifold's second point
-        hold = soft_static[3] if static_pair[q] else soft[3]
-        deep[q] = hold * ln / msum if msum > 0.0 else 0.0
         px = ln * nx + lt * ny
         py = ln * ny - lt * nx
         # Angular: r x (ln n + lt t) = ln (r x n) - lt (r . n).
@@ -301,15 +284,10 @@ def warm_start(rows, ba, bb, jac, nmass, static_pair, c_count, c_normal, c_nimp,
 @njit
 def solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair, max_imp,
                    kinv, c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m, inv_i, dp, dq,
-                   h, use_bias, soft, soft_static, max_push, reverse, total_imp, sel, subset,
-                   deep, deep_body):
+                   h, use_bias, soft, soft_static, max_push, reverse, total_imp, sel, subset):
     """One Gauss-Seidel pass over all contacts, or over the manifolds ``sel`` with
     ``subset`` (last to first with ``reverse``): normal impulses (soft, with the current
     separation), then friction.
-
-    A biased pass over all contacts marks in ``deep_body`` the bodies of manifolds with a
-    point deeper than their springs push, and returns whether there were any: the
-    substep's ``push_out`` has work.
 
     A manifold's constraint velocities (n1, n2, t1, t2) are computed once from the bodies;
     each impulse then updates the others through the coupling terms ``coup`` (the Delassus
@@ -320,7 +298,6 @@ def solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair
     The relax pass (no bias) is a substep's last: it adds each final accumulated impulse to
     ``total_imp``, since a substep applies it once (warm start plus increments)."""
     inv_h = 1.0 / h
-    pushed = False
     nq = sel.shape[0] if subset else rows.shape[0]
     for qq in range(nq):
         q = nq - 1 - qq if reverse else qq
@@ -368,17 +345,14 @@ def solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair
             vt2 = dvt + (wa * jac[q, 1, 2] - wb * jac[q, 1, 3])
         s1 = _separation(q, 0, dpn, ca, sa, cb, sb, jac, adj)
         bias1, ms1, isc1 = _soft_terms(s1, inv_h, use_bias, bias_rate, mass_scale, imp_scale,
-                                       max_push, deep[q])
-        # Overlap beyond what the springs push (negative): push_out's.
-        e = s1 + PUSH_SLOP + deep[q]
+                                       max_push)
         d1 = 0.0
         d2 = 0.0
         solved = False
         if two:
             s2 = _separation(q, 1, dpn, ca, sa, cb, sb, jac, adj)
             bias2, ms2, isc2 = _soft_terms(s2, inv_h, use_bias, bias_rate, mass_scale,
-                                           imp_scale, max_push, deep[q])
-            e = min(e, s2 + PUSH_SLOP + deep[q])
+                                           imp_scale, max_push)
             if kinv[q, 0] != 0.0 and ms1 == ms2 and isc1 == isc2:
                 # Both normal impulses at once (Box2D v2's block solve). One after the
                 # other, a hard face-on hit stops the first point alone and sets the body
@@ -445,11 +419,6 @@ def solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair
             total_imp[i, 0] += c_nimp[i, 0]
             if two:
                 total_imp[i, 1] += c_nimp[i, 1]
-        elif e < 0.0 and not subset:
-            deep_body[a] = True
-            deep_body[b] = True
-            pushed = True
-    return pushed
 
 
 @njit
@@ -458,62 +427,6 @@ def _separation(q, p, dpn, ca, sa, cb, sb, jac, adj):
     the rotated anchors: a rotation (c, s) turns r . n into c (r . n) + s (r x n)."""
     return (dpn + cb * jac[q, p, 3] + sb * jac[q, p, 1] - ca * jac[q, p, 2]
             - sa * jac[q, p, 0] + adj[q, p])
-
-
-@njit
-def push_out(rows, ba, bb, jac, nmass, coup, adj, static_pair, c_count, c_normal, inv_m, inv_i,
-             dp, dq, soft, soft_static, max_push, reverse, deep, deep_body, push):
-    """One Gauss-Seidel pass of the position push (``push``: per body vx, vy, w, moved by
-    ``integrate.apply_push`` after the substep's positions): overlap deeper than a
-    manifold's springs hold is pushed out at the spring's rate, and no contact may close
-    under the push. Pseudo-velocities (split impulses): the push moves bodies but never
-    becomes velocity, so nothing is left to drift once the overlap is gone.
-
-    Only the manifolds of ``deep_body``'s bodies (marked by the biased pass; cleared here)
-    take part: a stack's pass finds a few deep side contacts nearly every substep, and a
-    pass over every contact cost a B = 40 pyramid 10 %."""
-    n = rows.shape[0]
-    for qq in range(n):
-        q = n - 1 - qq if reverse else qq
-        a = ba[q]
-        b = bb[q]
-        if not (deep_body[a] or deep_body[b]):
-            continue
-        i = rows[q]
-        nx = c_normal[i, 0]
-        ny = c_normal[i, 1]
-        sp = soft_static if static_pair[q] else soft
-        rate = sp[0] * sp[1]
-        two = c_count[i] == 2
-        depth = deep[q]
-        dpn = (dp[b, 0] - dp[a, 0]) * nx + (dp[b, 1] - dp[a, 1]) * ny
-        ca = dq[a, 0]
-        sa = dq[a, 1]
-        cb = dq[b, 0]
-        sb = dq[b, 1]
-        pvn = (push[b, 0] - push[a, 0]) * nx + (push[b, 1] - push[a, 1]) * ny
-        # Target push speeds: the spring's push-out speed for the overlap it leaves.
-        e1 = _separation(q, 0, dpn, ca, sa, cb, sb, jac, adj) + PUSH_SLOP + depth
-        v1 = pvn + push[b, 2] * jac[q, 0, 1] - push[a, 2] * jac[q, 0, 0]
-        u1 = max(nmass[q, 0] * (min(-rate * min(e1, 0.0), max_push) - v1), 0.0)
-        u2 = 0.0
-        if two:
-            e2 = _separation(q, 1, dpn, ca, sa, cb, sb, jac, adj) + PUSH_SLOP + depth
-            v2 = (pvn + push[b, 2] * jac[q, 1, 1] - push[a, 2] * jac[q, 1, 0]
-                  + coup[q, 0] * u1)
-            u2 = max(nmass[q, 1] * (min(-rate * min(e2, 0.0), max_push) - v2), 0.0)
-        if u1 == 0.0 and u2 == 0.0:
-            continue
-        pn = u1 + u2
-        ma = inv_m[a]
-        mb = inv_m[b]
-        push[a, 0] -= ma * nx * pn
-        push[a, 1] -= ma * ny * pn
-        push[b, 0] += mb * nx * pn
-        push[b, 1] += mb * ny * pn
-        push[a, 2] -= inv_i[a] * (jac[q, 0, 0] * u1 + jac[q, 1, 0] * u2)
-        push[b, 2] += inv_i[b] * (jac[q, 0, 1] * u1 + jac[q, 1, 1] * u2)
-    deep_body[:] = False
 
 
 @njit(inline="always")
@@ -528,14 +441,13 @@ def _normal_point(i, p, vn, bias, k, imp_scale, c_nimp):
 
 
 @njit
-def _soft_terms(s, inv_h, use_bias, bias_rate, mass_scale, imp_scale, max_push, hold):
-    """(bias, mass scale, impulse scale) of a point at separation s whose springs push at
-    most ``hold`` deep (beyond the slop)."""
+def _soft_terms(s, inv_h, use_bias, bias_rate, mass_scale, imp_scale, max_push):
+    """(bias, mass scale, impulse scale) of a point at separation s: the spring's push-out
+    speed for the overlap beyond the slop, at most ``max_push``."""
     if s > 0.0:
         return s * inv_h, 1.0, 0.0  # speculative: only stop what would close the gap
     if use_bias:
-        return (max(bias_rate * max(min(s + PUSH_SLOP, 0.0), -hold), -max_push), mass_scale,
-                imp_scale)
+        return max(bias_rate * min(s + PUSH_SLOP, 0.0), -max_push), mass_scale, imp_scale
     return 0.0, 1.0, 0.0
 
 

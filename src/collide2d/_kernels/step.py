@@ -19,8 +19,7 @@ Stages, in order (``STAGES``):
    resting depth and the warm start's rescale (stacks.py), the soft-contact coefficients;
    bodies no contact touches go through all their substeps at once (integrate.py)
 5. per substep: ``integrate_velocities``, ``warm_start``, ``solve`` (extra passes for light
-   bodies under heavy ones, then the push-out of overlap deeper than the springs hold),
-   ``integrate_positions``, ``relax`` (solver.py, integrate.py)
+   bodies under heavy ones), ``integrate_positions``, ``relax`` (solver.py, integrate.py)
 6. ``restitution`` (solver.py)
 7. ``continuous``: fast and bullet bodies swept to their time of impact (ccd.py)
 8. ``finish``: body origins from centres, forces cleared, shapes at their final poses
@@ -43,7 +42,6 @@ from .broadphase import find_pairs, has_sensors
 from .ccd import sweep_fast_bodies
 from .constants import SENSOR, SOLID
 from .integrate import (
-    apply_push,
     begin_step,
     contact_bodies,
     end_step,
@@ -62,7 +60,6 @@ from .solver import (
     make_soft,
     mass_ratio_rows,
     prepare_contacts,
-    push_out,
     rescale_impulses,
     solve_contacts,
     warm_start,
@@ -193,11 +190,9 @@ def prepare(w, p, t):
         shed_weight(ba, bb, rows, c_normal, inv_m, b.gravity_scale, g_old, g_new, nb, c_nimp,
                     c_timp)
     zeta = prm["contact_damping_ratio"]
-    t.soft[0], t.soft[1], t.soft[2], t.soft[3] = make_soft(contact_hertz, zeta, h)
-    t.soft_static[0], t.soft_static[1], t.soft_static[2], t.soft_static[3] = make_soft(
-        2.0 * contact_hertz, zeta, h)
-    t.push[:nb] = 0.0
-    t.deep_body[:nb] = False
+    t.soft[0], t.soft[1], t.soft[2] = make_soft(contact_hertz, zeta, h)
+    t.soft_static[0], t.soft_static[1], t.soft_static[2] = make_soft(2.0 * contact_hertz,
+                                                                     zeta, h)
     c.impulse[:m] = 0.0
     st["n_heavy"] = (mass_ratio_rows(ba, bb, inv_m, t.heavy)
                      if prm["mass_ratio_passes"] != 0 else 0)
@@ -231,9 +226,8 @@ def warm_start_stage(w, p, t):
     c = t.contacts
     k = st["n_rows"]
     m = st["n_contacts"]
-    warm_start(t.rows[:k], t.ba[:k], t.bb[:k], t.jac[:k], t.nmass[:k], t.static_pair[:k],
-               c.count[:m], c.normal[:m], c.nimp[:m], c.timp[:m], w.bodies.vel,
-               w.bodies.angvel, t.inv_m, t.inv_i, t.soft, t.soft_static, t.deep[:k])
+    warm_start(t.rows[:k], t.ba[:k], t.bb[:k], t.jac[:k], c.count[:m], c.normal[:m],
+               c.nimp[:m], c.timp[:m], w.bodies.vel, w.bodies.angvel, t.inv_m, t.inv_i)
     return 0
 
 
@@ -245,36 +239,22 @@ def _pass(w, p, t, use_bias, reverse, subset):
     b = w.bodies
     k = st["n_rows"]
     m = st["n_contacts"]
-    return solve_contacts(t.rows[:k], t.ba[:k], t.bb[:k], t.jac[:k], t.nmass[:k],
+    solve_contacts(t.rows[:k], t.ba[:k], t.bb[:k], t.jac[:k], t.nmass[:k],
                           t.tmass[:k], t.coup[:k], t.adj[:k], t.fric[:k], t.static_pair[:k],
                           t.max_imp[:k], t.kinv[:k], c.count[:m], c.normal[:m], c.nimp[:m],
                           c.timp[:m], b.vel, b.angvel, t.inv_m, t.inv_i, t.dp, t.dq, st["h"],
                           use_bias, t.soft, t.soft_static, p[0]["contact_push_speed"], reverse,
-                          c.impulse[:m], t.heavy[:st["n_heavy"]], subset, t.deep[:k],
-                          t.deep_body)
+                          c.impulse[:m], t.heavy[:st["n_heavy"]], subset)
 
 
 @njit(inline="always")
 def solve(w, p, t):
-    """The biased pass, the extra passes for light bodies under heavy ones, and the
-    push-out of overlap deeper than the springs hold (on pseudo-velocities, moved after
-    the positions)."""
+    """The biased pass, then the extra passes for light bodies under heavy ones."""
     st = t.state[0]
     back = st["sub"] % 2 == 1
-    pushed = _pass(w, p, t, True, back, False)
+    _pass(w, p, t, True, back, False)
     for extra in range(EXTRA_PASSES if st["n_heavy"] > 0 else 0):
         _pass(w, p, t, True, (extra % 2 == 0) != back, True)
-    if pushed and p[0]["push_out"] != 0:
-        k = st["n_rows"]
-        c = t.contacts
-        m = st["n_contacts"]
-        push_out(t.rows[:k], t.ba[:k], t.bb[:k], t.jac[:k], t.nmass[:k], t.coup[:k],
-                 t.adj[:k], t.static_pair[:k], c.count[:m], c.normal[:m], t.inv_m, t.inv_i,
-                 t.dp, t.dq, t.soft, t.soft_static, p[0]["contact_push_speed"], back,
-                 t.deep[:k], t.deep_body, t.push)
-        st["pushed"] = 1
-    else:
-        st["pushed"] = 0
     return 0
 
 
@@ -287,8 +267,6 @@ def integrate_positions_stage(w, p, t):
     if prm["explicit"] == 0:
         integrate_positions(b.vel, b.angvel, t.com, b.angle, t.angle0, t.dp, t.dq, t.inv_m,
                             b.kind, b.flags, nb, st["h"], t.touched)
-    if st["pushed"] != 0:
-        apply_push(t.push, t.com, b.angle, t.angle0, t.dp, t.dq, nb, st["h"])
     return 0
 
 

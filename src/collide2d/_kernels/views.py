@@ -53,14 +53,14 @@ STEP_FIELDS = (
     "pair_a", "pair_b", "pair_resp",
     # per body: centre of mass now and at the step's start, start angle, position and
     # rotation deltas, effective inverse masses (zero: immovable this step), restitution's
-    # free velocities, push-out pseudo-velocities, and flags
+    # free velocities, and flags
     "com", "com0", "angle0", "dp", "dq", "inv_m", "inv_i", "vfree", "wfree", "kin_moving",
-    "push", "deep_body", "touched",
+    "touched",
     # per solved manifold: its contact row, bodies, Jacobian terms, masses, couplings,
-    # separations, approach speeds, material, and the push-out depth
+    # separations, approach speeds, material, and the heavy-pair subset
     "rows", "ba", "bb", "jac", "nmass", "tmass", "coup", "adj", "relv", "fric", "rest",
-    "static_pair", "max_imp", "kinv", "deep", "heavy",
-    # soft-contact coefficients (bias rate, mass scale, impulse scale, hold) between
+    "static_pair", "max_imp", "kinv", "heavy",
+    # soft-contact coefficients (bias rate, mass scale, impulse scale) between
     # movable bodies and against immovable ones
     "soft", "soft_static",
     # the step record (STEP_DTYPE)
@@ -86,7 +86,7 @@ PARAMS_DTYPE = np.dtype([
     ("n_bodies", np.int64), ("n_shapes", np.int64),
     ("n_contacts", np.int64), ("n_sensors", np.int64),  # rows of the world's tables
     # solver extras, each switchable (1 on; World's settings of the same names)
-    ("push_out", np.int64), ("mass_ratio_passes", np.int64), ("shed_weight", np.int64),
+    ("mass_ratio_passes", np.int64), ("shed_weight", np.int64),
     ("restitution_energy_cap", np.int64), ("block_impacts", np.int64),
 ])
 
@@ -94,7 +94,7 @@ PARAMS_DTYPE = np.dtype([
 STEP_DTYPE = np.dtype([
     ("n_pairs", np.int64), ("n_contacts", np.int64), ("n_rows", np.int64),
     ("n_heavy", np.int64), ("n_sensors", np.int64),
-    ("substeps", np.int64), ("sub", np.int64), ("pushed", np.int64),
+    ("substeps", np.int64), ("sub", np.int64),
     ("need", np.int64),  # rows a table must hold for a stage to run (0: enough)
     ("h", np.float64), ("contact_hertz", np.float64),
 ])
