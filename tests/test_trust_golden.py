@@ -103,9 +103,9 @@ def character_scene() -> str:
 
 
 GOLDEN = {
-    "busy": "0209a40fb6cbaffc0981ace40254294eca80ff2c244b5bb7a3c204066783828a",
-    "stack_and_rain": "c683d579b1e985a8c3e3a2cdb365115fca3ca435f90ec4fc99efd3f946114576",
-    "particles": "c3e228bfa212984a3adbc8baa4259883dce4a2cb86fb743d39dd084e52146592",
+    "busy": "40e8d22e9e10248cbc83d27a5c876ab87fb17090eb5f1e2797c7c0737bb17a31",
+    "stack_and_rain": "ba888503752145ffcac0544212232f97bb6b9164daeb55df7d5d88a376674bbb",
+    "particles": "0692e6aee5ce61a63b2df96cb07624b2751765c961b2bbd8749b8892c8120211",
     "character": "5f858b7122788edc463a3e1ed29f8844a28f16a69a852b9a3053dc8df3d75013",
 }
 
