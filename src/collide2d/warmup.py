@@ -188,10 +188,11 @@ def run(out=None) -> float:
     """Run every warm-up stage, reporting progress to ``out`` (stderr); return seconds."""
     import collide2d as c2d
 
-    from . import _jit
+    from . import _jit, _tiers
 
     out = sys.stderr if out is None else out
     _jit.silence_first_use_notice()  # this report says it better
+    _tiers.use("compiled")
     if not _jit.JIT_ENABLED:
         print("collide2d warmup: Numba is not in use (missing or NUMBA_DISABLE_JIT); "
               "nothing to compile.", file=out, flush=True)
@@ -205,11 +206,29 @@ def run(out=None) -> float:
         fn(c2d, state)
         print(f"{time.perf_counter() - t0:.1f} s", file=out, flush=True)
     total = time.perf_counter() - start
+    if _jit.JIT_ENABLED:
+        _tiers.write_stamp()  # programs now start compiled
     print(f"collide2d warmup: done in {total:.1f} s.", file=out)
     if _jit.JIT_ENABLED:
         print(f"Compiled kernels are cached in {_jit.cache_dir(_any_kernel())}", file=out,
               flush=True)
     return total
+
+
+def run_background() -> int:
+    """``warmup --background``: what a program that found the cache cold starts. Runs only
+    if no other process holds the lock (it then exits at once: that one writes the cache)."""
+    from . import _jit, _tiers
+
+    if not _jit.JIT_ENABLED:
+        return 0
+    if not _tiers.acquire_lock():
+        return 0
+    try:
+        run(sys.stdout)
+    finally:
+        _tiers.release_lock()
+    return 0
 
 
 def _any_kernel():
