@@ -290,11 +290,13 @@ def main(argv=None) -> int:
         import startup
 
         boot = startup.table(startup.measure())
-        print("\nstart-up (import collide2d + first step of a 100-body scene):\n" + boot)
+        print("\nstart-up (import collide2d, first step, first raycast):\n" + boot)
         with open(args.out / "results.md", "a") as fh:
-            fh.write("\n## Start-up\n\nFresh processes; `import collide2d`, a 100-body scene "
-                     "built, then its first step. Cold: Numba cache empty (every kernel "
-                     "compiles); warm: kernels load from the cache.\n\n" + boot + "\n")
+            fh.write("\n## Start-up\n\nFresh processes (`bench/startup.py`): `import "
+                     "collide2d`, a scene built, its first step and a raycast. Cold: Numba "
+                     "cache empty, the kernels run as Python while a background process "
+                     "compiles them, then switch; warm: kernels load from the cache.\n\n"
+                     + boot + "\n")
     plot(rows, args.out / "results.png")
     print(f"\nwrote {args.out / 'results.md'} and {args.out / 'results.png'}")
     return 0

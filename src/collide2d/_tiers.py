@@ -32,6 +32,8 @@ import time
 import types
 from pathlib import Path
 
+import numpy as np
+
 from . import _jit
 
 _REAL = "collide2d._kernels"
@@ -102,7 +104,9 @@ def _polling(fn):
     def call(*args, **kwargs):
         if _state.pending and not _state.hold:
             poll()
-        return fn(*args, **kwargs)
+        # NumPy scalars warn on overflow where compiled code is silent; the values agree.
+        with np.errstate(all="ignore"):
+            return fn(*args, **kwargs)
 
     call.__name__ = fn.__name__
     call.__qualname__ = fn.__qualname__
@@ -125,6 +129,12 @@ class _State:
 
 _state = _State()
 _sets: list[KernelSet] = []
+_on_switch: list = []
+
+
+def on_switch(callback) -> None:
+    """Call ``callback()`` after every change of tier (caches of one tier's functions)."""
+    _on_switch.append(callback)
 
 
 def kernels(name: str) -> KernelSet:
@@ -300,6 +310,8 @@ def _switch() -> None:
     _state.switched_at = time.perf_counter()
     for ks in _sets:
         ks._fill("compiled")
+    for callback in _on_switch:
+        callback()
 
 
 def use(name: str) -> None:
@@ -314,6 +326,8 @@ def use(name: str) -> None:
     _state.tier = name
     for ks in _sets:
         ks._fill(name)
+    for callback in _on_switch:
+        callback()
 
 
 def enter() -> None:

@@ -1491,6 +1491,7 @@ class _CompiledStep:
 
 
 _run_step = _CompiledStep()
+_tiers.on_switch(lambda: _run_step.__init__())  # the checked entry point is one tier's
 
 
 # The longest step (s): a day. Positions and speeds are bounded by COORD_MAX; a step this
