@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 import types
 
 import numpy as np
@@ -156,6 +157,12 @@ def test_one_compile_at_a_time(cache, tiers):
     tiers.lock_path().write_text(str(_dead_pid()))  # a compile that died
     assert tiers.lock_holder() is None
     assert tiers.acquire_lock()  # a stale lock is taken over
+    tiers.release_lock()
+    tiers.lock_path().write_text(str(os.getpid()))  # live, but older than any compile
+    old = time.time() - tiers.LOCK_STALE_S - 60
+    os.utime(tiers.lock_path(), (old, old))
+    assert tiers.lock_holder() is None
+    assert tiers.acquire_lock()
     tiers.release_lock()
 
 

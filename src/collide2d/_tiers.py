@@ -193,7 +193,13 @@ def write_stamp() -> None:
         pass  # read-only cache: the next run compiles in the background again
 
 
+#: A lock older than this is stale whoever holds it (a reused pid, a hung compile).
+LOCK_STALE_S = 1800.0
+
+
 def _alive(pid: int) -> bool:
+    if os.name == "nt":
+        return True  # os.kill would end it there; the lock's age decides instead
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -205,11 +211,13 @@ def _alive(pid: int) -> bool:
 
 def lock_holder() -> int | None:
     """The pid of the process compiling now, or None (a dead holder's lock is stale)."""
+    path = lock_path()
     try:
-        pid = int(lock_path().read_text().strip() or 0)
+        pid = int(path.read_text().strip() or 0)
+        age = time.time() - path.stat().st_mtime
     except (OSError, ValueError):
         return None
-    return pid if pid > 0 and _alive(pid) else None
+    return pid if pid > 0 and age < LOCK_STALE_S and _alive(pid) else None
 
 
 def acquire_lock() -> bool:
@@ -272,7 +280,6 @@ def _start() -> None:
                 log.close()
     if not _jit.quiet():
         print(BACKGROUND_NOTICE.format(cache=_cache_dir()), file=sys.stderr, flush=True)
-    _jit.silence_first_use_notice()
 
 
 def _compile_finished() -> bool:
