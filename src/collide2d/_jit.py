@@ -7,6 +7,8 @@ compile that lasts more than a moment says so once per process on stderr (silenc
 Numba (PyPy, Pyodide, a CPython newer than Numba's wheels) the kernels run unchanged as
 Python after a single warning, so collide2d still works, slowly. ``NUMBA_DISABLE_JIT=1`` is
 Numba's own switch for the same pure-Python path (used by the test suite's ``nojit`` subset).
+On a cold cache the surface normally runs the kernels' pure-Python twin while a background
+process compiles them (``_tiers``); the notice here is for compiles in this process.
 """
 
 from __future__ import annotations
