@@ -202,3 +202,26 @@ def test_opting_out(monkeypatch, tiers):
         assert tiers.background_allowed() is allowed
     with pytest.raises(ValueError, match="tier"):
         tiers.use("fast")
+
+
+def test_step_and_queries_switch_when_their_stages_are_compiled(cache, fake_compile, tiers):
+    """The background warm-up compiles the step and the queries first; a program switches
+    those as soon as they are cached, the rest when everything is."""
+    from collide2d import geometry, queries, world
+
+    w = c2d.World(gravity=(0.0, -10.0))
+    w.add_body(position=(0.0, 1.0)).add_box(1.0, 1.0)
+    w.step(DT)
+    tiers.write_stage_stamp("world step variants")
+    w.step(DT)
+    assert repr(world._step) == "<kernels step (compiled)>"
+    assert repr(queries._q) == "<kernels queries (python)>"
+    assert repr(geometry._seg) == "<kernels segment (python)>"
+    assert tiers.tier() == "python"
+    tiers.write_stage_stamp("queries")
+    w.raycast((0.0, 5.0), (0.0, -5.0))
+    assert repr(queries._q) == "<kernels queries (compiled)>"
+    assert repr(geometry._seg) == "<kernels segment (python)>"
+    fake_compile["flag"] = True
+    c2d.point_in_polygon((0.5, 0.5), [(0, 0), (1, 0), (1, 1), (0, 1)])
+    assert tiers.tier() == "compiled" and repr(geometry._seg) == "<kernels segment (compiled)>"

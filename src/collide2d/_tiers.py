@@ -85,6 +85,7 @@ class KernelSet:
         self._fill(_state.tier)
 
     def _fill(self, tier: str) -> None:
+        self._tier = tier
         real = importlib.import_module(f"{_REAL}.{self._name}")
         names = {k: v for k, v in vars(real).items() if not k.startswith("__")}
         if tier == "python":  # tables of stages hold the twin's functions too
@@ -97,7 +98,7 @@ class KernelSet:
         self.__dict__.update(names)
 
     def __repr__(self) -> str:
-        return f"<kernels {self._name} ({_state.tier})>"
+        return f"<kernels {self._name} ({self._tier})>"
 
 
 def _polling(fn):
@@ -115,6 +116,12 @@ def _polling(fn):
     return call
 
 
+#: Kernel modules that switch as soon as the warm-up stage named has run; the rest switch
+#: when every stage has. Warm-up runs these stages first, so a program's steps and queries
+#: do not wait for the character mover's compile.
+EARLY = {"world step variants": ("step", "poses", "integrate"), "queries": ("queries", "bvh")}
+
+
 class _State:
     def __init__(self) -> None:
         self.tier = "compiled"
@@ -125,6 +132,7 @@ class _State:
         self.owner = os.getpid()
         self.next_poll = 0.0
         self.switched_at: float | None = None
+        self.early: set[str] = set()  # EARLY stages whose modules run compiled
 
 
 _state = _State()
@@ -167,6 +175,19 @@ def cache_key() -> str:
 def stamp_path() -> Path:
     """The file ``warmup`` writes when every kernel is compiled and cached."""
     return Path(_cache_dir()) / f"collide2d-warm-{cache_key()}"
+
+
+def stage_stamp_path(stage: str) -> Path:
+    """The file ``warmup`` writes when the stage ``stage`` (a key of :data:`EARLY`) ran."""
+    slug = stage.replace(" ", "-")
+    return Path(_cache_dir()) / f"collide2d-warm-{cache_key()}-{slug}"
+
+
+def write_stage_stamp(stage: str) -> None:
+    try:
+        stage_stamp_path(stage).write_text(f"{time.time()}\n")
+    except OSError:
+        pass
 
 
 def lock_path() -> Path:
@@ -309,10 +330,26 @@ def poll() -> None:
     _state.next_poll = now + POLL_EVERY_S
     if _compile_finished():
         _switch()
+    else:
+        _switch_early()
+
+
+def _switch_early() -> None:
+    """The modules of every :data:`EARLY` stage the background compile has finished."""
+    for stage, modules in EARLY.items():
+        if stage in _state.early or not stage_stamp_path(stage).exists():
+            continue
+        _state.early.add(stage)
+        for ks in _sets:
+            if ks._name in modules:
+                ks._fill("compiled")
+        for callback in _on_switch:
+            callback()
 
 
 def _switch() -> None:
     _state.pending = False
+    _state.early.update(EARLY)
     _state.tier = "compiled"
     _state.switched_at = time.perf_counter()
     for ks in _sets:
@@ -331,6 +368,7 @@ def use(name: str) -> None:
     _state.pending = False
     _state.started = True
     _state.tier = name
+    _state.early = set(EARLY) if name == "compiled" else set()
     for ks in _sets:
         ks._fill(name)
     for callback in _on_switch:

@@ -172,13 +172,15 @@ def _snapshots(c2d, state: dict) -> None:
 
 def steps() -> list[tuple[str, Callable]]:
     """(label, function of (collide2d, state)) for each warm-up stage, in order."""
+    # What most programs need first comes first: a program running uncompiled meanwhile
+    # switches its step and queries as soon as their stages are done (``_tiers.EARLY``).
     return [
-        ("geometry, one call", lambda c2d, st: _geometry_one_call(c2d)),
-        ("geometry, batch", lambda c2d, st: _geometry_batch(c2d)),
         ("world step", _world),
         ("world step variants", _world_variants),
         ("queries", _queries),
         ("particles", _particles),
+        ("geometry, one call", lambda c2d, st: _geometry_one_call(c2d)),
+        ("geometry, batch", lambda c2d, st: _geometry_batch(c2d)),
         ("character mover, tile map", _character),
         ("snapshots", _snapshots),
     ]
@@ -204,6 +206,8 @@ def run(out=None) -> float:
         print(f"[{k:>{width}}/{len(todo)}] {label} ...", end=" ", file=out, flush=True)
         t0 = time.perf_counter()
         fn(c2d, state)
+        if _jit.JIT_ENABLED and label in _tiers.EARLY:
+            _tiers.write_stage_stamp(label)
         print(f"{time.perf_counter() - t0:.1f} s", file=out, flush=True)
     total = time.perf_counter() - start
     if _jit.JIT_ENABLED:
