@@ -131,7 +131,6 @@ class _State:
         self.proc: subprocess.Popen | None = None
         self.owner = os.getpid()
         self.next_poll = 0.0
-        self.switched_at: float | None = None
         self.early: set[str] = set()  # EARLY stages whose modules run compiled
 
 
@@ -284,6 +283,9 @@ def _start() -> None:
     _state.started = True
     if lock_holder() is None:
         env = dict(os.environ, COLLIDE2D_BACKGROUND_COMPILE="0")
+        # This very collide2d, however the program found it (a checkout on sys.path).
+        here = str(Path(__file__).resolve().parent.parent)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (here, env.get("PYTHONPATH")) if p)
         try:
             log = open(Path(_cache_dir()) / "collide2d-warmup.log", "w")  # noqa: SIM115
         except OSError:
@@ -351,7 +353,6 @@ def _switch() -> None:
     _state.pending = False
     _state.early.update(EARLY)
     _state.tier = "compiled"
-    _state.switched_at = time.perf_counter()
     for ks in _sets:
         ks._fill("compiled")
     for callback in _on_switch:
