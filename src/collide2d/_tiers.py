@@ -43,7 +43,7 @@ _KERNEL_DIR = Path(__file__).parent / "_kernels"
 POLL_EVERY_S = 0.25
 
 BACKGROUND_NOTICE = (
-    "collide2d: compiling physics kernels in the background (about a minute, once; cached "
+    "collide2d: compiling physics kernels in the background (a minute or two, once; cached "
     "in {cache}); running uncompiled meanwhile, so the first steps are slower. Run "
     "'python -m collide2d warmup' to compile ahead of time; set COLLIDE2D_QUIET=1 to "
     "silence this message."
