@@ -1,10 +1,11 @@
 """Which tier the kernels run in: plain Python while Numba compiles, compiled afterwards.
 
-Compiling every kernel from an empty cache takes about a minute; running them as Python
-takes milliseconds per step for a small world. So a program that finds the cache cold
+Compiling every kernel from an empty cache takes one to two minutes of a core; running them
+as Python takes milliseconds per step for a small world. So a program that finds the cache cold
 starts ``python -m collide2d warmup --background`` (one at a time across processes: a lock
 file beside the cache), runs the kernels as Python meanwhile, and switches to the compiled
-kernels once that process has written the cache, when loading them takes well under a
+kernels once that process has written the cache (the step's and the queries' modules as
+soon as their warm-up stages are done: :data:`EARLY`), when loading them takes well under a
 second. The kernels are valid Python and agree with their compiled forms bit for bit, so
 the switch changes no result.
 
