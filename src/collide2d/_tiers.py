@@ -303,7 +303,10 @@ def _start() -> None:
             if log is not subprocess.DEVNULL:
                 log.close()
     if not _jit.quiet():
-        print(BACKGROUND_NOTICE.format(cache=_cache_dir()), file=sys.stderr, flush=True)
+        try:
+            print(BACKGROUND_NOTICE.format(cache=_cache_dir()), file=sys.stderr, flush=True)
+        except (OSError, ValueError):
+            pass  # no usable stderr (closed, or a GUI without a console)
 
 
 def _compile_finished() -> bool:
