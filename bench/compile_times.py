@@ -178,7 +178,10 @@ def child() -> None:
 
 # --------------------------------------------------------------------------- parent process
 def run_child(cache_dir: str) -> dict:
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir, COLLIDE2D_QUIET="1")
+    # Compiled in this process, where the events are: no uncompiled tier, no background
+    # compile.
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir, COLLIDE2D_QUIET="1",
+               COLLIDE2D_BACKGROUND_COMPILE="0")
     env["PYTHONPATH"] = os.pathsep.join(p for p in (_SRC, env.get("PYTHONPATH", "")) if p)
     out = subprocess.run([sys.executable, os.path.abspath(__file__), "--child"], env=env,
                          capture_output=True, text=True)

@@ -10,6 +10,10 @@ import os
 
 from hypothesis import HealthCheck, settings
 
+# The suite runs the compiled kernels from the start (compiling in-process when the cache is
+# cold); tests of the tiers choose theirs, and subprocess tests set this themselves.
+os.environ.setdefault("COLLIDE2D_BACKGROUND_COMPILE", "0")
+
 settings.register_profile(
     "ci",
     max_examples=60,

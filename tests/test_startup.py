@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ import collide2d
 
 SRC = str(Path(collide2d.__file__).resolve().parent.parent)
 NOTICE = "collide2d: compiling physics kernels on first use"
+BACKGROUND = "collide2d: compiling physics kernels in the background"
 
 HELLO = textwrap.dedent("""
     import collide2d as c2d
@@ -66,6 +68,40 @@ def test_notice_once_on_a_cold_cache_then_silent(tmp_path):
     assert warm.returncode == 0, warm.stderr
     assert warm.stdout == cold.stdout
     assert NOTICE not in warm.stderr, warm.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.coldstart
+def test_cold_cache_runs_uncompiled_at_once_then_compiled(tmp_path):
+    """The default on a cold cache: Python now, a background compile, compiled next time."""
+    cache = tmp_path / "numba-cache"
+    code = HELLO + "from collide2d import _tiers\nprint('tier', _tiers.tier())\n"
+    t0 = time.perf_counter()
+    cold = _run(code, tmp_path, NUMBA_CACHE_DIR=str(cache), COLLIDE2D_BACKGROUND_COMPILE="1")
+    elapsed = time.perf_counter() - t0
+    assert cold.returncode == 0, cold.stderr
+    _box_fell_and_ray_hit(cold.stdout)
+    assert cold.stdout.splitlines()[1] == "tier python"
+    assert cold.stderr.count(BACKGROUND) == 1 and NOTICE not in cold.stderr, cold.stderr
+    assert str(cache) in cold.stderr and "running uncompiled meanwhile" in cold.stderr
+    assert elapsed < 30, elapsed  # compiling in-process takes minutes on this machine
+    # The background compile goes on after the program ended; its report is beside the cache.
+    deadline = time.time() + 1500
+    log = None
+    while time.time() < deadline:
+        log = next(cache.rglob("collide2d-warmup.log"), None)
+        if log is not None and "done in" in log.read_text():
+            break
+        time.sleep(2)
+    assert log is not None and "done in" in log.read_text()
+    while any(cache.rglob("collide2d-warmup.lock")) and time.time() < deadline:
+        time.sleep(0.5)  # released as the process ends
+    assert any(cache.rglob("*.nbi"))
+
+    warm = _run(code, tmp_path, NUMBA_CACHE_DIR=str(cache), COLLIDE2D_BACKGROUND_COMPILE="1")
+    assert warm.returncode == 0, warm.stderr
+    assert warm.stdout.splitlines() == [cold.stdout.splitlines()[0], "tier compiled"]
+    assert BACKGROUND not in warm.stderr and NOTICE not in warm.stderr, warm.stderr
 
 
 def test_quiet_silences_the_notice(tmp_path):

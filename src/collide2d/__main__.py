@@ -19,12 +19,17 @@ def main(argv=None) -> int:
     from .demo.run import build_parser
 
     build_parser(demo)
-    sub.add_parser("warmup", help="compile every kernel now (a few minutes, once), "
-                   "so a program's first step does not wait for it")
+    warmup = sub.add_parser("warmup", help="compile every kernel now (about a minute, once), "
+                            "so a program's first step does not wait for it")
+    warmup.add_argument("--background", action="store_true",
+                        help="quietly, one process at a time (what a program started on a "
+                        "cold cache runs while it steps uncompiled)")
     args = parser.parse_args(argv)
     if args.command == "warmup":
-        from .warmup import run
+        from .warmup import run, run_background
 
+        if args.background:
+            return run_background()
         run(sys.stdout)
         return 0
     if args.command == "demo":

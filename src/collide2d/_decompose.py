@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._kernels import decompose as _dk
+from . import _tiers
+
+_dk = _tiers.kernels("decompose")
+
 
 #: Outlines with at most this many vertices keep the Python algorithm's exact parts.
 SMALL = 32

@@ -7,6 +7,8 @@ compile that lasts more than a moment says so once per process on stderr (silenc
 Numba (PyPy, Pyodide, a CPython newer than Numba's wheels) the kernels run unchanged as
 Python after a single warning, so collide2d still works, slowly. ``NUMBA_DISABLE_JIT=1`` is
 Numba's own switch for the same pure-Python path (used by the test suite's ``nojit`` subset).
+On a cold cache the surface normally runs the kernels' pure-Python twin while a background
+process compiles them (``_tiers``); the notice here is for compiles in this process.
 """
 
 from __future__ import annotations
@@ -34,6 +36,32 @@ except ImportError:  # pragma: no cover
 JIT_ENABLED = HAVE_NUMBA and os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0")
 
 
+#: The package name of the kernels' pure-Python twin (see ``_tiers``): for its modules
+#: :func:`njit` returns the plain function.
+TWIN_PACKAGE = "collide2d._pykernels"
+
+_KERNEL_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_kernels")
+
+
+def _source_hash() -> str:
+    """One SHA-256 over every kernel source file (names and bytes)."""
+    import hashlib
+    from pathlib import Path
+
+    digest = hashlib.sha256()
+    try:
+        for src in sorted(Path(_KERNEL_DIR).glob("*.py")):
+            digest.update(src.name.encode())
+            digest.update(src.read_bytes())
+    except OSError:
+        pass
+    return digest.hexdigest()
+
+
+#: The kernel sources' hash: keys the stale-cache check and the warm-cache stamp.
+SOURCE_HASH = _source_hash()
+
+
 def _invalidate_stale_cache() -> None:
     """Drop cached kernels when any kernel source changed.
 
@@ -41,25 +69,19 @@ def _invalidate_stale_cache() -> None:
     older ``sat.py`` keeps running the old code after ``sat.py`` changes. One hash over all
     kernel sources, kept beside the cache, makes every kernel recompile together instead.
     """
-    import hashlib
     from pathlib import Path
 
     if not JIT_ENABLED or os.environ.get("NUMBA_CACHE_DIR"):
         return  # a custom cache folder is the caller's to manage
-    here = Path(__file__).parent / "_kernels"
+    here = Path(_KERNEL_DIR)
     try:
-        digest = hashlib.sha256()
-        for src in sorted(here.glob("*.py")):
-            digest.update(src.name.encode())
-            digest.update(src.read_bytes())
         stamp = here / "__pycache__" / "collide2d-kernels.sha256"
-        current = digest.hexdigest()
-        if stamp.exists() and stamp.read_text() == current:
+        if stamp.exists() and stamp.read_text() == SOURCE_HASH:
             return
         for cached in here.glob("__pycache__/*.nb[ic]"):
             cached.unlink()
         stamp.parent.mkdir(exist_ok=True)
-        stamp.write_text(current)
+        stamp.write_text(SOURCE_HASH)
     except OSError:
         pass  # read-only install: Numba then compiles in memory or uses its own fallback
 
@@ -161,10 +183,11 @@ def silence_first_use_notice() -> None:
 
 
 def njit(fn=None, **options):
-    """``numba.njit(cache=True, ...)`` or the identity decorator without Numba."""
+    """``numba.njit(cache=True, ...)``; the identity decorator without Numba and for the
+    kernels' pure-Python twin."""
 
     def wrap(f):
-        if _numba is None:
+        if _numba is None or f.__module__.startswith(TWIN_PACKAGE + "."):
             return f
         opts = {"cache": True, "nogil": True}
         opts.update(options)

@@ -12,10 +12,12 @@ import math
 import numpy as np
 
 from . import _store as S
+from . import _tiers
 from . import _validate as V
 from ._decompose import decompose_ccw
-from ._kernels import mass as _mass
 from .shapes import Shape
+
+_mass = _tiers.kernels("mass")
 
 _MATERIAL_KEYS = ("density", "friction", "elasticity", "sensor", "category", "mask", "group")
 

@@ -46,12 +46,14 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _store as S
+from . import _tiers
 from . import _validate as V
-from ._kernels import slide as _sk
 from ._kernels import views as _views
 from .body import Body, _encode, _slots_of_ids
 from .shapes import Shape
 from .tilemap import RESPONSES, TileMap, _response_code
+
+_sk = _tiers.kernels("slide")
 
 _MODES = {"cross": _sk.MODE_CROSS, "block": _sk.MODE_BLOCK, "push": _sk.MODE_PUSH}
 _MODE_NAMES = {v: k for k, v in _MODES.items()}

@@ -33,14 +33,16 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import _tiers
 from . import _validate as V
 from ._decompose import decompose_ccw, is_simple
-from ._kernels import bigsat as _big
-from ._kernels import hull as _hull
-from ._kernels import mass as _mass
-from ._kernels import pairs as _pair_kernels
-from ._kernels import sat as _sat
-from ._kernels import segment as _seg
+
+_big = _tiers.kernels("bigsat")
+_hull = _tiers.kernels("hull")
+_mass = _tiers.kernels("mass")
+_pair_kernels = _tiers.kernels("pairs")
+_sat = _tiers.kernels("sat")
+_seg = _tiers.kernels("segment")
 
 __all__ = [
     "Circle", "SegmentHit", "BoundaryHit", "Clip", "Penetration", "Impact", "Manifold",

@@ -29,12 +29,14 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _store as S
+from . import _tiers
 from . import _validate as V
-from ._kernels import particles as _kp
 from ._kernels import views as KV
 from .body import _ids_by_slot
 from .queries import QueryFilter, ShapeTree
 from .snapshot import register_system
+
+_kp = _tiers.kernels("particles")
 
 __all__ = ["Particles", "ParticleHitArrays"]
 

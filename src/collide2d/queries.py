@@ -47,11 +47,13 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from . import _store as S
+from . import _tiers
 from . import _validate as V
 from ._decompose import decompose_ccw
-from ._kernels import bvh as _bvh
-from ._kernels import queries as _q
 from .body import _ids_of_slots, _slot_identity
+
+_bvh = _tiers.kernels("bvh")
+_q = _tiers.kernels("queries")
 
 if TYPE_CHECKING:
     from .body import Body

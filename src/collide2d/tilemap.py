@@ -28,9 +28,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _tiers
 from . import _validate as V
-from ._kernels import tiles as _tk
 from .body import _material as _check_material
+
+_tk = _tiers.kernels("tiles")
 
 #: Response names, in the order of their codes (shared with the character mover).
 RESPONSES = ("empty", "slide", "touch", "cross", "bounce", "oneway")

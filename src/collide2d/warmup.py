@@ -172,13 +172,15 @@ def _snapshots(c2d, state: dict) -> None:
 
 def steps() -> list[tuple[str, Callable]]:
     """(label, function of (collide2d, state)) for each warm-up stage, in order."""
+    # What most programs need first comes first: a program running uncompiled meanwhile
+    # switches its step and queries as soon as their stages are done (``_tiers.EARLY``).
     return [
-        ("geometry, one call", lambda c2d, st: _geometry_one_call(c2d)),
-        ("geometry, batch", lambda c2d, st: _geometry_batch(c2d)),
         ("world step", _world),
         ("world step variants", _world_variants),
         ("queries", _queries),
         ("particles", _particles),
+        ("geometry, one call", lambda c2d, st: _geometry_one_call(c2d)),
+        ("geometry, batch", lambda c2d, st: _geometry_batch(c2d)),
         ("character mover, tile map", _character),
         ("snapshots", _snapshots),
     ]
@@ -188,10 +190,11 @@ def run(out=None) -> float:
     """Run every warm-up stage, reporting progress to ``out`` (stderr); return seconds."""
     import collide2d as c2d
 
-    from . import _jit
+    from . import _jit, _tiers
 
     out = sys.stderr if out is None else out
     _jit.silence_first_use_notice()  # this report says it better
+    _tiers.use("compiled")
     if not _jit.JIT_ENABLED:
         print("collide2d warmup: Numba is not in use (missing or NUMBA_DISABLE_JIT); "
               "nothing to compile.", file=out, flush=True)
@@ -203,13 +206,33 @@ def run(out=None) -> float:
         print(f"[{k:>{width}}/{len(todo)}] {label} ...", end=" ", file=out, flush=True)
         t0 = time.perf_counter()
         fn(c2d, state)
+        if _jit.JIT_ENABLED and label in _tiers.EARLY:
+            _tiers.write_stage_stamp(label)
         print(f"{time.perf_counter() - t0:.1f} s", file=out, flush=True)
     total = time.perf_counter() - start
+    if _jit.JIT_ENABLED:
+        _tiers.write_stamp()  # programs now start compiled
     print(f"collide2d warmup: done in {total:.1f} s.", file=out)
     if _jit.JIT_ENABLED:
         print(f"Compiled kernels are cached in {_jit.cache_dir(_any_kernel())}", file=out,
               flush=True)
     return total
+
+
+def run_background() -> int:
+    """``warmup --background``: what a program that found the cache cold starts. Runs only
+    if no other process holds the lock (it then exits at once: that one writes the cache)."""
+    from . import _jit, _tiers
+
+    if not _jit.JIT_ENABLED:
+        return 0
+    if not _tiers.acquire_lock():
+        return 0
+    try:
+        run(sys.stdout)
+    finally:
+        _tiers.release_lock()
+    return 0
 
 
 def _any_kernel():

@@ -25,19 +25,21 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _store as S
+from . import _tiers
 from . import _validate as V
 from . import batch as _batch
 from . import character as _character
 from . import snapshot as _snapshot
-from ._kernels import integrate as _integrate
-from ._kernels import poses as _poses
-from ._kernels import step as _step
 from ._kernels import views as _views
 from ._kernels.constants import C_TOUCHING, IGNORE, SENSOR, SOLID
 from .batch import ShapeGeometry
 from .body import Body, _ids_by_slot, _slots_of_ids
 from .queries import Queries
 from .shapes import COLLISION_TYPE_MAX, Shape
+
+_integrate = _tiers.kernels("integrate")
+_poses = _tiers.kernels("poses")
+_step = _tiers.kernels("step")
 
 _RESPONSES = {"ignore": IGNORE, "solid": SOLID, "sensor": SENSOR}
 _INTEGRATORS = {"semi-implicit": S.SEMI_IMPLICIT, "euler": S.EXPLICIT}
@@ -718,9 +720,11 @@ class World:
         world, or from another thread while it steps, raises ``RuntimeError`` and changes
         nothing. Adding and removing bodies from a callback is fine."""
         self._enter_step()
+        _tiers.enter()  # the whole step runs in one tier (see _tiers)
         try:
             self._step(dt)
         finally:
+            _tiers.leave()
             self._stepping.release()
 
     def _check_systems(self) -> None:
@@ -775,9 +779,11 @@ class World:
         ['place', 'pairs', 'collide', 'prepare']
         """
         self._enter_step()
+        _tiers.enter()
         try:
             return self._profile(dt)
         finally:
+            _tiers.leave()
             self._stepping.release()
 
     def _profile(self, dt: float) -> StepProfile:
@@ -1545,6 +1551,7 @@ class _CompiledStep:
 
 
 _run_step = _CompiledStep()
+_tiers.on_switch(lambda: _run_step.__init__())  # the checked entry point is one tier's
 
 
 # The longest step (s): a day. Positions and speeds are bounded by COORD_MAX; a step this

@@ -291,7 +291,10 @@ def _sweep_rows(start, ent, nrow, aabb, s_body, s_flags, s_category, s_mask, s_g
 def _grown(buf, k, cap):
     """A buffer of ``cap`` entries starting with buf[:k]."""
     out = np.empty(cap, dtype=buf.dtype)
-    out[:k] = buf[:k]
+    # A loop, not a slice assignment: that pulls in Numba's broadcast checks and their
+    # error messages, seconds of compiling for a copy.
+    for i in range(k):
+        out[i] = buf[i]
     return out
 
 

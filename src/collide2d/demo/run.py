@@ -85,8 +85,7 @@ def run_headless(scene: str, frames: int, out, size=(960, 600), seed: int = 0,
     pg = demo.pg
     surface = pg.Surface(demo.size)
     if not quiet:
-        print(f"collide2d demo {scene}: {frames} frames headless -> {out} (the first run "
-              "compiles the physics kernels: up to a minute)", flush=True)
+        print(f"collide2d demo {scene}: {frames} frames headless -> {out}", flush=True)
     events = events or {}
     images = []
     t_start = time.perf_counter()
@@ -147,7 +146,8 @@ def run_window(scene: str, size=(960, 600), seed: int = 0, debug: bool = False,
         screen = pg.display.set_mode(demo.size)
         pg.display.set_caption("collide2d demo")
         clock = pg.time.Clock()
-        # The first step may compile the kernels (first run only): say so on screen.
+        # The first step may compile the kernels (first run with the background compile
+        # switched off): say so on screen.
         demo.notice = "starting: the first run compiles the physics kernels (cached afterwards)"
         demo.render(screen)
         pg.display.flip()
