@@ -1,7 +1,7 @@
 """bridge: a rope bridge of planks, each tied to the next by a short rope, under falling loads.
 
 Every rope is a distance joint with only a ``max_length``: slack below it, inelastic when
-taut. Twenty 0.8 m planks and 21 ropes of 0.22 m span 20 m with 0.62 m of slack, so the
+taut. Twenty 0.8 m planks and 21 ropes of 0.22 m span 20.2 m with 0.42 m of slack, so the
 bridge hangs in a shallow curve; crates and ragdolls drop on it after a few seconds.
 """
 
