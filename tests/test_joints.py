@@ -289,9 +289,11 @@ def test_breaking_force_disables_the_joint_and_reports_it():
 
 
 def test_chain_holds_a_ball_fifty_times_a_links_mass():
-    # 10 links of 0.2 m and mass m, a ball of 50 m at the end: the chain, 2 m long,
-    # stretches by less than 1 %.
-    w = _world()
+    # 10 links of 0.2 m and mass m, a ball of 50 m at the end. Soft joints give under a
+    # load F by F / (m_eff (2 pi f)^2), f twice the contact hertz at most a quarter of the
+    # substep rate: with 8 substeps (f = 100 Hz) the 2 m chain stretches 1.4 %, bounded
+    # here by 2 %; it holds still.
+    w = _world(substeps=8)
     ground = w.add_body(kind="static")
     prev, n, link = ground, 10, 0.2
     for i in range(n):
@@ -306,8 +308,9 @@ def test_chain_holds_a_ball_fifty_times_a_links_mass():
     assert ball.mass == pytest.approx(50 * m_link)
     _run(w, 3.0)
     stretch = (-ball.position[1] - 0.25) / (n * link) - 1.0
-    assert 0.0 <= stretch < 1e-2
+    assert 0.0 <= stretch < 2e-2
     assert abs(ball.position[0]) < 1e-6
+    assert np.hypot(*ball.velocity) < 1e-3
 
 
 @pytest.mark.nojit
