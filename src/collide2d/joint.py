@@ -1005,3 +1005,91 @@ def _lower_name(kind):
 
 def _upper_name(kind):
     return {"revolute": "upper_angle", "distance": "max_length"}.get(kind, "upper")
+
+
+# ---------------------------------------------------------------------------- snapshots
+# The joint store travels in snapshots as ``joint.<field>`` arrays (every saved field of
+# its schema, rows up to the high-water mark) and ``joint.free``, under a "joints" header
+# entry present only in worlds that ever had a joint (older snapshots load unchanged).
+
+_J_BITS = (K.J_ALIVE | K.J_ENABLED | K.J_COLLIDE | K.J_LIMIT | K.J_MOTOR_ON | K.J_SPRING
+           | K.J_RATCHET | K.J_BROKEN)
+# Fields that may hold inf (absent limits); every other float must be finite.
+_MAY_BE_INF = ("lower", "upper", "break_force", "break_torque")
+
+
+def snapshot_section(world, arrays) -> dict | None:
+    st = world._joints.store
+    if st.count == 0:
+        return None
+    for name in st.saved_fields():
+        arrays["joint." + name] = getattr(st, name)[: st.count]
+    arrays["joint.free"] = np.asarray(st.free, dtype=np.int64)
+    return {"count": int(st.count)}
+
+
+def validate_section(section, arrays, body_alive, corrupt) -> set[str]:
+    """Check the joints' arrays against the restored bodies (``body_alive``: one flag per
+    body slot); ``corrupt(msg)`` makes the error to raise. Returns the array names."""
+    if section is None:
+        return set()
+    if not isinstance(section, dict) or set(section) != {"count"}:
+        raise corrupt("joints must have exactly the key 'count'")
+    n = section["count"]
+    if type(n) is not int or not 0 < n <= 1 << 24:
+        raise corrupt("joints.count invalid")
+    got = {}
+    for name, (shape, dtype, _) in S.JointStore.saved_fields().items():
+        arr = arrays.get("joint." + name)
+        if arr is None or arr.dtype != np.dtype(dtype) or arr.shape != (n,) + shape:
+            raise corrupt(f"array 'joint.{name}' is missing or has the wrong dtype or shape")
+        if arr.dtype.kind == "f":
+            bad = np.isnan(arr) if name in _MAY_BE_INF else ~np.isfinite(arr)
+            if np.any(bad):
+                raise corrupt(f"joint.{name} holds non-finite numbers")
+        got[name] = arr
+    free = arrays.get("joint.free")
+    if free is None or free.dtype != np.int64 or free.ndim != 1:
+        raise corrupt("array 'joint.free' is missing or malformed")
+    flags = got["flags"]
+    alive = (flags & K.J_ALIVE) != 0
+    if np.any(flags & ~_J_BITS) or np.any((got["kind"] < 0) | (got["kind"] >= len(JOINT_KINDS))):
+        raise corrupt("joint kinds or flags invalid")
+    if sorted(free.tolist()) != np.flatnonzero(~alive).tolist():
+        raise corrupt("joint.free does not list exactly the unused joint slots")
+    nb = body_alive.shape[0]
+    a = got["body_a"][alive]
+    b = got["body_b"][alive]
+    mouse = got["kind"][alive] == K.J_MOUSE
+    ok_b = (b >= 0) & (b < nb)
+    ok_a = np.where(mouse, a == -1, (a >= 0) & (a < nb) & (a != b))
+    if not (np.all(ok_a) and np.all(ok_b)):
+        raise corrupt("a joint names a body slot out of range")
+    if not (np.all(body_alive[b]) and np.all(body_alive[a[~mouse]])):
+        raise corrupt("a joint names a removed body")
+    order = got["order"][alive]
+    if sorted(order.tolist()) != list(range(order.size)):
+        raise corrupt("joint.order is not a creation order")
+    return {"joint." + name for name in got} | {"joint.free"}
+
+
+def build_section(world, section, arrays) -> None:
+    joints = Joints(world)
+    world._joints = joints
+    if section is None:
+        return
+    n = section["count"]
+    cap = 16
+    while cap < n:
+        cap *= 2
+    st = S.JointStore(cap)
+    for name in st.saved_fields():
+        getattr(st, name)[:n] = arrays["joint." + name]
+    st.count = n
+    st.free = sorted((int(x) for x in arrays["joint.free"]), reverse=True)
+    joints.store = st
+    alive = np.flatnonzero(st.flags[:n] & K.J_ALIVE)
+    slots = alive[np.argsort(st.order[alive], kind="stable")]
+    joints.handles = [Joint(world, int(s)) for s in slots]
+    joints._keys_changed()
+    world._params[0]["n_joints"] = n

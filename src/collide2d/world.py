@@ -737,7 +737,9 @@ class World:
         st = buffers.state[0]
         clock = __import__("time").perf_counter
         substep_stages = [(n, f) for n, f, per in _step.STAGES if per]
-        for sub in range(int(st["substeps"]) if _step.substep_loop(st) else 0):
+        # As run_step's loop (step.substep_loop): contact rows or joints to solve.
+        loop = st["n_rows"] > 0 or st["n_joints_on"] > 0
+        for sub in range(int(st["substeps"]) if loop else 0):
             st["sub"] = sub
             for name, fn in substep_stages:
                 t0 = clock()

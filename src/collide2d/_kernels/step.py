@@ -116,9 +116,9 @@ def pairs(w, p, t):
     if k > t.pair_a.shape[0] or k > t.contacts.a.shape[0] or k > t.rows.shape[0]:
         st["need"] = k
         return 1
-    t.pair_a[:k] = pa
-    t.pair_b[:k] = pb
-    t.pair_resp[:k] = pr
+    t.pair_a[:k] = pa[:k]
+    t.pair_b[:k] = pb[:k]
+    t.pair_resp[:k] = pr[:k]
     st["n_pairs"] = k
     st["need"] = 0
     return 0
