@@ -117,9 +117,9 @@ def test_ragdolls_pile_up_with_their_joints_together():
     assert scene.dropped >= 10
     assert len(world.joints) == 10 * scene.dropped
     assert {j.kind for j in world.joints} == {"revolute"}
-    # Revolute anchors coincide (a rigid pin), within a centimetre under the pile's load;
+    # Revolute anchors coincide (a rigid pin), within 2 cm under the pile's load;
     # no bone has left the bin (inner faces x = +-12, floor y = 0).
-    assert _joint_gaps(world).max() < 0.01
+    assert _joint_gaps(world).max() < 0.02
     p = world.positions(world.body_ids()[1:])
     assert (np.abs(p[:, 0]) < 12.0).all() and (p[:, 1] > 0.0).all()
 
@@ -145,21 +145,25 @@ def test_bridge_hangs_by_its_slack_and_ropes_never_stretch():
 
     demo = Demo("bridge", size=(320, 200))
     scene = demo.scene
-    sags = []
+    sags, lengths = [], []
     for f in range(235):                  # loads start falling at frame 240
         demo.update()
+        rope = np.array([j.length for j in scene.ropes])
+        # Ropes: slack below max_length, nearly inelastic when taut (the joints are stiff,
+        # not rigid: 2 cm at the jerk of the first fall, far less at rest).
+        assert rope.max() <= ROPE + 0.02
         if f >= 175:
             mid = 0.5 * (scene.planks[PLANKS // 2 - 1].position[1]
                          + scene.planks[PLANKS // 2].position[1])
             sags.append(DECK - 0.1 - mid)
-        # Ropes: slack below max_length, inelastic when taut (1 cm of softness).
-        assert max(j.length for j in scene.ropes) <= ROPE + 0.01
+            lengths.append(rope.sum())
     # A hanging chain of span L and length L + dL sags sqrt(3 L dL / 8) (the shallow
-    # parabola): L = 20.2 m, dL = 21 ropes x 0.22 + 20 planks x 0.8 - L = 0.42 m: 1.79 m.
+    # parabola): L = 20.2 m, dL = 21 ropes of about 0.22 m + 20 planks of 0.8 m - L, about
+    # 0.42 m (taken from the ropes' lengths): about 1.8 m.
     span = PLANKS * PLANK + (PLANKS + 1) * GAP
-    slack = (PLANKS + 1) * ROPE + PLANKS * PLANK - span
-    expect = np.sqrt(3.0 * span * slack / 8.0)
-    assert np.mean(sags) == pytest.approx(expect, rel=0.2)
+    slack = np.mean(lengths) + PLANKS * PLANK - span
+    assert 0.40 < slack < 0.55
+    assert np.mean(sags) == pytest.approx(np.sqrt(3.0 * span * slack / 8.0), rel=0.1)
 
 
 def test_wrecking_chain_holds_the_heavy_ball_and_smashes_the_tower():
@@ -184,14 +188,14 @@ def test_cradle_passes_the_swing_to_the_last_ball():
     rest = balls[2].position[1]
     h0 = ROD * (1.0 - np.cos(LIFT))        # the first ball's drop: 1.79 m
     assert balls[0].position[1] - rest == pytest.approx(h0)
-    top = np.zeros(len(balls))
-    for _ in range(90):                     # 1.5 s: down (0.6 s), across, and up
+    top = np.full(len(balls), -1.0)
+    for _ in range(170):                    # 2.8 s: a quarter swing down, across, a quarter up
         demo.update()
         top = np.maximum(top, [b.position[1] - rest for b in balls])
-    # Momentum and energy pass down the row: the last ball rises most of the first one's
-    # drop, the middle ones hardly move.
-    assert top[-1] > 0.7 * h0
-    assert top[1:-1].max() < 0.1 * h0
+    # Momentum and energy pass down the row: the last ball rises as high as the first one
+    # fell (elastic impacts of equal masses swap velocities), the middle ones hardly move.
+    assert top[-1] == pytest.approx(h0, rel=0.02)
+    assert top[1:-1].max() < 0.01 * h0
     # The rods stay rigid.
     assert abs(np.array([j.length for j in demo.scene.rods]) - ROD).max() < 0.01
 

@@ -35,7 +35,7 @@ class Bridge(Scene):
         left, prev = (-HALF_SPAN, DECK), ground
         for i in range(PLANKS):
             x = -HALF_SPAN + GAP + 0.5 * PLANK + i * (PLANK + GAP)
-            plank = world.add_body(position=(x, DECK - 0.1), damping=0.8, angular_damping=0.8)
+            plank = world.add_body(position=(x, DECK - 0.1), damping=0.2, angular_damping=0.2)
             plank.add_box(PLANK, 0.2, density=1.0, friction=0.8)
             self.colors[plank.id] = (176, 124, 80)
             self.ropes.append(world.add_distance_joint(prev, plank, left, (x - 0.5 * PLANK, DECK),

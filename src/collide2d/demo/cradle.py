@@ -1,7 +1,9 @@
 """cradle: Newton's cradle, five elastic balls on rigid distance joints (rods).
 
-The balls touch at rest and bounce without loss (elasticity 1, no friction): the first one,
-let go from the side, stops dead and the last one swings out as high.
+The balls hang 2 cm apart and bounce without loss (elasticity 1, no friction): the first
+one, let go from the side, stops dead and the last one swings out as high. The gap makes
+each impact one pair at a time; balls touching at rest are hit all at once, and an impulse
+solver shares that one impact out among them, so the whole row moves off together.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from ..world import World
 from .scene import Scene
 
 BALLS, RADIUS, ROD, BAR = 5, 0.5, 5.0, 9.0
+GAP = 0.02                       # between neighbouring balls (m)
 LIFT = math.radians(50.0)        # the first ball's start, from the vertical
 
 
@@ -24,11 +27,14 @@ class Cradle(Scene):
     def build(self) -> World:
         world = World(gravity=(0.0, -10.0))
         world.restitution_threshold = 0.0
+        # Sleeping off: balls resting on jointed rods fell asleep and were not woken by the
+        # first ball's impact (they acted as fixed).
+        world.sleeping = False
         bar = world.add_body(kind="static")
-        bar.add_box(2.0 * BALLS * RADIUS + 3.0, 0.3, offset=(0.0, BAR + 0.15))
+        bar.add_box(BALLS * (2.0 * RADIUS + GAP) + 3.0, 0.3, offset=(0.0, BAR + 0.15))
         self.balls, self.rods = [], []
         for i in range(BALLS):
-            top = ((i - 0.5 * (BALLS - 1)) * 2.0 * RADIUS, BAR)
+            top = ((i - 0.5 * (BALLS - 1)) * (2.0 * RADIUS + GAP), BAR)
             angle = -LIFT if i == 0 else 0.0
             centre = (top[0] + ROD * math.sin(angle), BAR - ROD * math.cos(angle))
             ball = world.add_body(position=centre, damping=1.0, angular_damping=1.0)
