@@ -480,6 +480,7 @@ def _dots(root, color) -> np.ndarray:
                      for g in groups for c in g.findall(SVG + "circle")])
 
 
+@nojit
 def test_svg_joints_anchors_lines_springs_axes_and_limits():
     world, *_ = _joint_scene()
     cam = Camera((0.0, 0.0), 10.0, (200, 200))
@@ -512,6 +513,7 @@ def test_svg_joints_anchors_lines_springs_axes_and_limits():
         (40.0, 140.0), (80.0, 140.0)]
 
 
+@nojit
 def test_svg_joints_follow_their_bodies_and_can_be_left_out():
     world, pin, spring, rail, rod = _joint_scene()
     world.remove(pin.body_b)                              # its joint goes with it
