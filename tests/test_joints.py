@@ -572,3 +572,28 @@ def test_ragdoll_thrown_on_the_ground_keeps_its_joints():
     for b in w.bodies[1:]:
         assert b.shapes[0].aabb[1] > 0.5 - 0.02
     assert all(float(np.hypot(*b.velocity)) < 0.05 for b in w.bodies[1:])
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("field, value, message", [
+    ("joint.body_b", 99, "out of range"),
+    ("joint.body_b", 0, "out of range"),      # body_a is body_b
+    ("joint.flags", 1 << 20, "flags"),
+    ("joint.kind", 42, "kinds"),
+    ("joint.imp", math.nan, "non-finite"),
+    ("joint.order", 5, "creation order"),
+])
+def test_snapshot_refuses_damaged_joints(field, value, message):
+    from collide2d import snapshot as snap
+
+    w = _world()
+    a = w.add_body(kind="static")
+    b = w.add_body(position=(1, 0))
+    b.add_circle(0.1)
+    w.add_revolute_joint(a, b, (0, 0))
+    header, arrays = snap._decode(w.snapshot())
+    header.pop("arrays")
+    arrays = {k: v.copy() for k, v in arrays.items()}
+    arrays[field][0] = value
+    with pytest.raises(ValueError, match=message):
+        c2d.World.restore(snap._encode(header, arrays))
