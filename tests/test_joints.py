@@ -597,3 +597,48 @@ def test_snapshot_refuses_damaged_joints(field, value, message):
     arrays[field][0] = value
     with pytest.raises(ValueError, match=message):
         c2d.World.restore(snap._encode(header, arrays))
+
+
+@pytest.mark.nojit
+def test_break_torque_and_reenabling():
+    # A level arm on a speed-0 motor: the motor carries m g L; a break torque below that
+    # breaks it, re-enabling makes it hold again.
+    w = _world()
+    ground = w.add_body(kind="static")
+    arm = w.add_body(position=(0.5, 0))
+    arm.add_box(1.0, 0.1, density=2.0)
+    need = arm.mass * G * 0.5
+    j = w.add_revolute_joint(ground, arm, (0, 0), max_motor_torque=10 * need)
+    broke = []
+
+    @w.on_joint_break
+    def _(joint):
+        broke.append(joint)
+
+    _run(w, 0.2)
+    assert j.reaction_torque == pytest.approx(need, rel=5e-2)
+    j.break_torque = 0.5 * need
+    w.step(DT)
+    assert broke == [j] and not j.enabled and j.reaction_torque > 0.5 * need
+    j.break_torque = None
+    j.enabled = True
+    _run(w, 0.5)
+    assert j.enabled and broke == [j]
+    assert j.reaction_torque == pytest.approx(need, rel=5e-2)
+
+
+@pytest.mark.nojit
+def test_speeds_are_the_rates_of_translation_and_length():
+    w = _world(gravity=(0, 0))
+    ground = w.add_body(kind="static")
+    s = w.add_body(position=(0, 1))
+    s.add_circle(0.1)
+    p = w.add_prismatic_joint(ground, s, (0, 1), (0, 1))
+    d = w.add_distance_joint(ground, s, (0, 0), (0, 1), min_length=0.5, max_length=5.0)
+    s.velocity = (0, 0.7)
+    w.step(DT)
+    assert p.speed == pytest.approx(0.7) and d.speed == pytest.approx(0.7)
+    t0, l0 = p.translation, d.length
+    w.step(DT)
+    assert (p.translation - t0) / DT == pytest.approx(0.7)
+    assert (d.length - l0) / DT == pytest.approx(0.7)
