@@ -519,3 +519,126 @@ def test_chain_is_no_looser_than_box2d():
         _run(w, 3.0)
         ours = (-ball.position[1] - 0.25) / (n * link) - 1.0
         assert 0.0 <= ours <= _chain_stretch_box2d(substeps) * 1.01
+
+
+def test_ragdoll_thrown_on_the_ground_keeps_its_joints():
+    # Torso, head, arms and legs in two parts each on limited revolute joints, thrown at
+    # the ground at 10 m/s: it lands and comes to rest with every joint within its limits,
+    # every pin closed to 3 mm, nothing in the ground. The landing (contacts solved after
+    # the joints win for a step or two) opens a pin 8 cm (the contacts' push-out moves
+    # bodies apart past the joints; 1.6 cm without it) and pushes a limit 0.31 rad past
+    # (0.37 without push-out) for a step: bounded here by 10 cm and 0.4 rad.
+    w = c2d.World(gravity=(0, -G))
+    ground = w.add_body(kind="static")
+    ground.add_box(40, 1)           # top at y = 0.5
+    y0 = 4.0
+    torso = w.add_body(position=(0, y0), velocity=(6, 2), angular_velocity=3)
+    torso.add_box(0.3, 0.6)
+    head = w.add_body(position=(0, y0 + 0.45))
+    head.add_circle(0.12)
+    joints = [w.add_revolute_joint(torso, head, (0, y0 + 0.3), lower_angle=-0.4,
+                                   upper_angle=0.4)]
+    for side in (-1, 1):
+        upper = w.add_body(position=(side * 0.3, y0 + 0.25))
+        upper.add_box(0.3, 0.08)
+        lower = w.add_body(position=(side * 0.6, y0 + 0.25))
+        lower.add_box(0.3, 0.08)
+        joints.append(w.add_revolute_joint(torso, upper, (side * 0.15, y0 + 0.25),
+                                           lower_angle=-1.5, upper_angle=1.5))
+        joints.append(w.add_revolute_joint(upper, lower, (side * 0.45, y0 + 0.25),
+                                           lower_angle=-1.2, upper_angle=1.2))
+        thigh = w.add_body(position=(side * 0.08, y0 - 0.5))
+        thigh.add_box(0.1, 0.4)
+        shin = w.add_body(position=(side * 0.08, y0 - 0.9))
+        shin.add_box(0.1, 0.4)
+        joints.append(w.add_revolute_joint(torso, thigh, (side * 0.08, y0 - 0.3),
+                                           lower_angle=-1.0, upper_angle=1.0))
+        joints.append(w.add_revolute_joint(thigh, shin, (side * 0.08, y0 - 0.7),
+                                           lower_angle=-1.5 if side < 0 else 0.0,
+                                           upper_angle=0.0 if side < 0 else 1.5))
+    worst_gap = worst_past = 0.0
+    for _ in range(round(4.0 / DT)):
+        w.step(DT)
+        for j in joints:
+            worst_gap = max(worst_gap, float(np.hypot(*(j.anchor_b - j.anchor_a))))
+            worst_past = max(worst_past, j.lower_angle - j.angle, j.angle - j.upper_angle)
+    print(f"worst pin gap {worst_gap:.4f} m, worst limit overshoot {worst_past:.4f} rad")
+    assert worst_gap < 0.1
+    assert worst_past < 0.4
+    for j in joints:   # at rest: within them up to the limits' give under load (0.02 rad)
+        assert j.lower_angle - 0.03 <= j.angle <= j.upper_angle + 0.03
+        assert np.hypot(*(j.anchor_b - j.anchor_a)) < 3e-3
+    assert torso.position[0] > 1.0          # it flew before it landed
+    for b in w.bodies[1:]:
+        assert b.shapes[0].aabb[1] > 0.5 - 0.02
+    assert all(float(np.hypot(*b.velocity)) < 0.05 for b in w.bodies[1:])
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("field, value, message", [
+    ("joint.body_b", 99, "out of range"),
+    ("joint.body_b", 0, "out of range"),      # body_a is body_b
+    ("joint.flags", 1 << 20, "flags"),
+    ("joint.kind", 42, "kinds"),
+    ("joint.imp", math.nan, "non-finite"),
+    ("joint.order", 5, "creation order"),
+])
+def test_snapshot_refuses_damaged_joints(field, value, message):
+    from collide2d import snapshot as snap
+
+    w = _world()
+    a = w.add_body(kind="static")
+    b = w.add_body(position=(1, 0))
+    b.add_circle(0.1)
+    w.add_revolute_joint(a, b, (0, 0))
+    header, arrays = snap._decode(w.snapshot())
+    header.pop("arrays")
+    arrays = {k: v.copy() for k, v in arrays.items()}
+    arrays[field][0] = value
+    with pytest.raises(ValueError, match=message):
+        c2d.World.restore(snap._encode(header, arrays))
+
+
+@pytest.mark.nojit
+def test_break_torque_and_reenabling():
+    # A level arm on a speed-0 motor: the motor carries m g L; a break torque below that
+    # breaks it, re-enabling makes it hold again.
+    w = _world()
+    ground = w.add_body(kind="static")
+    arm = w.add_body(position=(0.5, 0))
+    arm.add_box(1.0, 0.1, density=2.0)
+    need = arm.mass * G * 0.5
+    j = w.add_revolute_joint(ground, arm, (0, 0), max_motor_torque=10 * need)
+    broke = []
+
+    @w.on_joint_break
+    def _(joint):
+        broke.append(joint)
+
+    _run(w, 0.2)
+    assert j.reaction_torque == pytest.approx(need, rel=5e-2)
+    j.break_torque = 0.5 * need
+    w.step(DT)
+    assert broke == [j] and not j.enabled and j.reaction_torque > 0.5 * need
+    j.break_torque = None
+    j.enabled = True
+    _run(w, 0.5)
+    assert j.enabled and broke == [j]
+    assert j.reaction_torque == pytest.approx(need, rel=5e-2)
+
+
+@pytest.mark.nojit
+def test_speeds_are_the_rates_of_translation_and_length():
+    w = _world(gravity=(0, 0))
+    ground = w.add_body(kind="static")
+    s = w.add_body(position=(0, 1))
+    s.add_circle(0.1)
+    p = w.add_prismatic_joint(ground, s, (0, 1), (0, 1))
+    d = w.add_distance_joint(ground, s, (0, 0), (0, 1), min_length=0.5, max_length=5.0)
+    s.velocity = (0, 0.7)
+    w.step(DT)
+    assert p.speed == pytest.approx(0.7) and d.speed == pytest.approx(0.7)
+    t0, l0 = p.translation, d.length
+    w.step(DT)
+    assert (p.translation - t0) / DT == pytest.approx(0.7)
+    assert (d.length - l0) / DT == pytest.approx(0.7)

@@ -880,13 +880,15 @@ class Joints:
 
     def _release(self, slots):
         st = self.store
-        gone = set()
+        gone = np.sort(st.order[np.asarray(slots, dtype=np.int64)])
         for slot in slots:
-            gone.add(int(st.order[slot]))
             st.release(slot)
-        self.handles = [h for i, h in enumerate(self.handles) if i not in gone]
-        for i, h in enumerate(self.handles):
-            st.order[h._slot] = i
+        for i in gone[::-1]:
+            del self.handles[int(i)]
+        # Later joints move up by the removed joints before them.
+        n = st.count
+        live = (st.flags[:n] & K.J_ALIVE) != 0
+        st.order[:n][live] -= np.searchsorted(gone, st.order[:n][live])
         self._keys_changed()
 
     def _keys_changed(self):
@@ -972,7 +974,8 @@ class Joints:
 
     def geometry(self) -> JointGeometry:
         st = self.store
-        slots = np.fromiter((h._slot for h in self.handles), np.int64, len(self.handles))
+        alive = np.flatnonzero(st.flags[: st.count] & K.J_ALIVE)
+        slots = alive[np.argsort(st.order[alive], kind="stable")]
         n = slots.size
         aa = np.zeros((n, 2))
         ab = np.zeros((n, 2))
