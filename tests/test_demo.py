@@ -107,6 +107,34 @@ def test_joint_scene_writes_a_headless_gif(name, tmp_path):
         assert im.size == (240, 150) and im.n_frames == 3
 
 
+@pytest.mark.parametrize("name", JOINT_SCENES)
+def test_joint_scene_right_click_and_mouse_drag(name):
+    demo = Demo(name, size=(480, 300))
+    world = demo.world
+    n_joints = len(world.joints)
+    x0, y0, x1, y1 = demo.scene.view
+    left = demo.camera.world_to_screen((x0 + 0.3 * (x1 - x0), y0 + 0.8 * (y1 - y0)))
+    demo.handle([click(tuple(left), button=3)])
+    for _ in range(30):
+        demo.update()
+    assert demo.finite()
+    # Ragdolls and the bridge's drops add joints (a ragdoll: 10); the wrecking ball's chain
+    # is rebuilt (13 again); the cradle's and the car's stay.
+    added = {"ragdolls": 10, "bridge": 0, "wrecking": 0, "cradle": 0, "car": 0}[name]
+    assert len(world.joints) == n_joints + added
+    # Grab a dynamic body with the mouse: one more joint, a mouse joint, until release.
+    body = next(b for b in world.bodies if b.kind == "dynamic")
+    grab = demo.camera.world_to_screen(body.position)
+    demo.handle([click(tuple(grab))])
+    assert demo.drag is not None            # the body's origin is inside its shape
+    assert len(world.joints) == n_joints + added + 1 and world.joints[-1].kind == "mouse"
+    demo.handle([move(tuple(grab + (20.0, -20.0)))])
+    demo.update()
+    demo.handle([release(tuple(grab))])
+    assert len(world.joints) == n_joints + added
+    assert demo.finite()
+
+
 def test_ragdolls_pile_up_with_their_joints_together():
     demo = Demo("ragdolls", size=(320, 200))
     for _ in range(420):
