@@ -46,7 +46,7 @@ HELP = (
 )
 
 # Mouse drag: a mouse joint, a damped spring from the grabbed point to the cursor (frequency,
-# damping ratio), its force capped at the grabbed body's weight times DRAG_MAX_ACCEL / g.
+# damping ratio), its force at most the grabbed body's mass times DRAG_MAX_ACCEL (m/s^2).
 DRAG_HZ, DRAG_ZETA, DRAG_MAX_ACCEL = 4.0, 0.7, 400.0
 # Attraction: radius in pixels (see Scene.attract for the pull).
 ATTRACT_PX = 160.0
@@ -207,20 +207,20 @@ class Demo:
     def _move_drag(self) -> None:
         """The dragged body's mouse joint follows the cursor."""
         if self.drag is not None:
-            if self.drag[0].alive:
+            if self.drag[2].alive:
                 self.drag[2].target = self.camera.screen_to_world(self.mouse)
-            else:   # the scene removed the body, and its joints with it
+            else:
                 self.drag = None
 
     def _release_drag(self) -> None:
         if self.drag is not None:
-            body, _, joint = self.drag
+            joint = self.drag[2]
             self.drag = None
-            if body.alive:
+            if joint.alive:   # else the scene removed the body, and its joints with it
                 self.world.remove(joint)
 
     def _mouse_forces(self) -> None:
-        if self.drag is not None and not self.drag[0].alive:
+        if self.drag is not None and not self.drag[2].alive:
             self.drag = None
         elif self.drag is None and self.attracting:
             target = self.camera.screen_to_world(self.mouse)
