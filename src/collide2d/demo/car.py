@@ -12,7 +12,7 @@ import numpy as np
 from ..world import World
 from .scene import Scene
 
-X0, X1 = -4.0, 40.0                     # the track's ends (walls)
+X0, X1 = -4.0, 30.0                     # the track's ends (walls)
 WHEEL_RADIUS = 0.4
 MOTOR_SPEED = 12.0                      # rad/s: about 4.8 m/s on the flat
 MOTOR_TORQUE = 12.0                     # N m per wheel
@@ -30,12 +30,12 @@ class Car(Scene):
     name = "car"
     title = "a car on wheel-joint suspension with motors drives over hills"
     help = ("left / right: drive that way (else it turns at each end)",)
-    view = (-5.0, -1.5, 41.0, 14.0)
+    view = (-5.0, -2.0, 31.0, 10.0)
 
     def build(self) -> World:
         world = World(gravity=(0.0, -10.0))
         ground = world.add_body(kind="static")
-        x = np.linspace(X0, X1, 177)
+        x = np.linspace(X0, X1, 137)
         y = terrain(x)
         for (xa, ya), (xb, yb) in zip(np.column_stack((x, y))[:-1],
                                       np.column_stack((x, y))[1:], strict=True):
@@ -43,7 +43,7 @@ class Car(Scene):
         ground.add_box(1.0, 6.0, offset=(X0 - 0.5, 3.0))
         ground.add_box(1.0, 6.0, offset=(X1 + 0.5, 3.0))
         # A few crates in the way.
-        for cx, row in ((21.0, 0), (21.0, 1), (33.0, 0)):
+        for cx, row in ((14.0, 0), (14.0, 1), (23.0, 0)):
             h = float(terrain(np.array([cx]))[0])
             crate = world.add_body(position=(cx, h + 0.4 + 0.7 * row))
             crate.add_box(0.7, 0.7, density=0.3, friction=0.6)
