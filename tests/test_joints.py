@@ -663,3 +663,29 @@ def test_restored_world_reuses_freed_joint_slots_alike():
         _run(x, 0.2)
     assert w.snapshot() == twin.snapshot()
     assert [j.kind for j in twin.joints] == ["revolute", "revolute", "weld", "distance"]
+
+
+@pytest.mark.nojit
+def test_break_callbacks_survive_deepcopy_and_all_run_when_one_raises():
+    w = _world()
+    ground = w.add_body(kind="static")
+    weight = w.add_body(position=(0, -1))
+    weight.add_circle(0.2)
+    rod = w.add_distance_joint(ground, weight, (0, 0), (0, -1))
+    rod.break_force = 1e-6
+    seen = []
+
+    def bad(joint):
+        raise RuntimeError("boom")
+
+    w.on_joint_break(bad)
+    w.on_joint_break(seen.append)
+    dup = copy.deepcopy(w)
+    with pytest.raises(RuntimeError, match="boom"):
+        w.step(DT)
+    assert seen == [rod]
+    with pytest.raises(RuntimeError, match="boom"):
+        dup.step(DT)
+    assert seen == [rod, dup.joints[0]]
+    with pytest.raises(TypeError, match="fn"):
+        w.on_joint_break(3)

@@ -379,6 +379,7 @@ class Joints:
         self.store = S.JointStore()
         self.handles: list[Joint] = []
         self.broken: list[Joint] = []   # the last step's, for on_joint_break
+        self.on_break: list = []         # the on_joint_break callbacks
 
     # -- helpers
     def body_of(self, slot):
@@ -917,6 +918,20 @@ class Joints:
         self.broken = sorted((self.handles[int(st.order[j])] for j in hit),
                              key=lambda h: int(st.order[h._slot]))
         self._keys_changed()
+
+    def dispatch_breaks(self):
+        """Call the on_joint_break callbacks with each joint the step broke; if some raise,
+        the others still run and the first exception is raised again at the end."""
+        first_error = None
+        for joint in list(self.broken) if self.on_break else ():
+            for fn in list(self.on_break):
+                try:
+                    fn(joint)
+                except Exception as exc:
+                    if first_error is None:
+                        first_error = exc
+        if first_error is not None:
+            raise first_error
 
     # -- measurements
     def anchors(self, slot):
