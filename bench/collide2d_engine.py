@@ -18,12 +18,23 @@ from figures import (
     crowd_figures,
     crowd_samples,
     gc_paused,
+    joint_grid_figures,
     pyramid_figures,
+    ragdoll_figures,
     rain_figures,
     timed_steps,
     timing,
 )
-from scenes import BulletsScene, CrowdScene, PyramidScene, RainScene, RayHits, StaticBoxes
+from scenes import (
+    BulletsScene,
+    CrowdScene,
+    JointGridScene,
+    PyramidScene,
+    RagdollScene,
+    RainScene,
+    RayHits,
+    StaticBoxes,
+)
 
 try:
     import collide2d as c2d
@@ -89,6 +100,39 @@ def run_rain(scene: RainScene, steps: int, sleeping: bool = False,
         )
     ms = timed_steps(lambda: world.step(DT), steps)
     return timing(ms) | rain_figures(scene, _dynamic_state(world)[0])
+
+
+def run_joint_grid(scene: JointGridScene, steps: int) -> dict:
+    """Box2D v3's joint grid; every circle in one negative group, so none collide (Box2D
+    gives them a category their mask leaves out)."""
+    world = _world()
+    bodies = []
+    for (x, y), pinned in zip(scene.positions, scene.static, strict=True):
+        body = world.add_body(kind="static" if pinned else "dynamic", position=(x, y))
+        body.add_circle(scene.radius, density=scene.density, group=-1)
+        bodies.append(body)
+    for (a, b), anchor in zip(scene.joint_bodies, scene.anchors, strict=True):
+        world.add_revolute_joint(bodies[a], bodies[b], anchor)
+    ms = timed_steps(lambda: world.step(DT), steps)
+    return timing(ms) | joint_grid_figures(scene, np.asarray(world.positions()),
+                                           np.asarray(world.angles()))
+
+
+def run_ragdolls(scene: RagdollScene, steps: int, sleeping: bool = False) -> dict:
+    world = _world(sleeping=sleeping)
+    _add_static_boxes(world, scene.container, scene.friction)
+    bodies = []
+    for k in range(len(scene.positions)):
+        body = world.add_body(position=scene.positions[k], velocity=scene.velocities[k])
+        body.add_segment(scene.bone_a[k], scene.bone_b[k], radius=scene.bone_radius[k],
+                         density=scene.density, friction=scene.friction,
+                         elasticity=scene.restitution, group=-int(scene.group[k]))
+        bodies.append(body)
+    for (a, b), anchor, lo, hi in zip(scene.joint_bodies, scene.anchors, scene.lower,
+                                      scene.upper, strict=True):
+        world.add_revolute_joint(bodies[a], bodies[b], anchor, lower_angle=lo, upper_angle=hi)
+    ms = timed_steps(lambda: world.step(DT), steps)
+    return timing(ms) | ragdoll_figures(scene, *_dynamic_state(world))
 
 
 def _field(hits, name: str) -> np.ndarray:

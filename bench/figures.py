@@ -12,13 +12,19 @@ from contextlib import contextmanager
 
 import numpy as np
 from scenes import (
+    JointGridScene,
     PyramidScene,
+    RagdollScene,
     RainScene,
     RayHits,
     SlideScene,
     crowd_pair_count,
+    joint_errors,
     slide_violations,
 )
+
+# A joint whose anchors end further apart than this has come loose (m).
+JOINT_TORN = {"joint_grid": 0.5, "ragdolls": 0.1}
 
 
 @contextmanager
@@ -146,3 +152,36 @@ class SlideCheck:
     def figures(self) -> dict:
         ok = self.max_overlap <= 1e-6 and self.outside == 0
         return {"max_overlap": self.max_overlap, "outside": self.outside, "ok": ok}
+
+
+def joint_grid_figures(scene: JointGridScene, positions, angles) -> dict:
+    """How far apart each joint's anchors end (the grid hangs from its pins, swinging)."""
+    p = np.asarray(positions, dtype=np.float64)
+    a = np.asarray(angles, dtype=np.float64)
+    nan = not (np.isfinite(p).all() and np.isfinite(a).all())
+    gap = joint_errors(scene, p, a)
+    pinned = np.abs(p[scene.static] - scene.positions[scene.static]).max()
+    figures = {"max_gap": float(np.nanmax(gap)), "mean_gap": float(np.nanmean(gap)),
+               "lowest": float(np.nanmin(p[:, 1])), "pins_moved": float(pinned), "nan": nan}
+    figures["ok"] = not nan and figures["max_gap"] < JOINT_TORN["joint_grid"]
+    return figures
+
+
+def ragdoll_figures(scene: RagdollScene, positions, angles) -> dict:
+    """Joint gaps, joint limits overshot, and bones outside the bin at the end."""
+    p = np.asarray(positions, dtype=np.float64)
+    a = np.asarray(angles, dtype=np.float64)
+    finite = np.isfinite(p).all(axis=1) & np.isfinite(a)
+    nan = not finite.all()
+    gap = joint_errors(scene, p, a)
+    ja, jb = scene.joint_bodies[:, 0], scene.joint_bodies[:, 1]
+    rel = (a[jb] - a[ja] + np.pi) % (2.0 * np.pi) - np.pi   # bones start at angle 0
+    over = np.maximum(np.maximum(scene.lower - rel, rel - scene.upper), 0.0)
+    x, y = p[:, 0], p[:, 1]
+    inside = finite & (np.abs(x) < scene.inner_x) & (y > 0.0) & (y < scene.wall_top)
+    figures = {"max_gap": float(np.nanmax(gap)), "mean_gap": float(np.nanmean(gap)),
+               "limit_over": float(np.nanmax(over)), "outside": int(np.count_nonzero(~inside)),
+               "nan": nan}
+    figures["ok"] = (not nan and figures["outside"] == 0
+                     and figures["max_gap"] < JOINT_TORN["ragdolls"])
+    return figures

@@ -31,7 +31,8 @@ HERE = Path(__file__).resolve().parent
 FRAME_BUDGET_MS = 1000.0 / 60.0
 
 # Engine name -> adapter module. Each module has UNAVAILABLE (None or the reason), NAME,
-# version() and any of run_pyramid / run_rain / run_bullets / run_crowd / run_slide.
+# version() and any of run_pyramid / run_rain / run_bullets / run_crowd / run_slide /
+# run_joint_grid / run_ragdolls.
 ENGINES = {
     "collide2d": "collide2d_engine",
     "c2d-stacks": "collide2d_stacks_engine",
@@ -39,8 +40,9 @@ ENGINES = {
     "box2d-v3": "peers.b2d3_engine",
     "box2d-2.3": "peers.box2d23_engine",
 }
-SCENES = ("pyramid", "rain", "bullets", "crowd", "slide")
-QUICK_STEPS = {"pyramid": 120, "rain": 120, "bullets": 0, "crowd": 60, "slide": 60}
+SCENES = ("pyramid", "rain", "bullets", "crowd", "slide", "joint_grid", "ragdolls")
+QUICK_STEPS = {"pyramid": 120, "rain": 120, "bullets": 0, "crowd": 60, "slide": 60,
+               "joint_grid": 60, "ragdolls": 120}
 # Figures that test the bench itself or collide2d; a peer's stacking quality is reported only.
 GATING = {"rain", "bullets", "crowd"}
 
@@ -92,6 +94,14 @@ def summary(scene: str, r: dict) -> tuple[str, bool]:
     if scene == "slide":
         text = f"deepest overlap {r['max_overlap']:.1e} m; outside {r['outside']}"
         return text, r["ok"]
+    if scene == "joint_grid":
+        text = (f"joint gap max {r['max_gap']:.1e} mean {r['mean_gap']:.1e} m; "
+                f"lowest {r['lowest']:.1f} m")
+        return ("NaN; " if r["nan"] else "") + text, r["ok"]
+    if scene == "ragdolls":
+        text = (f"joint gap max {r['max_gap']:.1e} mean {r['mean_gap']:.1e} m; "
+                f"limits over {r['limit_over']:.3f} rad; outside {r['outside']}")
+        return ("NaN; " if r["nan"] else "") + text, r["ok"]
     raise ValueError(scene)
 
 
@@ -99,7 +109,7 @@ def run_one(module, scene: str, data, steps: int, sleeping: bool, reference) -> 
     fn = getattr(module, f"run_{scene}", None)
     if fn is None:
         return {"skipped": f"no run_{scene} in the adapter"}
-    if scene in ("pyramid", "rain"):
+    if scene in ("pyramid", "rain", "ragdolls"):
         r = fn(data, steps, sleeping)
     elif scene == "bullets":
         r = fn(data)
@@ -237,7 +247,7 @@ def plot(rows, path: Path) -> None:
     import matplotlib.pyplot as plt
 
     colours = {name: f"C{i}" for i, name in enumerate(ENGINES)}
-    fig, axes = plt.subplots(2, 3, figsize=(13, 8))
+    fig, axes = plt.subplots(3, 3, figsize=(13, 12))
     for ax, scene in zip(axes.flat, SCENES, strict=False):
         engines = [
             e
@@ -259,7 +269,8 @@ def plot(rows, path: Path) -> None:
             title=scene,
             xscale="log",
             yscale="log",
-            xlabel={"pyramid": "base B", "bullets": "segments"}.get(scene, "bodies"),
+            xlabel={"pyramid": "base B", "bullets": "segments", "joint_grid": "grid side N",
+                    "ragdolls": "ragdolls"}.get(scene, "bodies"),
             ylabel="total s" if scene == "bullets" else "ms/step",
         )
         ax.grid(True, which="both", alpha=0.3)
@@ -267,7 +278,8 @@ def plot(rows, path: Path) -> None:
             ax.legend(fontsize=8)
         else:
             ax.text(0.5, 0.6, "no results", ha="center", transform=ax.transAxes)
-    axes.flat[-1].axis("off")
+    for ax in axes.flat[len(SCENES):]:
+        ax.axis("off")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)

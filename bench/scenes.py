@@ -25,6 +25,8 @@ SIZES = {
     "bullets": (10_000, 100_000),
     "crowd": (2_500, 10_000),
     "slide": (2_000,),
+    "joint_grid": (20, 50, 100),
+    "ragdolls": (50, 100, 200),
 }
 QUICK_SIZES = {
     "pyramid": (10,),
@@ -32,6 +34,8 @@ QUICK_SIZES = {
     "bullets": (10_000,),
     "crowd": (2_500,),
     "slide": (200,),
+    "joint_grid": (20,),
+    "ragdolls": (20,),
 }
 RAIN_MAX = 2_000
 BULLETS_MAX = 100_000
@@ -40,13 +44,16 @@ CROWD_MAX = 10_000
 SLIDE_MAX = 2_000
 SLIDE_MAP = 256
 SLIDE_PERIOD = 60  # steps between changes of a character's wanted velocity
+RAGDOLL_MAX = 200
+RAGDOLL_SCALE = 2.0
 
 
 def steps_for(scene: str, size: int) -> int:
     """Steps scenes.md runs a scene for (0 for bullets, which is not stepped)."""
     if scene == "pyramid":
         return 500 if size >= 100 else 600
-    return {"rain": 600, "bullets": 0, "crowd": 300, "slide": 600}[scene]
+    return {"rain": 600, "bullets": 0, "crowd": 300, "slide": 600, "joint_grid": 500,
+            "ragdolls": 600}[scene]
 
 
 @dataclass(frozen=True)
@@ -133,6 +140,55 @@ class SlideScene:
         return self.speeds[p, :, None] * np.stack(
             [np.cos(self.headings[p]), np.sin(self.headings[p])], axis=1
         )
+
+
+@dataclass(frozen=True)
+class JointScene:
+    """Bodies joined by revolute joints; what the joint scenes share.
+
+    Bodies start at angle 0, so a joint's local anchor on body a is ``anchor - position[a]``.
+    """
+
+    positions: np.ndarray  # (n, 2) body origins
+    joint_bodies: np.ndarray  # (J, 2) int: body a, body b of each joint, in creation order
+    anchors: np.ndarray  # (J, 2) each joint's anchor in world space at creation
+
+    def local_anchors(self) -> tuple[np.ndarray, np.ndarray]:
+        """(J, 2) anchors in body a's frame and in body b's frame."""
+        return (self.anchors - self.positions[self.joint_bodies[:, 0]],
+                self.anchors - self.positions[self.joint_bodies[:, 1]])
+
+
+@dataclass(frozen=True)
+class JointGridScene(JointScene):
+    """Box2D v3's ``joint_grid`` benchmark: an N x N grid of circles 1 m apart joined to
+    their neighbours by revolute joints; seven bodies in the middle of the top row static."""
+
+    size: int = 0  # N
+    static: np.ndarray = None  # (n,) bool
+    radius: float = 0.4
+    density: float = 1.0
+
+
+@dataclass(frozen=True)
+class RagdollScene(JointScene):
+    """Ragdolls (capsule bones, revolute joints with limits) dropped into a walled bin."""
+
+    size: int = 0  # ragdolls
+    container: StaticBoxes = None
+    bone_a: np.ndarray = None  # (n, 2) capsule ends in the body frame
+    bone_b: np.ndarray = None
+    bone_radius: np.ndarray = None  # (n,)
+    group: np.ndarray = None  # (n,) ragdoll index + 1: bones of one ragdoll never collide
+    velocities: np.ndarray = None  # (n, 2)
+    lower: np.ndarray = None  # (J,) joint limits (rad) on angle_b - angle_a
+    upper: np.ndarray = None
+    bones_per_ragdoll: int = 11
+    inner_x: float = 15.0
+    wall_top: float = 100.0
+    density: float = 1.0
+    friction: float = 0.4
+    restitution: float = 0.0
 
 
 def _boxes(*boxes: tuple[float, float, float, float]) -> StaticBoxes:
@@ -272,6 +328,86 @@ def crowd(n: int) -> CrowdScene:
     )
 
 
+def joint_grid(n: int) -> JointGridScene:
+    """Box2D v3's joint grid: body k * N + i at (k, -i); a joint to the body above (i > 0)
+    and to the body on the left (k > 0), anchored half way; top-row bodies with
+    N/2 - 3 <= k <= N/2 + 3 static."""
+    if n < 8:
+        raise ValueError(f"joint_grid: size must be at least 8 (got {n})")
+    k, i = np.divmod(np.arange(n * n), n)
+    positions = np.stack([k, -i], axis=1).astype(np.float64)
+    static = (i == 0) & (k >= n // 2 - 3) & (k <= n // 2 + 3)
+    pairs, anchors = [], []
+    for b in range(n * n):  # Box2D's creation order: the joint above, then the one on the left
+        if i[b] > 0:
+            pairs.append((b - 1, b))
+            anchors.append((k[b], -i[b] + 0.5))
+        if k[b] > 0:
+            pairs.append((b - n, b))
+            anchors.append((k[b] - 0.5, -i[b]))
+    return JointGridScene(positions=positions, joint_bodies=np.array(pairs, dtype=np.int64),
+                          anchors=np.array(anchors, dtype=np.float64), size=n, static=static)
+
+
+#: Box2D v3's sample human without feet, standing with its feet at the origin at scale 1:
+#: (centre height, capsule's lower and upper end above the centre, radius, parent bone,
+#: pivot height, lower and upper limit (rad)).
+RAGDOLL_BONES = (
+    (0.95, -0.02, 0.02, 0.095, -1, 0.0, 0.0, 0.0),                            # hip
+    (1.2, -0.135, 0.135, 0.09, 0, 1.0, -0.25 * np.pi, 0.0),                   # torso
+    (1.475, -0.038, 0.039, 0.075, 1, 1.4, -0.3 * np.pi, 0.1 * np.pi),         # head
+    (0.775, -0.125, 0.125, 0.06, 0, 0.9, -0.05 * np.pi, 0.4 * np.pi),         # upper leg
+    (0.475, -0.155, 0.125, 0.045, 3, 0.625, -0.5 * np.pi, -0.02 * np.pi),     # lower leg
+    (0.775, -0.125, 0.125, 0.06, 0, 0.9, -0.05 * np.pi, 0.4 * np.pi),         # upper leg
+    (0.475, -0.155, 0.125, 0.045, 5, 0.625, -0.5 * np.pi, -0.02 * np.pi),     # lower leg
+    (1.225, -0.125, 0.125, 0.035, 1, 1.35, -0.1 * np.pi, 0.8 * np.pi),        # upper arm
+    (0.975, -0.125, 0.125, 0.03, 7, 1.1, -0.2 * np.pi, 0.3 * np.pi),          # lower arm
+    (1.225, -0.125, 0.125, 0.035, 1, 1.35, -0.1 * np.pi, 0.8 * np.pi),        # upper arm
+    (0.975, -0.125, 0.125, 0.03, 9, 1.1, -0.2 * np.pi, 0.3 * np.pi),          # lower arm
+)
+
+
+def ragdolls(n: int) -> RagdollScene:
+    """N ragdolls at scale 2 on a 20-column grid above a walled bin (seed 6)."""
+    if not 0 < n <= RAGDOLL_MAX:
+        raise ValueError(f"ragdolls: size must be in 1..{RAGDOLL_MAX} (got {n})")
+    rng = np.random.default_rng(6)
+    vx = rng.uniform(-1.0, 1.0, RAGDOLL_MAX)[:n]
+    s = RAGDOLL_SCALE
+    bones = np.array(RAGDOLL_BONES)
+    m = len(bones)
+    r = np.arange(n)
+    feet = np.stack([-14.25 + 1.5 * (r % 20), 0.5 + 3.5 * (r // 20)], axis=1)
+    positions = (feet[:, None, :] + s * np.stack([np.zeros(m), bones[:, 0]], 1)).reshape(-1, 2)
+    zeros = np.zeros(m)
+    bone_a = np.tile(s * np.stack([zeros, bones[:, 1]], 1), (n, 1))
+    bone_b = np.tile(s * np.stack([zeros, bones[:, 2]], 1), (n, 1))
+    child = np.flatnonzero(bones[:, 4] >= 0)
+    parent = bones[child, 4].astype(np.int64)
+    base = (m * r)[:, None]
+    pairs = np.stack([(base + parent).ravel(), (base + child).ravel()], axis=1)
+    anchors = (feet[:, None, :] + s * np.stack([np.zeros(len(child)), bones[child, 5]], 1)
+               ).reshape(-1, 2)
+    a, b = 1.0, 15.0
+    container = _boxes((-b - a, -1.0, b + a, 0.0), (-b - a, 0.0, -b, 100.0), (b, 0.0, b + a, 100.0))
+    return RagdollScene(
+        positions=positions, joint_bodies=pairs.astype(np.int64), anchors=anchors,
+        size=n, container=container, bone_a=bone_a, bone_b=bone_b,
+        bone_radius=np.tile(s * bones[:, 3], n), group=np.repeat(r + 1, m),
+        velocities=np.stack([np.repeat(vx, m), np.zeros(n * m)], axis=1),
+        lower=np.tile(bones[child, 6], n), upper=np.tile(bones[child, 7], n),
+        bones_per_ragdoll=m,
+    )
+
+
+def joint_errors(scene: JointScene, positions: np.ndarray, angles: np.ndarray) -> np.ndarray:
+    """(J,) distance (m) between each joint's two anchors at these body poses."""
+    la, lb = scene.local_anchors()
+    a, b = scene.joint_bodies[:, 0], scene.joint_bodies[:, 1]
+    return np.hypot(*(_rotate(la, angles[a]) + positions[a]
+                      - _rotate(lb, angles[b]) - positions[b]).T)
+
+
 def _box_blur(field: np.ndarray, radius: int) -> np.ndarray:
     """Separable box filter with wrap-around edges (the border is overwritten anyway)."""
     out = field
@@ -317,9 +453,8 @@ def slide(n: int = SLIDE_MAX) -> SlideScene:
 
 def build(scene: str, size: int):
     """Scene data by name."""
-    return {"pyramid": pyramid, "rain": rain, "bullets": bullets, "crowd": crowd, "slide": slide}[
-        scene
-    ](size)
+    return {"pyramid": pyramid, "rain": rain, "bullets": bullets, "crowd": crowd, "slide": slide,
+            "joint_grid": joint_grid, "ragdolls": ragdolls}[scene](size)
 
 
 # ---------------------------------------------------------------------------------------------

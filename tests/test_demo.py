@@ -82,8 +82,150 @@ def test_naval_broadsides_hit_only_the_enemy():
     assert enemy_hits == sum(scene.hits)
 
 
-def test_demo_has_its_five_scenes_in_order():
-    assert list(SCENES) == ["naval", "dungeon", "tumble", "pyramid", "rain"]
+def test_demo_has_its_ten_scenes_in_order():
+    assert list(SCENES) == ["naval", "dungeon", "tumble", "pyramid", "rain", "ragdolls", "car",
+                            "bridge", "wrecking", "cradle"]
+
+
+# ---------------------------------------------------------------------------- joint scenes
+JOINT_SCENES = ["ragdolls", "car", "bridge", "wrecking", "cradle"]
+
+
+def _joint_gaps(world) -> np.ndarray:
+    g = world.joint_geometry()
+    return np.hypot(*(g.anchor_a - g.anchor_b).T)
+
+
+@pytest.mark.parametrize("name", JOINT_SCENES)
+def test_joint_scene_writes_a_headless_gif(name, tmp_path):
+    from PIL import Image
+
+    out = tmp_path / f"{name}.gif"
+    assert cli(["demo", name, "--headless", "--frames", "60", "--every", "20", "--size",
+                "240x150", "--out", str(out)]) == 0
+    with Image.open(out) as im:
+        assert im.size == (240, 150) and im.n_frames == 3
+
+
+@pytest.mark.parametrize("name", JOINT_SCENES)
+def test_joint_scene_right_click_and_mouse_drag(name):
+    demo = Demo(name, size=(480, 300))
+    world = demo.world
+    n_joints = len(world.joints)
+    x0, y0, x1, y1 = demo.scene.view
+    left = demo.camera.world_to_screen((x0 + 0.3 * (x1 - x0), y0 + 0.8 * (y1 - y0)))
+    demo.handle([click(tuple(left), button=3)])
+    for _ in range(30):
+        demo.update()
+    assert demo.finite()
+    # Ragdolls and the bridge's drops add joints (a ragdoll: 10); the wrecking ball's chain
+    # is rebuilt (13 again); the cradle's and the car's stay.
+    added = {"ragdolls": 10, "bridge": 0, "wrecking": 0, "cradle": 0, "car": 0}[name]
+    assert len(world.joints) == n_joints + added
+    # Grab a dynamic body with the mouse: one more joint, a mouse joint, until release.
+    body = next(b for b in world.bodies if b.kind == "dynamic")
+    grab = demo.camera.world_to_screen(body.position)
+    demo.handle([click(tuple(grab))])
+    assert demo.drag is not None            # the body's origin is inside its shape
+    assert len(world.joints) == n_joints + added + 1 and world.joints[-1].kind == "mouse"
+    demo.handle([move(tuple(grab + (20.0, -20.0)))])
+    demo.update()
+    demo.handle([release(tuple(grab))])
+    assert len(world.joints) == n_joints + added
+    assert demo.finite()
+
+
+def test_ragdolls_pile_up_with_their_joints_together():
+    demo = Demo("ragdolls", size=(320, 200))
+    for _ in range(420):
+        demo.update()
+    world, scene = demo.world, demo.scene
+    # A drop every 20 frames when the spot is clear: about 20 ragdolls of 11 bones and 10
+    # joints each, all revolute.
+    assert scene.dropped >= 10
+    assert len(world.joints) == 10 * scene.dropped
+    assert {j.kind for j in world.joints} == {"revolute"}
+    # Revolute anchors coincide (a rigid pin), within 2 cm under the pile's load;
+    # no bone has left the bin (inner faces x = +-12, floor y = 0).
+    assert _joint_gaps(world).max() < 0.02
+    p = world.positions(world.body_ids()[1:])
+    assert (np.abs(p[:, 0]) < 12.0).all() and (p[:, 1] > 0.0).all()
+
+
+def test_car_motors_drive_it_over_the_hills():
+    demo = Demo("car", size=(320, 200))
+    scene = demo.scene
+    x0 = scene.chassis.position[0]
+    for _ in range(240):
+        demo.update()
+    # 4 s at up to 12 rad/s on 0.4 m wheels (4.8 m/s): it climbs the first hills.
+    assert scene.chassis.position[0] - x0 > 6.0
+    assert abs(scene.chassis.angle) < 1.0
+    # The axles stay within their 0.25 m limits and on the chassis' axis.
+    for j in scene.joints:
+        assert abs(j.translation) <= 0.25 + 0.01
+        d = j.anchor_b - j.anchor_a
+        assert abs(d[0] * j.axis[1] - d[1] * j.axis[0]) < 0.01
+
+
+def test_bridge_hangs_by_its_slack_and_ropes_never_stretch():
+    from collide2d.demo.bridge import DECK, GAP, PLANK, PLANKS, ROPE
+
+    demo = Demo("bridge", size=(320, 200))
+    scene = demo.scene
+    sags, lengths = [], []
+    for f in range(235):                  # loads start falling at frame 240
+        demo.update()
+        rope = np.array([j.length for j in scene.ropes])
+        # Ropes: slack below max_length, nearly inelastic when taut (the joints are stiff,
+        # not rigid: 2 cm at the jerk of the first fall, far less at rest).
+        assert rope.max() <= ROPE + 0.02
+        if f >= 175:
+            mid = 0.5 * (scene.planks[PLANKS // 2 - 1].position[1]
+                         + scene.planks[PLANKS // 2].position[1])
+            sags.append(DECK - 0.1 - mid)
+            lengths.append(rope.sum())
+    # A hanging chain of span L and length L + dL sags sqrt(3 L dL / 8) (the shallow
+    # parabola): L = 20.2 m, dL = 21 ropes of about 0.22 m + 20 planks of 0.8 m - L, about
+    # 0.42 m (taken from the ropes' lengths): about 1.8 m.
+    span = PLANKS * PLANK + (PLANKS + 1) * GAP
+    slack = np.mean(lengths) + PLANKS * PLANK - span
+    assert 0.40 < slack < 0.55
+    assert np.mean(sags) == pytest.approx(np.sqrt(3.0 * span * slack / 8.0), rel=0.1)
+
+
+def test_wrecking_chain_holds_the_heavy_ball_and_smashes_the_tower():
+    demo = Demo("wrecking", size=(320, 200))
+    scene = demo.scene
+    assert scene.ball.mass > 40.0 * scene.links[0].mass
+    worst = 0.0
+    for _ in range(300):
+        demo.update()
+        worst = max(worst, _joint_gaps(demo.world).max())
+    assert worst < 0.05                     # the chain never pulls apart by 5 cm
+    moved = [np.hypot(*(b.position - p)) for b, p in zip(scene.tower, scene.start,
+                                                           strict=True)]
+    assert max(moved) > 1.0
+
+
+def test_cradle_passes_the_swing_to_the_last_ball():
+    from collide2d.demo.cradle import LIFT, ROD
+
+    demo = Demo("cradle", size=(320, 200))
+    balls = demo.scene.balls
+    rest = balls[2].position[1]
+    h0 = ROD * (1.0 - np.cos(LIFT))        # the first ball's drop: 1.79 m
+    assert balls[0].position[1] - rest == pytest.approx(h0)
+    top = np.full(len(balls), -1.0)
+    for _ in range(170):                    # 2.8 s: a quarter swing down, across, a quarter up
+        demo.update()
+        top = np.maximum(top, [b.position[1] - rest for b in balls])
+    # Momentum and energy pass down the row: the last ball rises as high as the first one
+    # fell (elastic impacts of equal masses swap velocities), the middle ones hardly move.
+    assert top[-1] == pytest.approx(h0, rel=0.02)
+    assert top[1:-1].max() < 0.01 * h0
+    # The rods stay rigid.
+    assert abs(np.array([j.length for j in demo.scene.rods]) - ROD).max() < 0.01
 
 
 # ---------------------------------------------------------------------------- pictures
@@ -261,11 +403,16 @@ def test_left_drag_pulls_the_grabbed_body_to_the_cursor():
     assert_allclose(top.position, (0.0, 19.5), atol=1e-12)
     demo.handle([click((x, y)), move((x + 3 * zoom, y - 2 * zoom))])  # 3 m right, 2 m up
     assert demo.drag is not None and demo.drag[0] is top
+    # The drag is a mouse joint on the grabbed body whose target is the cursor.
+    (joint,) = demo.world.joints
+    assert joint.kind == "mouse" and top in (joint.body_a, joint.body_b)
+    assert_allclose(joint.target, (3.0, 21.5), atol=1e-9)
     for _ in range(90):
         demo.update()
     assert_allclose(top.position, (3.0, 21.5), atol=0.2)
     demo.handle([release((x, y))])
     assert demo.drag is None
+    assert demo.world.joints == []
 
 
 def test_left_press_on_empty_space_attracts():

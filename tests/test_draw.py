@@ -442,3 +442,119 @@ def test_svg_tilemap_oneway_and_cross_tiles():
     # (x 3..4, y 1..2 -> columns 30..40, rows 20..10).
     spans = sorted((p[:, 0].min(), p[:, 1].min(), p[:, 0].max(), p[:, 1].max()) for p in polys)
     assert_allclose(spans, [(0.0, 20.0, 40.0, 30.0), (30.0, 10.0, 40.0, 20.0)])
+
+
+# ---------------------------------------------------------------------------- joints
+def _joint_scene():
+    """One joint of each drawn style, seen by Camera((0, 0), 10, (200, 200)): a world point
+    (x, y) is pixel (100 + 10 x, 100 - 10 y)."""
+    world = c2d.World(gravity=(0.0, 0.0))
+    ground = world.add_body(kind="static")
+    ground.add_box(1.0, 1.0, offset=(0.0, -8.0))
+    wheel = world.add_body(position=(1.0, 2.0))
+    wheel.add_circle(0.5)
+    pin = world.add_revolute_joint(ground, wheel, (1.0, 2.0))           # pixel (110, 80)
+    bob = world.add_body(position=(-3.0, 1.0))
+    bob.add_circle(0.5)
+    spring = world.add_distance_joint(ground, bob, (-3.0, 4.0), (-3.0, 1.0),
+                                      spring_hertz=2.0)                 # (70, 60) - (70, 90)
+    slider = world.add_body(position=(4.0, 0.0))
+    slider.add_box(1.0, 1.0)
+    rail = world.add_prismatic_joint(ground, slider, (4.0, 0.0), (1.0, 0.0), lower=-1.0,
+                                     upper=2.0)                         # axis through (140, 100)
+    rod_end = world.add_body(position=(-6.0, -4.0))
+    rod_end.add_circle(0.5)
+    rod = world.add_distance_joint(ground, rod_end, (-2.0, -4.0), (-6.0, -4.0))
+    rod.enabled = False                                                 # (80, 140) - (40, 140)
+    return world, pin, spring, rail, rod
+
+
+def _paths(root, color) -> list:
+    return [path_segments(p) for p in root.findall(SVG + "path")
+            if p.get("stroke") == hexcolor(color)]
+
+
+def _dots(root, color) -> np.ndarray:
+    groups = [g for g in root.findall(SVG + "g") if g.get("fill") == hexcolor(color)]
+    return np.array([[float(c.get("cx")), float(c.get("cy"))]
+                     for g in groups for c in g.findall(SVG + "circle")])
+
+
+@nojit
+def test_svg_joints_anchors_lines_springs_axes_and_limits():
+    world, *_ = _joint_scene()
+    cam = Camera((0.0, 0.0), 10.0, (200, 200))
+    root = parse(world_svg(world, cam, DrawOptions(shapes=False)))
+    # Straight joints (the revolute's zero-length line, the prismatic's anchors 0 apart)
+    # in the joint colour; the disabled rod grey.
+    straight = np.concatenate(_paths(root, PAL.joint))
+    assert sorted(map(tuple, straight.reshape(-1, 4).tolist())) == [
+        (110.0, 80.0, 110.0, 80.0), (140.0, 100.0, 140.0, 100.0)]
+    assert_allclose(np.concatenate(_paths(root, PAL.joint_disabled)),
+                    [[[80.0, 140.0], [40.0, 140.0]]])
+    # The spring: a zigzag from (70, 60) to (70, 90), its teeth 5 px either side.
+    (zig,) = _paths(root, PAL.joint_spring)
+    assert_allclose(zig[0, 0], (70.0, 60.0))
+    assert_allclose(zig[-1, 1], (70.0, 90.0))
+    assert_allclose(zig[1:, 0], zig[:-1, 1])            # one connected line
+    assert_allclose(np.abs(zig[:, :, 0] - 70.0).max(), 5.0)
+    assert zig.shape[0] == 11                            # 2 leads + 8 teeth + 1
+    # The prismatic axis spans its limits, -1 m to 2 m from anchor A: x 130 to 160; a red
+    # tick across it at each limit.
+    assert_allclose(np.concatenate(_paths(root, PAL.joint_axis)),
+                    [[[130.0, 100.0], [160.0, 100.0]]])
+    ticks = np.concatenate(_paths(root, PAL.joint_limit))
+    assert_allclose(sorted(ticks.reshape(-1, 4).tolist()),
+                    [[130.0, 95.0, 130.0, 105.0], [160.0, 95.0, 160.0, 105.0]])
+    # Anchors as dots: both anchors of each enabled joint; the rod's in grey.
+    assert sorted(map(tuple, _dots(root, PAL.joint).tolist())) == sorted(
+        [(110.0, 80.0)] * 2 + [(70.0, 60.0), (70.0, 90.0)] + [(140.0, 100.0)] * 2)
+    assert sorted(map(tuple, _dots(root, PAL.joint_disabled).tolist())) == [
+        (40.0, 140.0), (80.0, 140.0)]
+
+
+@nojit
+def test_svg_joints_follow_their_bodies_and_can_be_left_out():
+    world, pin, spring, rail, rod = _joint_scene()
+    world.remove(pin.body_b)                              # its joint goes with it
+    spring.body_b.position = (-3.0, 0.0)                  # anchor B moves with the body
+    rail.lower = None                                     # free below: 20 px of axis
+    cam = Camera((0.0, 0.0), 10.0, (200, 200))
+    root = parse(world_svg(world, cam, DrawOptions(shapes=False)))
+    (zig,) = _paths(root, PAL.joint_spring)
+    assert_allclose(zig[-1, 1], (70.0, 100.0))
+    assert_allclose(np.concatenate(_paths(root, PAL.joint_axis)),
+                    [[[120.0, 100.0], [160.0, 100.0]]])  # 20 px down the axis, up to 2 m
+    assert_allclose(np.concatenate(_paths(root, PAL.joint_limit)),
+                    [[[160.0, 95.0], [160.0, 105.0]]])
+    assert (110.0, 80.0) not in map(tuple, _dots(root, PAL.joint).tolist())
+    root = parse(world_svg(world, cam, DrawOptions(shapes=False, joints=False)))
+    colours = {hexcolor(c) for c in (PAL.joint, PAL.joint_spring, PAL.joint_axis,
+                                     PAL.joint_limit, PAL.joint_disabled)}
+    assert not [e for e in root.iter() if e.get("stroke") in colours
+                or e.get("fill") in colours]
+
+
+def test_pygame_and_matplotlib_draw_joints():
+    pygame = pytest.importorskip("pygame")
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from collide2d.draw import PygameRenderer
+
+    world, *_ = _joint_scene()
+    cam = Camera((0.0, 0.0), 10.0, (200, 200))
+    surf = pygame.Surface((200, 200))
+    draw_world(world, PygameRenderer(surf), cam, DrawOptions(shapes=False))
+    # The grey rod from (80, 140) to (40, 140), away from its end dots; the axis at y 100.
+    assert tuple(surf.get_at((60, 140)))[:3] == PAL.joint_disabled
+    assert tuple(surf.get_at((150, 100)))[:3] == PAL.joint_axis
+    assert tuple(surf.get_at((60, 120)))[:3] == PAL.background
+    fig, ax = plt.subplots()
+    draw_world(world, MatplotlibRenderer(ax, cam.size), cam, DrawOptions(shapes=False))
+    # Line batches are in metres: the rod's segment is there, from (-2, -4) to (-6, -4).
+    segs = np.concatenate([np.asarray(c.get_segments()).reshape(-1, 2, 2)
+                           for c in ax.collections if hasattr(c, "get_segments")])
+    assert np.isclose(segs, [[-2.0, -4.0], [-6.0, -4.0]]).all(axis=(1, 2)).any()
+    plt.close(fig)

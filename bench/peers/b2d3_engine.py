@@ -20,12 +20,23 @@ from figures import (
     crowd_figures,
     crowd_samples,
     gc_paused,
+    joint_grid_figures,
     pyramid_figures,
+    ragdoll_figures,
     rain_figures,
     timed_steps,
     timing,
 )
-from scenes import BulletsScene, CrowdScene, PyramidScene, RainScene, RayHits, StaticBoxes
+from scenes import (
+    BulletsScene,
+    CrowdScene,
+    JointGridScene,
+    PyramidScene,
+    RagdollScene,
+    RainScene,
+    RayHits,
+    StaticBoxes,
+)
 
 try:
     import pyb2d3 as b2
@@ -185,3 +196,58 @@ def run_crowd(scene: CrowdScene, steps: int) -> dict:
 
     ms = timed_steps(lambda: world.step(DT, SUB_STEPS), steps, after)
     return timing(ms) | crowd_figures(counts, sampled, scene.radii)
+
+
+def _revolute(world, a, b, local_a, local_b, lower=None, upper=None):
+    jd = b2.revolute_joint_def(body_a=a, body_b=b, local_anchor_a=tuple(map(float, local_a)),
+                               local_anchor_b=tuple(map(float, local_b)))
+    if lower is not None:
+        jd.enable_limit = True
+        jd.lower_angle, jd.upper_angle = float(lower), float(upper)
+    return world.create_revolute_joint(jd)
+
+
+def run_joint_grid(scene: JointGridScene, steps: int) -> dict:
+    """Box2D v3's own joint_grid benchmark: category 2, mask all but 2 (no circle meets
+    another)."""
+    world = _world()
+    shape_def = _shape_def(scene.density, filter=b2.make_filter(
+        category_bits=2, mask_bits=0xFFFFFFFFFFFFFFFF ^ 2))
+    batch = b2.Bodies()
+    bodies = []
+    for (x, y), pinned in zip(scene.positions, scene.static, strict=True):
+        make = world.create_static_body if pinned else world.create_dynamic_body
+        body = make(position=(float(x), float(y)))
+        body.create_shape(shape_def, b2.circle(radius=scene.radius))
+        bodies.append(body)
+        batch.append(body.id)
+    la, lb = scene.local_anchors()
+    for (a, b), pa, pb in zip(scene.joint_bodies, la, lb, strict=True):
+        _revolute(world, bodies[a], bodies[b], pa, pb)
+    ms = timed_steps(lambda: world.step(DT, SUB_STEPS), steps)
+    return timing(ms) | joint_grid_figures(scene, *_state(batch))
+
+
+def run_ragdolls(scene: RagdollScene, steps: int, sleeping: bool = False) -> dict:
+    world = _world(sleeping=sleeping)
+    _add_static_boxes(world, scene.container, scene.friction)
+    batch = b2.Bodies()
+    bodies = []
+    for k in range(len(scene.positions)):
+        x, y = scene.positions[k]
+        vx, vy = scene.velocities[k]
+        body = world.create_dynamic_body(position=(float(x), float(y)),
+                                         linear_velocity=(float(vx), float(vy)))
+        shape_def = _shape_def(scene.density, scene.friction, scene.restitution,
+                               filter=b2.make_filter(group_index=-int(scene.group[k])))
+        body.create_shape(shape_def, b2.capsule(tuple(map(float, scene.bone_a[k])),
+                                                tuple(map(float, scene.bone_b[k])),
+                                                float(scene.bone_radius[k])))
+        bodies.append(body)
+        batch.append(body.id)
+    la, lb = scene.local_anchors()
+    for (a, b), pa, pb, lo, hi in zip(scene.joint_bodies, la, lb, scene.lower, scene.upper,
+                                      strict=True):
+        _revolute(world, bodies[a], bodies[b], pa, pb, lo, hi)
+    ms = timed_steps(lambda: world.step(DT, SUB_STEPS), steps)
+    return timing(ms) | ragdoll_figures(scene, *_state(batch))

@@ -17,12 +17,23 @@ from figures import (
     crowd_figures,
     crowd_samples,
     gc_paused,
+    joint_grid_figures,
     pyramid_figures,
+    ragdoll_figures,
     rain_figures,
     timed_steps,
     timing,
 )
-from scenes import BulletsScene, CrowdScene, PyramidScene, RainScene, RayHits, StaticBoxes
+from scenes import (
+    BulletsScene,
+    CrowdScene,
+    JointGridScene,
+    PyramidScene,
+    RagdollScene,
+    RainScene,
+    RayHits,
+    StaticBoxes,
+)
 
 try:
     import pymunk
@@ -178,3 +189,60 @@ def run_crowd(scene: CrowdScene, steps: int) -> dict:
 
     ms = timed_steps(lambda: space.step(DT), steps, after)
     return timing(ms) | crowd_figures(counts, sampled, scene.radii)
+
+
+def _revolute(space, a, b, local_a, local_b, lower=None, upper=None) -> None:
+    """A pivot joint, and a rotary limit joint where limited (pymunk's revolute joint)."""
+    parts = [pymunk.PivotJoint(a, b, tuple(map(float, local_a)), tuple(map(float, local_b)))]
+    if lower is not None:
+        parts.append(pymunk.RotaryLimitJoint(a, b, float(lower), float(upper)))
+    for c in parts:
+        c.collide_bodies = False
+    space.add(*parts)
+
+
+def run_joint_grid(scene: JointGridScene, steps: int) -> dict:
+    """Every circle in one shape-filter group, so none collide. pymunk refuses a joint
+    between two static bodies: the six joining the pins to each other (which do nothing)
+    are left out."""
+    space = _space()
+    bodies = []
+    no_self = pymunk.ShapeFilter(group=1)
+    for (x, y), pinned in zip(scene.positions, scene.static, strict=True):
+        body = pymunk.Body(body_type=pymunk.Body.STATIC if pinned else pymunk.Body.DYNAMIC)
+        body.position = (x, y)
+        shape = pymunk.Circle(body, scene.radius)
+        shape.density = scene.density
+        shape.filter = no_self
+        space.add(body, shape)
+        bodies.append(body)
+    la, lb = scene.local_anchors()
+    for (a, b), pa, pb in zip(scene.joint_bodies, la, lb, strict=True):
+        if not (scene.static[a] and scene.static[b]):
+            _revolute(space, bodies[a], bodies[b], pa, pb)
+    ms = timed_steps(lambda: space.step(DT), steps)
+    return timing(ms) | joint_grid_figures(scene, *_state(bodies))
+
+
+def run_ragdolls(scene: RagdollScene, steps: int, sleeping: bool = False) -> dict:
+    space = _space(sleeping=sleeping)
+    _add_static_boxes(space, scene.container, scene.friction)
+    bodies = []
+    for k in range(len(scene.positions)):
+        body = pymunk.Body()
+        body.position = tuple(scene.positions[k])
+        body.velocity = tuple(scene.velocities[k])
+        shape = pymunk.Segment(body, tuple(scene.bone_a[k]), tuple(scene.bone_b[k]),
+                               float(scene.bone_radius[k]))
+        shape.density = scene.density
+        shape.friction = math.sqrt(scene.friction)
+        shape.elasticity = scene.restitution
+        shape.filter = pymunk.ShapeFilter(group=int(scene.group[k]))
+        space.add(body, shape)
+        bodies.append(body)
+    la, lb = scene.local_anchors()
+    for (a, b), pa, pb, lo, hi in zip(scene.joint_bodies, la, lb, scene.lower, scene.upper,
+                                      strict=True):
+        _revolute(space, bodies[a], bodies[b], pa, pb, lo, hi)
+    ms = timed_steps(lambda: space.step(DT), steps)
+    return timing(ms) | ragdoll_figures(scene, *_state(bodies))

@@ -3,7 +3,10 @@
 Scenes: ``naval`` (a sailing battle: convex-hull ships, concave islands,
 broadsides), ``dungeon`` (top-down RPG characters sliding along tile walls and
 overlapping each other), ``tumble`` (many shapes falling and stacking), ``pyramid`` and
-``rain`` (the benchmark scenes). Mouse: left drags or attracts, right spawns. Keys: ``p``
+``rain`` (the benchmark scenes), and the joint scenes ``ragdolls``, ``car`` (wheel-joint
+suspension and motors on hills), ``bridge`` (a rope bridge), ``wrecking`` (a chain and a
+wrecking ball) and ``cradle`` (Newton's cradle). Mouse: left drags a body on a mouse joint
+or attracts, right spawns. Keys: ``p``
 pause, ``space`` single step, ``n`` / ``b`` next / previous scene, ``d`` debug overlays,
 ``h`` help.
 

@@ -7,27 +7,32 @@ the surface to draw on. So every key and mouse action can be tested without a di
 
 from __future__ import annotations
 
-import math
 import time
 
 import numpy as np
 
 from ..draw import Camera, PygameRenderer, draw_world
 from ..draw.pygame_backend import _pygame
+from .bridge import Bridge
+from .car import Car
+from .cradle import Cradle
 from .dungeon import Dungeon
 from .naval import Naval
 from .pyramid import Pyramid
+from .ragdolls import Ragdolls
 from .rain import Rain
 from .scene import Scene, pick_body
 from .tumble import Tumble
+from .wrecking import Wrecking
 
 #: The scenes in ``n`` / ``b`` order.
 SCENES: dict[str, type[Scene]] = {
-    cls.name: cls for cls in (Naval, Dungeon, Tumble, Pyramid, Rain)}
+    cls.name: cls for cls in (Naval, Dungeon, Tumble, Pyramid, Rain, Ragdolls, Car, Bridge,
+                              Wrecking, Cradle)}
 DEFAULT_SCENE = "naval"
 
 HELP = (
-    ("left drag", "on a body: drag it; on empty space: attract bodies"),
+    ("left drag", "on a body: drag it (a mouse joint); on empty space: attract bodies"),
     ("right click", "spawn something"),
     ("wheel, + / -", "zoom about the cursor"),
     ("middle drag", "pan"),
@@ -40,7 +45,8 @@ HELP = (
     ("esc / q", "quit"),
 )
 
-# Mouse drag: a damped spring from the grabbed point to the cursor (frequency, damping ratio).
+# Mouse drag: a mouse joint, a damped spring from the grabbed point to the cursor (frequency,
+# damping ratio), its force at most the grabbed body's mass times DRAG_MAX_ACCEL (m/s^2).
 DRAG_HZ, DRAG_ZETA, DRAG_MAX_ACCEL = 4.0, 0.7, 400.0
 # Attraction: radius in pixels (see Scene.attract for the pull).
 ATTRACT_PX = 160.0
@@ -114,7 +120,7 @@ class Demo:
         self.camera = Camera.fit((x0, y0), (x1, y1), self.size, margin=0.01)
         self.steps = 0             # physics steps of this scene
         self.step_ms = 0.0
-        self.drag = None           # (body, anchor in the body frame)
+        self.drag = None           # (body, anchor in the body frame, mouse joint)
         self.attracting = False
         self.panning = False
 
@@ -140,18 +146,20 @@ class Demo:
                 self.mouse = tuple(float(c) for c in ev.pos)
                 if self.panning:
                     self.camera.pan(self.mouse[0] - old[0], self.mouse[1] - old[1])
+                self._move_drag()
             elif t == pg.MOUSEBUTTONDOWN:
                 self.mouse = tuple(float(c) for c in ev.pos)
                 self._press(ev.button)
             elif t == pg.MOUSEBUTTONUP:
                 self.mouse = tuple(float(c) for c in ev.pos)
                 if ev.button == 1:
-                    self.drag = None
+                    self._release_drag()
                     self.attracting = False
                 elif ev.button == 2:
                     self.panning = False
             elif t == pg.MOUSEWHEEL:
                 self.camera.zoom_at(1.15 ** ev.y, self.mouse)
+                self._move_drag()
 
     def _key(self, key: int) -> None:
         pg = self.pg
@@ -185,7 +193,10 @@ class Demo:
         if button == 1:
             body = pick_body(self.world, p)
             if body is not None:
-                self.drag = (body, body.local_point(p))
+                self._release_drag()
+                joint = self.world.add_mouse_joint(body, p, max_force=DRAG_MAX_ACCEL * body.mass,
+                                                   hertz=DRAG_HZ, damping_ratio=DRAG_ZETA)
+                self.drag = (body, body.local_point(p), joint)
             else:
                 self.attracting = True
         elif button == 2:
@@ -193,25 +204,26 @@ class Demo:
         elif button == 3:
             self.scene.spawn(p)
 
-    def _mouse_forces(self) -> None:
-        target = self.camera.screen_to_world(self.mouse)
+    def _move_drag(self) -> None:
+        """The dragged body's mouse joint follows the cursor."""
         if self.drag is not None:
-            body, anchor = self.drag
-            if not body.alive:
+            if self.drag[2].alive:
+                self.drag[2].target = self.camera.screen_to_world(self.mouse)
+            else:
                 self.drag = None
-                return
-            w = 2.0 * math.pi * DRAG_HZ
-            grab = body.world_point_of(anchor)
-            r = grab - body.center_of_mass
-            v = body.velocity + body.angular_velocity * np.array([-r[1], r[0]])
-            accel = w * w * (target - grab) - 2.0 * DRAG_ZETA * w * v
-            norm = float(np.hypot(*accel))
-            if norm > DRAG_MAX_ACCEL:
-                accel *= DRAG_MAX_ACCEL / norm
-            body.apply_force(body.mass * accel, grab)
-            if math.isfinite(body.inertia):
-                body.apply_torque(-2.0 * body.inertia * body.angular_velocity)
-        elif self.attracting:
+
+    def _release_drag(self) -> None:
+        if self.drag is not None:
+            joint = self.drag[2]
+            self.drag = None
+            if joint.alive:   # else the scene removed the body, and its joints with it
+                self.world.remove(joint)
+
+    def _mouse_forces(self) -> None:
+        if self.drag is not None and not self.drag[2].alive:
+            self.drag = None
+        elif self.drag is None and self.attracting:
+            target = self.camera.screen_to_world(self.mouse)
             self.scene.attract(target, ATTRACT_PX / self.camera.zoom)
 
     # ------------------------------------------------------------------ time
@@ -271,7 +283,7 @@ class Demo:
 
     def _draw_mouse(self, r) -> None:
         if self.drag is not None and self.drag[0].alive:
-            body, anchor = self.drag
+            body, anchor, _ = self.drag
             a = self.camera.world_to_screen(body.world_point_of(anchor))
             r.lines(np.array([[a, self.mouse]]), (255, 255, 255), 2.0)
             r.points(np.array([a]), (255, 255, 255), 4.0)
@@ -285,6 +297,9 @@ class Demo:
         n_bodies = len(world.bodies)
         n_contacts = int(len(world.contacts().count))
         counts = f"{n_bodies} bodies   {n_contacts} contacts"
+        n_joints = len(getattr(world, "joints", ()))
+        if n_joints:
+            counts += f"   {n_joints} joints"
         n_particles = sum(int(np.count_nonzero(getattr(s, "alive", ())))
                           for s in world.particle_systems)
         if n_particles:

@@ -1,9 +1,9 @@
 """Debug drawing of a whole world: shapes coloured by kind, and optional overlays.
 
-One vectorised pass over the world's public arrays (``world.shape_geometry()`` and the
-batch getters) gathers what to draw (which convex parts are in view, their colours, their
-vertices in pixels); then each shape is one renderer call and each overlay (boxes, contact
-points, normals, MTD arrows) is one batched call.
+One vectorised pass over the world's public arrays (``world.shape_geometry()``,
+``world.joint_geometry()`` and the batch getters) gathers what to draw (which convex parts
+are in view, their colours, their vertices in pixels); then each shape is one renderer call
+and each overlay (joints, boxes, contact points, normals, MTD arrows) is one batched call.
 """
 
 from __future__ import annotations
@@ -38,6 +38,11 @@ class DrawOptions:
     particles : particle systems' live particles as dots.
     tiles : tile-map tiles that rigid bodies do not meet: "oneway" tiles as their top edge,
         "cross" tiles see-through (solid tiles are boxes of the map's body, drawn as shapes).
+    joints : joints as their two anchors (dots) and the line between them; a spring (a
+        distance or wheel joint with ``spring_hertz > 0``) as a zigzag; prismatic and wheel
+        joints' axis through anchor A, from the lower to the upper limit where set (limits
+        as red ticks), ``joint_axis_length`` pixels each way where not; disabled or broken
+        joints grey.
     body_colors : fill colour per body: a mapping ``{body or body.id: (r, g, b)}``.
     background : clear to the palette's background first (False: draw over what is there).
     """
@@ -52,6 +57,7 @@ class DrawOptions:
     velocities: bool = False
     particles: bool = True
     tiles: bool = True
+    joints: bool = True
     body_colors: Mapping | None = None
     background: bool = True
     palette: Palette = field(default_factory=Palette)
@@ -59,6 +65,9 @@ class DrawOptions:
     normal_length: float = 16.0
     point_radius: float = 3.0
     particle_radius: float = 1.5
+    joint_axis_length: float = 20.0
+    #: Half the width of a spring's zigzag (pixels).
+    spring_width: float = 5.0
     #: Opacity (0..255) of sensors' fill in the sensor colour (0: outline only).
     sensor_alpha: int = 48
     cull: bool = True
@@ -131,6 +140,8 @@ def draw_world(world, renderer, camera: Camera | None = None,
         _draw_shapes(world, geo, renderer, camera, opt, rows)
     if opt.particles:
         _draw_particles(world, renderer, camera, opt)
+    if opt.joints:
+        _draw_joints(world, renderer, camera, opt)
     if opt.aabbs:
         _draw_aabbs(geo, renderer, camera, opt, rows)
     if opt.mtd:
@@ -398,6 +409,108 @@ def _draw_particles(world, renderer, camera: Camera, opt: DrawOptions) -> None:
         if p.size:
             renderer.points(camera.world_to_screen(p), opt.palette.particle,
                             opt.particle_radius)
+
+
+#: Joint kinds with an axis (drawn through anchor A) and limits along it.
+_AXIAL = ("prismatic", "wheel")
+#: Joint kinds drawn as a zigzag between their anchors when their spring is on.
+_SPRUNG = ("distance", "wheel")
+
+
+def _draw_joints(world, renderer, camera: Camera, opt: DrawOptions) -> None:
+    geometry = getattr(world, "joint_geometry", None)
+    if geometry is None:
+        return
+    g = geometry()
+    n = len(g.kind)
+    if n == 0:
+        return
+    from .. import JOINT_KINDS
+
+    pal = opt.palette
+    names = np.asarray(JOINT_KINDS)[np.asarray(g.kind, dtype=np.int64)]
+    enabled = np.asarray(g.enabled, dtype=bool)
+    a = camera.world_to_screen(np.asarray(g.anchor_a, dtype=np.float64).reshape(n, 2))
+    b = camera.world_to_screen(np.asarray(g.anchor_b, dtype=np.float64).reshape(n, 2))
+    grey = np.asarray(pal.joint_disabled, dtype=np.float64)
+
+    # Spring settings and limits are not in the batch view: read them from the handles of
+    # the few joints that have them (axial and distance joints; world.joints is in the same
+    # creation order as the view's rows).
+    axial = np.isin(names, _AXIAL)
+    sprung = np.zeros(n, dtype=bool)
+    lower = np.full(n, np.nan)
+    upper = np.full(n, np.nan)
+    rows = np.flatnonzero(np.isin(names, _SPRUNG) | axial)
+    if rows.size:
+        handles = world.joints
+        for i in rows.tolist():
+            j = handles[i]
+            sprung[i] = names[i] in _SPRUNG and j.spring_hertz > 0.0
+            if axial[i]:
+                lower[i] = np.nan if j.lower is None else j.lower
+                upper[i] = np.nan if j.upper is None else j.upper
+
+    if axial.any():
+        _draw_joint_axes(camera, renderer, opt, a[axial], np.asarray(g.axis)[axial],
+                         lower[axial], upper[axial], enabled[axial])
+    straight = ~sprung
+    if straight.any():
+        col = np.where(enabled[straight, None], np.asarray(pal.joint, float), grey)
+        renderer.lines(np.stack((a[straight], b[straight]), axis=1), col, opt.line_width)
+    if sprung.any():
+        seg, owner = _zigzags(a[sprung], b[sprung], opt.spring_width)
+        col = np.where(enabled[sprung][owner, None], np.asarray(pal.joint_spring, float), grey)
+        renderer.lines(seg, col, opt.line_width)
+    dots = np.concatenate((a, b))
+    on = np.concatenate((enabled, enabled))
+    r = max(1.0, opt.point_radius - 0.5)
+    if on.any():
+        renderer.points(dots[on], pal.joint, r)
+    if not on.all():
+        renderer.points(dots[~on], pal.joint_disabled, r)
+
+
+def _draw_joint_axes(camera: Camera, renderer, opt: DrawOptions, a: np.ndarray,
+                     axis: np.ndarray, lower: np.ndarray, upper: np.ndarray,
+                     enabled: np.ndarray) -> None:
+    """Each axial joint's axis through anchor A (pixels ``a``), between its limits where set
+    (metres along the world ``axis``), with a tick across the axis at each limit."""
+    pal = opt.palette
+    d = camera.vector_to_screen(axis)
+    d /= np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-300)[:, None]
+    free = opt.joint_axis_length
+    lo = np.where(np.isnan(lower), -free, lower * camera.zoom)[:, None]
+    hi = np.where(np.isnan(upper), free, upper * camera.zoom)[:, None]
+    grey = np.asarray(pal.joint_disabled, dtype=np.float64)
+    col = np.where(enabled[:, None], np.asarray(pal.joint_axis, float), grey)
+    renderer.lines(np.stack((a + lo * d, a + hi * d), axis=1), col, opt.line_width)
+    perp = np.column_stack((-d[:, 1], d[:, 0])) * opt.spring_width
+    ticks = [np.stack((a + t * d - perp, a + t * d + perp), axis=1)[~np.isnan(v)]
+             for t, v in ((lo, lower), (hi, upper))]
+    tick_on = [enabled[~np.isnan(v)] for v in (lower, upper)]
+    ticks, tick_on = np.concatenate(ticks), np.concatenate(tick_on)
+    if len(ticks):
+        col = np.where(tick_on[:, None], np.asarray(pal.joint_limit, float), grey)
+        renderer.lines(ticks, col, opt.line_width + 1.0)
+
+
+def _zigzags(p0: np.ndarray, p1: np.ndarray, width: float,
+             coils: int = 4) -> tuple[np.ndarray, np.ndarray]:
+    """Springs from ``p0`` to ``p1`` (pixels, (k, 2) each) as zigzags: a straight lead at
+    each end (15 % of the length) and ``2 * coils`` teeth ``width`` pixels either side
+    between. Returns the (k * m, 2, 2) segments and the spring of each segment."""
+    m = 2 * coils
+    t = np.concatenate(([0.0, 0.15], 0.15 + 0.7 * (np.arange(m) + 0.5) / m, [0.85, 1.0]))
+    side = np.concatenate(([0.0, 0.0], np.where(np.arange(m) % 2 == 0, 1.0, -1.0),
+                           [0.0, 0.0]))
+    d = p1 - p0
+    u = d / np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-300)[:, None]
+    perp = np.column_stack((-u[:, 1], u[:, 0]))
+    pts = (p0[:, None, :] + t[None, :, None] * d[:, None, :]
+           + (width * side)[None, :, None] * perp[:, None, :])
+    seg = np.stack((pts[:, :-1], pts[:, 1:]), axis=2).reshape(-1, 2, 2)
+    return seg, np.repeat(np.arange(len(p0)), t.size - 1)
 
 
 def _draw_aabbs(geo, renderer, camera: Camera, opt: DrawOptions, rows: np.ndarray) -> None:

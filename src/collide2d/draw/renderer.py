@@ -99,4 +99,11 @@ class Palette:
     center: Color = (235, 235, 240)
     velocity: Color = (140, 230, 255)
     particle: Color = (214, 226, 240)
+    #: Joints: the line between the anchors and the anchors; prismatic and wheel axes;
+    #: limit marks; springs (zigzags); disabled or broken joints.
+    joint: Color = (120, 224, 176)
+    joint_axis: Color = (160, 170, 255)
+    joint_limit: Color = (255, 96, 96)
+    joint_spring: Color = (255, 176, 92)
+    joint_disabled: Color = (120, 124, 136)
     text: Color = (232, 234, 242)
