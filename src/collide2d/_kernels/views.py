@@ -48,13 +48,13 @@ JOINT_FIELDS = ("kind", "flags", "body_a", "body_b", "generation", "order", "loc
                 "break_torque", "imp", "reaction", "frame", "on", "keys")
 JointView = namedtuple("JointView", JOINT_FIELDS)
 
-#: The persistent world state a step reads and writes.
 #: Pair rules (``_store.PairRules``): responses for pairs of collision types, sorted keys
 #: ``type_a << 32 | type_b`` (type_a <= type_b) with their responses, and pairs of body
 #: slots that never collide, sorted keys ``slot_a << 32 | slot_b`` (slot_a < slot_b).
 PAIR_RULE_FIELDS = ("type_keys", "type_resp", "body_keys")
 PairRuleView = namedtuple("PairRuleView", PAIR_RULE_FIELDS)
 
+#: The persistent world state a step reads and writes.
 WorldView = namedtuple("WorldView", ("bodies", "shapes", "contacts", "sensors", "rules",
                                      "joints"))
 
