@@ -42,6 +42,7 @@ from .geometry import (
     sweep,
     sweep_many,
 )
+from .joint import JOINT_KINDS, Joint, JointGeometry
 from .particles import ParticleHitArrays, Particles
 from .queries import (
     PointHitArrays,
@@ -66,6 +67,7 @@ __all__ = [
     "polygons_overlap_many", "segment_intersection", "segment_intersection_many",
     "segment_polygon", "segment_polygon_many", "sweep", "sweep_many",
 ]
+__all__ += ["Joint", "JOINT_KINDS", "JointGeometry"]
 __all__ += ["TileMap", "MoveResult", "MoveResults", "MoveContact", "ShapeGeometry"]
 # World query results. collide2d.RayHit is what world.raycast returns (shape, body, point,
 # normal, fraction); geometry's segment_polygon returns a BoundaryHit (fraction, point,

@@ -312,6 +312,56 @@ class SensorStore(ContactStore):
         self.count = n
 
 
+class JointStore(SlotStore):
+    """One row per joint slot. Anchors are in the bodies' frames (from their origins), the
+    axis in A's frame; limits absent are -inf / inf, break limits absent inf. ``imp`` holds
+    the accumulated impulses per substep (the warm start): linear x, y (prismatic: the
+    perpendicular and angular rows), angular, spring, motor, lower, upper, perpendicular;
+    ``reaction`` the last step's force (N) and torque (N m) on B."""
+
+    FIELDS = {
+        "kind": ((), np.int8, 0),
+        "flags": ((), np.int32, 0),
+        "body_a": ((), np.int64, -1),     # slot; -1: the world (a mouse joint's target)
+        "body_b": ((), np.int64, -1),
+        "generation": ((), np.int64, 0),
+        "order": ((), np.int64, -1),      # index in World.joints
+        "local_a": ((2,), np.float64, 0.0),
+        "local_b": ((2,), np.float64, 0.0),
+        "axis": ((2,), np.float64, 0.0),  # unit, A's frame
+        "ref_angle": ((), np.float64, 0.0),
+        "lower": ((), np.float64, -np.inf),
+        "upper": ((), np.float64, np.inf),
+        "motor_speed": ((), np.float64, 0.0),
+        "max_motor": ((), np.float64, 0.0),
+        "hertz": ((), np.float64, 0.0),
+        "zeta": ((), np.float64, 0.0),
+        "hertz2": ((), np.float64, 0.0),  # weld: angular; mouse: its angular damping
+        "zeta2": ((), np.float64, 0.0),
+        "target": ((), np.float64, 0.0),  # spring rest angle or translation
+        "length": ((), np.float64, 0.0),
+        "ratio": ((), np.float64, 1.0),   # gear ratio; angle joint: the ratchet step
+        "notch": ((), np.float64, 0.0),   # ratchet: the angle it holds above
+        "max_force": ((), np.float64, 0.0),
+        "max_torque": ((), np.float64, 0.0),
+        "correction": ((), np.float64, 0.0),
+        "point": ((2,), np.float64, 0.0),  # mouse target, world frame
+        "break_force": ((), np.float64, np.inf),
+        "break_torque": ((), np.float64, np.inf),
+        "imp": ((8,), np.float64, 0.0),
+        "reaction": ((3,), np.float64, 0.0),
+        "frame": ((20,), np.float64, 0.0),
+        "on": ((), np.bool_, False),
+    }
+    TRANSIENT = frozenset(("frame", "on"))
+    View = V.JointView
+    _VIEW_EXTRA = ("keys",)
+
+    def __init__(self, capacity: int = 16):
+        super().__init__(capacity)
+        self.keys = np.zeros(0, dtype=np.int64)
+
+
 class StepBuffers:
     """What a step works in (``views.StepView``), kept between steps so a step allocates
     nothing once the world has stopped growing: the tables it writes (swapped with the

@@ -88,6 +88,7 @@ import numpy as np
 
 from . import _store as S
 from . import _validate as V
+from . import joint as _joint
 
 MAGIC = b"C2DSNAP\x00"
 VERSION = 1
@@ -152,7 +153,8 @@ _OWNED = frozenset(("_bodies", "_shapes", "bodies", "_shape_handles", "_gravity"
                     "contact_hertz", "contact_damping_ratio", "contact_push_speed",
                     "restitution_threshold", "arcade_static_speed", "_time", "_systems",
                     "_shapes_dirty", "_locked", "_params", "_contacts", "_sensors",
-                    "_step_buffers", "_record", "_wview", "_stepping", "_queries"))
+                    "_step_buffers", "_record", "_wview", "_stepping", "_queries",
+                    "_joints"))
 
 _SYSTEMS: dict[str, type] = {}
 
@@ -255,6 +257,9 @@ def _collect(world, extras: bool = True) -> tuple[dict, dict[str, np.ndarray]]:
         "systems": kinds,
         "characters": _collect_characters(world, arrays) if extras else None,
     }
+    joints = _joint.snapshot_section(world, arrays)
+    if joints is not None:  # absent in worlds that never had a joint: their bytes as before
+        header["joints"] = joints
     return header, arrays
 
 
@@ -409,7 +414,8 @@ def _count(value, where, hi=_MAX_DIM):
 
 def _check_header_schema(h) -> None:
     _expect_keys(h, ("settings", "bodies", "shapes", "events", "systems", "characters",
-                     "arrays"), "header")
+                     "arrays", *(("joints",) if isinstance(h, dict) and "joints" in h else ())),
+                 "header")
     st = h["settings"]
     if isinstance(st, dict) and not set(_SUBSTEP_KEYS) & set(st):
         # Written before adaptive substeps: fixed substeps, the warm start at that count.
@@ -631,6 +637,10 @@ def _validate(header, arrays) -> None:
 
     # -- character movers and tile maps
     expected.update(_validate_characters(header["characters"], arrays, alive, s_alive, sf, nb))
+
+    # -- joints
+    expected.update(_joint.validate_section(header.get("joints"), arrays, alive.astype(bool),
+                                            _corrupt))
 
     # -- systems
     for i, kind in enumerate(header["systems"]):
@@ -907,6 +917,7 @@ def _build(world, header, arrays, systems: bool = True):
 
     if header["characters"] is not None:
         _build_characters(world, header["characters"], arrays)
+    _joint.build_section(world, header.get("joints"), arrays)
     world._systems = []
     if systems:
         for i, kind in enumerate(header["systems"]):
@@ -950,6 +961,8 @@ def deep_copy(world, memo):
     # Callbacks are the same callables (deep-copying a bound method would copy its
     # object, the game); handles of the copy stand in for the original's.
     new._callbacks = {k: list(v) for k, v in world._callbacks.items()}
+    for old, fresh in zip(world._joints.handles, new._joints.handles, strict=True):
+        memo.setdefault(id(old), fresh)
     for old, fresh in zip(world.bodies, new.bodies, strict=True):
         memo.setdefault(id(old), fresh)
         for sh_old, sh_new in zip(old._shapes, fresh._shapes, strict=True):

@@ -28,6 +28,7 @@ from . import _store as S
 from . import _validate as V
 from . import batch as _batch
 from . import character as _character
+from . import joint as _joint
 from . import snapshot as _snapshot
 from ._kernels import integrate as _integrate
 from ._kernels import poses as _poses
@@ -176,13 +177,14 @@ class World:
         self._step_buffers = S.StepBuffers()
         self._callbacks: dict[str, list[Callable]] = {
             k: [] for k in ("contact_begin", "contact_persist", "contact_end", "sensor_begin",
-                            "sensor_end")}
+                            "sensor_end", "joint_break")}
         self._systems: list = []   # particle systems etc., stepped after the bodies
         self._shapes_dirty = True
         self._locked = False
         # Held from the start of a step to the end of its callbacks: one caller at a time.
         self._stepping = threading.Lock()
         self._characters = _character.Characters(self)  # movers and tile maps
+        self._joints = _joint.Joints(self)
 
     # ------------------------------------------------------------------ settings
     @property
@@ -409,12 +411,17 @@ class World:
         return body
 
     def remove(self, item) -> None:
-        """Remove a body (with its shapes) or a single shape. Their handles then raise."""
+        """Remove a body (with its shapes and joints), a single shape or a joint. Their
+        handles then raise."""
         self._check_unlocked()
+        if isinstance(item, _joint.Joint):
+            self._joints.remove(item)
+            return
         if isinstance(item, (Body, Shape)) and item._world is not self:
             raise ValueError("item: this body or shape belongs to another world")
         if isinstance(item, Body):
             slot = item._s()
+            self._joints.remove_body(slot)
             self._remove_shapes(list(item._shapes))
             st = self._bodies
             idx = int(st.order[slot])
@@ -428,7 +435,8 @@ class World:
             self._remove_shapes([item])
             item.body._update_mass()
         else:
-            raise TypeError(f"item: expected a Body or Shape, got {type(item).__name__}")
+            raise TypeError(f"item: expected a Body, Shape or Joint, got "
+                            f"{type(item).__name__}")
         self._topology_changed()
 
     def _remove_shapes(self, shapes: list) -> None:
@@ -589,9 +597,10 @@ class World:
             buffers.fit(b.capacity, 0)
         w = self._wview
         bv, sv, ct, sn = b.view(), s.view(), self._contacts.table, self._sensors.table
+        jv = self._joints.store.view()
         if (w is None or w.bodies is not bv or w.shapes is not sv or w.contacts is not ct
-                or w.sensors is not sn):
-            w = self._wview = _views.WorldView(bv, sv, ct, sn)
+                or w.sensors is not sn or w.joints is not jv):
+            w = self._wview = _views.WorldView(bv, sv, ct, sn, jv)
         return dt, w, buffers
 
     @property
@@ -638,6 +647,7 @@ class World:
         self._contacts = buffers.swap_contacts(self._contacts)
         self._sensors = buffers.swap_sensors(self._sensors)
         self.time += dt
+        self._joints.after_step(int(buffers.state[0]["n_broken"]))
         for system in list(self._systems):
             system._step(dt)
         self._dispatch()
@@ -754,7 +764,9 @@ class World:
         st = buffers.state[0]
         clock = __import__("time").perf_counter
         substep_stages = [(n, f) for n, f, per in _step.STAGES if per]
-        for sub in range(int(st["substeps"]) if st["n_rows"] > 0 else 0):
+        # As run_step's loop (step.substep_loop): contact rows or joints to solve.
+        loop = st["n_rows"] > 0 or st["n_joints_on"] > 0
+        for sub in range(int(st["substeps"]) if loop else 0):
             st["sub"] = sub
             for name, fn in substep_stages:
                 t0 = clock()
@@ -1065,6 +1077,8 @@ class World:
                 if sh_a is not None and sh_b is not None:
                     events.append(ContactEvent(sh_a, sh_b, np.zeros(2), np.empty((0, 2)), 0.0))
             calls.append((list(cb[name]), events))
+        if cb["joint_break"]:
+            calls.append((list(cb["joint_break"]), list(self._joints.broken)))
         first_error = None
         for handlers, events in calls:
             # Collision types are read before any callback runs (one may remove a shape).
@@ -1082,6 +1096,65 @@ class World:
                             first_error = exc
         if first_error is not None:
             raise first_error
+
+    def on_joint_break(self, fn: Callable) -> Callable:
+        """Register ``fn(joint)``, called after each step for every joint that broke in it
+        (its reaction passed ``break_force`` or ``break_torque``; it is now disabled and
+        still in ``world.joints``). Usable as a decorator; returns ``fn``.
+
+        Example
+        -------
+        >>> import collide2d as c2d
+        >>> world = c2d.World(gravity=(0, -10))
+        >>> ground = world.add_body(kind="static")
+        >>> weight = world.add_body(position=(0, -1))
+        >>> _ = weight.add_circle(0.2, density=100)
+        >>> rod = world.add_distance_joint(ground, weight, (0, 0), (0, -1))
+        >>> rod.break_force = 10.0
+        >>> @world.on_joint_break
+        ... def snapped(joint):
+        ...     print("broke:", joint.kind)
+        >>> world.step(1 / 60)
+        broke: distance
+        >>> rod.enabled
+        False
+        """
+        self._add_callback("joint_break", fn)
+        return fn
+
+    @property
+    def joints(self) -> list:
+        """The live joints, in creation order (a new list)."""
+        return list(self._joints.handles)
+
+    def joint_geometry(self) -> _joint.JointGeometry:
+        """Every live joint for drawing, as arrays in creation order: ``kind`` codes
+        (``collide2d.JOINT_KINDS`` names them), ``anchor_a``, ``anchor_b`` and ``axis``
+        (n, 2) in world frame (axis zero where the kind has none), ``enabled`` (n,).
+
+        Example
+        -------
+        >>> import collide2d as c2d
+        >>> world = c2d.World()
+        >>> a = world.add_body(kind="static")
+        >>> b = world.add_body(position=(1, 0))
+        >>> _ = b.add_circle(0.1)
+        >>> _ = world.add_revolute_joint(a, b, (0, 0))
+        >>> g = world.joint_geometry()
+        >>> c2d.JOINT_KINDS[g.kind[0]], g.anchor_b.tolist()
+        ('revolute', [[0.0, 0.0]])
+        """
+        return self._joints.geometry()
+
+    add_revolute_joint = _delegate("_joints", _joint.Joints, "add_revolute_joint")
+    add_prismatic_joint = _delegate("_joints", _joint.Joints, "add_prismatic_joint")
+    add_wheel_joint = _delegate("_joints", _joint.Joints, "add_wheel_joint")
+    add_distance_joint = _delegate("_joints", _joint.Joints, "add_distance_joint")
+    add_weld_joint = _delegate("_joints", _joint.Joints, "add_weld_joint")
+    add_motor_joint = _delegate("_joints", _joint.Joints, "add_motor_joint")
+    add_mouse_joint = _delegate("_joints", _joint.Joints, "add_mouse_joint")
+    add_gear_joint = _delegate("_joints", _joint.Joints, "add_gear_joint")
+    add_angle_joint = _delegate("_joints", _joint.Joints, "add_angle_joint")
 
     def _event(self, c, i, current) -> ContactEvent | None:
         own = self._shapes.owner

@@ -35,3 +35,24 @@ EXPLICIT = 1
 
 # The most substeps a world takes (setters and snapshots check it).
 MAX_SUBSTEPS = 1024
+
+# Joint kinds (``collide2d.JOINT_KINDS`` names them in this order).
+J_REVOLUTE = 0
+J_PRISMATIC = 1
+J_WHEEL = 2
+J_DISTANCE = 3
+J_WELD = 4
+J_MOTOR = 5
+J_MOUSE = 6
+J_GEAR = 7
+J_ANGLE = 8
+
+# Joint flags.
+J_ALIVE = 1
+J_ENABLED = 2
+J_COLLIDE = 4      # the two bodies' shapes collide
+J_LIMIT = 8        # lower / upper limits (distance: min / max length)
+J_MOTOR_ON = 16
+J_SPRING = 32      # a spring (distance: free between the limits, no rigid rod)
+J_RATCHET = 64
+J_BROKEN = 128     # broke in the last step (cleared once reported)

@@ -1,8 +1,9 @@
 """Sleeping: bodies at rest sleep together with everything they touch (their island).
 
 Each awake dynamic body accumulates how long it has been slower than the sleep tolerances.
-Touching solid contacts between dynamic bodies join islands (union-find; static and kinematic
-bodies do not join, so a floor does not glue every pile into one island). An island whose
+Touching solid contacts and enabled joints between dynamic bodies join islands (union-find;
+static and kinematic bodies do not join, so a floor does not glue every pile into one
+island). An island whose
 least-rested member has rested ``time_to_sleep`` goes to sleep (velocities zeroed); an island
 with any restless member is awake as a whole, which is how a moving body that touches a
 sleeping pile, a force, or a moved neighbour wakes it.
@@ -11,7 +12,7 @@ sleeping pile, a force, or a moved neighbour wakes it.
 import numpy as np
 
 from .._jit import njit
-from .constants import B_ALIVE, B_AWAKE, C_TOUCHING, DYNAMIC
+from .constants import B_ALIVE, B_AWAKE, C_TOUCHING, DYNAMIC, J_ALIVE, J_ENABLED
 
 
 @njit
@@ -22,9 +23,25 @@ def _find(parent, x):
     return x
 
 
+@njit(inline="always")
+def _join(parent, kind, a, b):
+    """One island for two dynamic bodies."""
+    if kind[a] != DYNAMIC or kind[b] != DYNAMIC:
+        return
+    ra = _find(parent, a)
+    rb = _find(parent, b)
+    if ra != rb:
+        # Lower index as root keeps the result independent of contact order details.
+        if ra < rb:
+            parent[rb] = ra
+        else:
+            parent[ra] = rb
+
+
 @njit
 def update_sleep(n_bodies, kind, flags, vel, angvel, sleep_time, c_a, c_b, c_resp, c_flags,
-                 s_body, dt, enabled, lin_tol, ang_tol, time_to_sleep):
+                 s_body, j_a, j_b, j_flags, n_joints, dt, enabled, lin_tol, ang_tol,
+                 time_to_sleep):
     for b in range(n_bodies):
         if kind[b] != DYNAMIC or not (flags[b] & B_ALIVE):
             continue
@@ -42,18 +59,10 @@ def update_sleep(n_bodies, kind, flags, vel, angvel, sleep_time, c_a, c_b, c_res
     for i in range(c_a.shape[0]):
         if c_resp[i] != 1 or not (c_flags[i] & C_TOUCHING):
             continue
-        a = s_body[c_a[i]]
-        b = s_body[c_b[i]]
-        if kind[a] != DYNAMIC or kind[b] != DYNAMIC:
-            continue
-        ra = _find(parent, a)
-        rb = _find(parent, b)
-        if ra != rb:
-            # Lower index as root keeps the result independent of contact order details.
-            if ra < rb:
-                parent[rb] = ra
-            else:
-                parent[ra] = rb
+        _join(parent, kind, s_body[c_a[i]], s_body[c_b[i]])
+    for j in range(n_joints):
+        if (j_flags[j] & J_ALIVE) and (j_flags[j] & J_ENABLED) and j_a[j] >= 0:
+            _join(parent, kind, j_a[j], j_b[j])
     least = np.full(n_bodies, np.inf)
     for b in range(n_bodies):
         if kind[b] == DYNAMIC and (flags[b] & B_ALIVE):

@@ -54,6 +54,14 @@ from .integrate import (
     integrate_velocities,
 )
 from .islands import update_sleep
+from .joints import (
+    drop_jointed_pairs,
+    prepare_joints,
+    relax_joints,
+    solve_joints,
+    store_joints,
+    warm_start_joints,
+)
 from .narrowphase import collide_pairs, sensor_pairs
 from .poses import body_rotations, fatten_boxes, place_shapes
 from .solver import (
@@ -102,13 +110,15 @@ def pairs(w, p, t):
     pa, pb, pr = find_pairs(s.aabb, s.body, s.flags, s.category, s.mask, s.group,
                             w.bodies.kind, prm["n_shapes"], prm["dynamic_response"], SOLID)
     k = pa.shape[0]
+    if w.joints.keys.shape[0] > 0:
+        k = drop_jointed_pairs(pa, pb, pr, s.body, w.joints.keys)
     # Every pair may become a contact row and a constraint row.
     if k > t.pair_a.shape[0] or k > t.contacts.a.shape[0] or k > t.rows.shape[0]:
         st["need"] = k
         return 1
-    t.pair_a[:k] = pa
-    t.pair_b[:k] = pb
-    t.pair_resp[:k] = pr
+    t.pair_a[:k] = pa[:k]
+    t.pair_b[:k] = pb[:k]
+    t.pair_resp[:k] = pr[:k]
     st["n_pairs"] = k
     st["need"] = 0
     return 0
@@ -201,6 +211,9 @@ def prepare(w, p, t):
     st["n_heavy"] = (mass_ratio_rows(ba, bb, inv_m, t.heavy)
                      if prm["mass_ratio_passes"] != 0 else 0)
     contact_bodies(ba, bb, nb, t.touched)
+    st["n_joints_on"] = (prepare_joints(w.joints, prm["n_joints"], b, t, h, contact_hertz,
+                                        n_prev / substeps)
+                         if prm["n_joints"] > 0 else 0)
     integrate_alone(b.vel, b.angvel, b.force, b.torque, t.inv_m, t.inv_i, b.gravity_scale,
                     b.damping, b.angular_damping, prm["damping"], gx, gy, h, substeps,
                     prm["explicit"] != 0, t.com, b.angle, t.angle0, t.dp, t.dq, b.kind,
@@ -228,6 +241,8 @@ def integrate_velocities_stage(w, p, t):
 def warm_start_stage(w, p, t):
     st = t.state[0]
     c = t.contacts
+    if st["n_joints_on"] > 0:
+        warm_start_joints(w.joints, p[0]["n_joints"], w.bodies, t)
     k = st["n_rows"]
     m = st["n_contacts"]
     warm_start(t.rows[:k], t.ba[:k], t.bb[:k], t.jac[:k], t.nmass[:k], t.static_pair[:k],
@@ -259,6 +274,8 @@ def solve(w, p, t):
     push-out of overlap deeper than the springs hold (on pseudo-velocities, moved after
     the positions)."""
     st = t.state[0]
+    if st["n_joints_on"] > 0:
+        solve_joints(w.joints, p[0]["n_joints"], w.bodies, t, st["h"], True)
     back = st["sub"] % 2 == 1
     pushed = _pass(w, p, t, True, back, False)
     for extra in range(EXTRA_PASSES if st["n_heavy"] > 0 else 0):
@@ -297,7 +314,10 @@ def relax(w, p, t):
     sweep leans a stack the way it runs (a B = 40 pyramid sheared 0.19 m); forward then
     back cancels the lean. The pair's order alternates by substep: always forward then
     back, a column of boxes rocked for ever (3 boxes at 0.05 m/s, 5 at 0.13 m/s)."""
-    back = t.state[0]["sub"] % 2 == 1
+    st = t.state[0]
+    if st["n_joints_on"] > 0:
+        relax_joints(w.joints, p[0]["n_joints"], w.bodies, t, st["h"])
+    back = st["sub"] % 2 == 1
     _pass(w, p, t, False, not back, False)
     return 0
 
@@ -314,6 +334,9 @@ def restitution(w, p, t):
                       b.angvel, t.inv_m, t.inv_i, p[0]["restitution_threshold"],
                       c.impulse[:m], t.vfree, t.wfree, t.kin_moving,
                       p[0]["restitution_energy_cap"] != 0)
+    # The joints' reactions from the last substep's impulses, and the joints they break.
+    st["n_broken"] = (store_joints(w.joints, p[0]["n_joints"], b, t, st["h"])
+                      if p[0]["n_joints"] > 0 else 0)
     return 0
 
 
@@ -350,7 +373,8 @@ def sleep(w, p, t):
     c = t.contacts
     m = t.state[0]["n_contacts"]
     update_sleep(prm["n_bodies"], b.kind, b.flags, b.vel, b.angvel, b.sleep_time, c.a[:m],
-                 c.b[:m], c.resp[:m], c.flags[:m], w.shapes.body, prm["dt"],
+                 c.b[:m], c.resp[:m], c.flags[:m], w.shapes.body, w.joints.body_a,
+                 w.joints.body_b, w.joints.flags, prm["n_joints"], prm["dt"],
                  prm["sleeping"] != 0, prm["sleep_linear"], prm["sleep_angular"],
                  prm["time_to_sleep"])
     return 0
@@ -400,8 +424,7 @@ def run_step(w, p, t, first):
             return PAIRS
         collide(w, p, t)
         prepare(w, p, t)
-        # Without contacts the loop has nothing left to do: prepare moved every body.
-        for sub in range(st["substeps"] if st["n_rows"] > 0 else 0):
+        for sub in range(st["substeps"] if substep_loop(st) else 0):
             st["sub"] = sub
             integrate_velocities_stage(w, p, t)
             warm_start_stage(w, p, t)
@@ -416,6 +439,13 @@ def run_step(w, p, t, first):
         return SENSORS
     end_record(p, t)
     return DONE
+
+
+@njit(inline="always")
+def substep_loop(st):
+    """Whether the substeps have anything to do: contact rows or joints to solve (prepare
+    moved every other body)."""
+    return st["n_rows"] > 0 or st["n_joints_on"] > 0
 
 
 @njit(inline="always")

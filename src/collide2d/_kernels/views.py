@@ -35,8 +35,21 @@ ContactView = namedtuple("ContactView", CONTACT_FIELDS)
 SENSOR_FIELDS = ("a", "b", "began", "ended")
 SensorView = namedtuple("SensorView", SENSOR_FIELDS)
 
+#: One row per joint slot (``_store.JointStore``): kind, flags, body slots, anchors in the
+#: bodies' frames (from their origins), A's axis, reference angle, limits, motor, springs,
+#: the kind's extra settings, break limits, the accumulated impulses (the warm start, per
+#: substep) and the last step's reaction (fx, fy, torque); ``frame`` is what ``prepare``
+#: works out for the substeps, ``on`` whether the step solves the joint; ``keys`` the
+#: sorted body-pair keys (lower slot << 32 | higher) whose shapes must not collide.
+JOINT_FIELDS = ("kind", "flags", "body_a", "body_b", "generation", "order", "local_a",
+                "local_b", "axis", "ref_angle", "lower", "upper", "motor_speed", "max_motor",
+                "hertz", "zeta", "hertz2", "zeta2", "target", "length", "ratio", "notch",
+                "max_force", "max_torque", "correction", "point", "break_force",
+                "break_torque", "imp", "reaction", "frame", "on", "keys")
+JointView = namedtuple("JointView", JOINT_FIELDS)
+
 #: The persistent world state a step reads and writes.
-WorldView = namedtuple("WorldView", ("bodies", "shapes", "contacts", "sensors"))
+WorldView = namedtuple("WorldView", ("bodies", "shapes", "contacts", "sensors", "joints"))
 
 #: What one step works in: the tables it writes (``contacts``, ``sensors``: they become the
 #: world's after the step), candidate pairs, per-body solver state, per-manifold
@@ -82,6 +95,7 @@ PARAMS_DTYPE = np.dtype([
     # solver extras, each switchable (1 on; World's settings of the same names)
     ("push_out", np.int64), ("mass_ratio_passes", np.int64), ("shed_weight", np.int64),
     ("restitution_energy_cap", np.int64), ("block_impacts", np.int64),
+    ("n_joints", np.int64),  # joint store rows in use
 ])
 
 #: Scalars a step passes from stage to stage, and its results.
@@ -91,6 +105,7 @@ STEP_DTYPE = np.dtype([
     ("substeps", np.int64), ("sub", np.int64), ("pushed", np.int64),
     ("need", np.int64),  # rows a table must hold for a stage to run (0: enough)
     ("h", np.float64), ("contact_hertz", np.float64),
+    ("n_joints_on", np.int64), ("n_broken", np.int64),  # joints solved; broken
 ])
 
 # ---------------------------------------------------------------------------- particles

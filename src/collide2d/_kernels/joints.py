@@ -1,0 +1,262 @@
+"""The joint solver: Box2D v3's soft-step joints, dispatched over the joint store's rows
+with the contact solver's verbs.
+
+``prepare_joints`` (once per step, after the contacts are prepared) picks the joints the
+substeps solve (alive, enabled, one body awake and dynamic), marks their bodies for the
+substep loop, works out each one's frame (joint_common) and rescales the warm start when
+the substep count changed; per substep ``warm_start_joints`` applies the accumulated
+impulses, ``solve_joints(use_bias=True)`` solves them before the contacts and
+``relax_joints`` (no bias) after the positions moved; ``store_joints`` turns the impulses
+into reactions (N, N m), breaks the joints past their limits and moves ratchets on.
+Joints run in slot order: the same inputs give the same bits.
+
+The stiff rows (points, rods, limits, locked angles) use the joints' softness for their
+position bias, as Box2D v3 does: twice the contact hertz, damping ratio
+``JOINT_DAMPING_RATIO``, but at most a quarter of the substep rate (a chain of equal links
+at 100 Hz with 240 Hz substeps gained energy and flew apart). Under a load F such a row
+gives F / (m_eff (2 pi f)^2): more substeps, stiffer joints. Springs have their own
+stiffness: k = m_eff (2 pi f)^2.
+"""
+
+import math
+
+from .._jit import njit
+from .constants import (
+    J_ALIVE,
+    J_BROKEN,
+    J_DISTANCE,
+    J_ENABLED,
+    J_GEAR,
+    J_MOTOR,
+    J_MOUSE,
+    J_PRISMATIC,
+    J_RATCHET,
+    J_REVOLUTE,
+    J_WELD,
+    J_WHEEL,
+)
+from .joint_angle import advance_ratchet, prepare_angle, solve_angle, warm_start_angle
+from .joint_common import (
+    FR_AXIS,
+    FR_DC,
+    FR_JOINT,
+    FR_SOFT,
+    FR_SOFT2,
+    I_ANG,
+    I_LOWER,
+    I_MOTOR,
+    I_PERP,
+    I_SPRING,
+    I_UPPER,
+    I_X,
+    I_Y,
+    rotate,
+    set_soft,
+)
+from .joint_distance import axis_of, prepare_distance, solve_distance, warm_start_distance
+from .joint_gear import prepare_gear, solve_gear, warm_start_gear
+from .joint_motor import prepare_motor, solve_motor, warm_start_motor
+from .joint_mouse import prepare_mouse, solve_mouse, warm_start_mouse
+from .joint_prismatic import prepare_prismatic, solve_prismatic, warm_start_prismatic
+from .joint_revolute import prepare_revolute, solve_revolute, warm_start_revolute
+from .joint_weld import prepare_weld, solve_weld, warm_start_weld
+from .joint_wheel import prepare_wheel, solve_wheel, warm_start_wheel
+from .solver import make_soft
+
+JOINT_DAMPING_RATIO = 2.0
+
+
+@njit
+def prepare_joints(J, n, b, t, h, contact_hertz, scale):
+    """Frames of the joints the substeps solve; returns how many. ``scale``: the warm
+    start's factor (old substep count over new: the impulses are per substep)."""
+    on = 0
+    joint_soft = make_soft(min(2.0 * contact_hertz, 0.25 / h), JOINT_DAMPING_RATIO, h)
+    for j in range(n):
+        J.on[j] = False
+        flags = J.flags[j]
+        if not (flags & J_ALIVE) or not (flags & J_ENABLED):
+            continue
+        ia = J.body_a[j]
+        ib = J.body_b[j]
+        if t.inv_m[ib] == 0.0 and (ia < 0 or t.inv_m[ia] == 0.0):
+            continue  # nothing to move: asleep, or between fixed bodies
+        J.on[j] = True
+        on += 1
+        imp = J.imp[j]
+        if scale != 1.0:
+            for r in range(imp.shape[0]):
+                imp[r] *= scale
+        f = J.frame[j]
+        set_soft(f, FR_JOINT, joint_soft)
+        set_soft(f, FR_SOFT, make_soft(J.hertz[j], J.zeta[j], h))
+        set_soft(f, FR_SOFT2, make_soft(J.hertz2[j], J.zeta2[j], h))
+        t.touched[ib] = True
+        kind = J.kind[j]
+        if kind == J_MOUSE:
+            f[FR_DC] = t.com[ib, 0] - J.point[j, 0]
+            f[FR_DC + 1] = t.com[ib, 1] - J.point[j, 1]
+            prepare_mouse(J, j, b, t, ib)
+            continue
+        t.touched[ia] = True
+        f[FR_DC] = t.com[ib, 0] - t.com[ia, 0]
+        f[FR_DC + 1] = t.com[ib, 1] - t.com[ia, 1]
+        if kind == J_REVOLUTE:
+            prepare_revolute(J, j, b, t, ia, ib)
+        elif kind == J_PRISMATIC:
+            prepare_prismatic(J, j, b, t, ia, ib)
+        elif kind == J_WHEEL:
+            prepare_wheel(J, j, b, t, ia, ib)
+        elif kind == J_DISTANCE:
+            prepare_distance(J, j, b, t, ia, ib)
+        elif kind == J_WELD:
+            prepare_weld(J, j, b, t, ia, ib)
+        elif kind == J_MOTOR:
+            prepare_motor(J, j, b, t, ia, ib)
+        elif kind == J_GEAR:
+            prepare_gear(J, j, b, t, ia, ib)
+        else:
+            prepare_angle(J, j, b, t, ia, ib)
+    return on
+
+
+@njit
+def warm_start_joints(J, n, b, t):
+    for j in range(n):
+        if not J.on[j]:
+            continue
+        ia = J.body_a[j]
+        ib = J.body_b[j]
+        kind = J.kind[j]
+        if kind == J_REVOLUTE:
+            warm_start_revolute(J, j, b, t, ia, ib)
+        elif kind == J_PRISMATIC:
+            warm_start_prismatic(J, j, b, t, ia, ib)
+        elif kind == J_WHEEL:
+            warm_start_wheel(J, j, b, t, ia, ib)
+        elif kind == J_DISTANCE:
+            warm_start_distance(J, j, b, t, ia, ib)
+        elif kind == J_WELD:
+            warm_start_weld(J, j, b, t, ia, ib)
+        elif kind == J_MOTOR:
+            warm_start_motor(J, j, b, t, ia, ib)
+        elif kind == J_MOUSE:
+            warm_start_mouse(J, j, b, t, ib)
+        elif kind == J_GEAR:
+            warm_start_gear(J, j, b, t, ia, ib)
+        else:
+            warm_start_angle(J, j, b, t, ia, ib)
+
+
+@njit
+def solve_joints(J, n, b, t, h, use_bias):
+    for j in range(n):
+        if not J.on[j]:
+            continue
+        ia = J.body_a[j]
+        ib = J.body_b[j]
+        kind = J.kind[j]
+        if kind == J_REVOLUTE:
+            solve_revolute(J, j, b, t, ia, ib, h, use_bias)
+        elif kind == J_PRISMATIC:
+            solve_prismatic(J, j, b, t, ia, ib, h, use_bias)
+        elif kind == J_WHEEL:
+            solve_wheel(J, j, b, t, ia, ib, h, use_bias)
+        elif kind == J_DISTANCE:
+            solve_distance(J, j, b, t, ia, ib, h, use_bias)
+        elif kind == J_WELD:
+            solve_weld(J, j, b, t, ia, ib, h, use_bias)
+        elif kind == J_MOTOR:
+            solve_motor(J, j, b, t, ia, ib, h, use_bias)
+        elif kind == J_MOUSE:
+            solve_mouse(J, j, b, t, ib, h)
+        elif kind == J_GEAR:
+            solve_gear(J, j, b, t, ia, ib, h, use_bias)
+        else:
+            solve_angle(J, j, b, t, ia, ib, h, use_bias)
+
+
+@njit
+def relax_joints(J, n, b, t, h):
+    solve_joints(J, n, b, t, h, False)
+
+
+@njit
+def store_joints(J, n, b, t, h):
+    """Reactions on B from the last substep's impulses (force N, torque N m), the joints
+    they break (disabled and marked ``J_BROKEN``; returns how many) and ratchets moved on.
+    Joints not solved this step report no reaction."""
+    broken = 0
+    for j in range(n):
+        rx = 0.0
+        ry = 0.0
+        tq = 0.0
+        if J.on[j]:
+            rx, ry, tq = _reaction(J, j, t)
+            if J.flags[j] & J_RATCHET:
+                advance_ratchet(J, j, b, J.body_a[j], J.body_b[j])
+        inv_h = 1.0 / h
+        J.reaction[j, 0] = rx * inv_h
+        J.reaction[j, 1] = ry * inv_h
+        J.reaction[j, 2] = tq * inv_h
+        if J.on[j] and (math.sqrt(rx * rx + ry * ry) * inv_h > J.break_force[j]
+                        or abs(tq) * inv_h > J.break_torque[j]):
+            J.flags[j] = (J.flags[j] & ~J_ENABLED) | J_BROKEN
+            J.imp[j, :] = 0.0
+            broken += 1
+    return broken
+
+
+@njit(inline="always")
+def _reaction(J, j, t):
+    """The last substep's impulse on B: linear (x, y) and the joint's own angular part."""
+    imp = J.imp[j]
+    kind = J.kind[j]
+    f = J.frame[j]
+    ia = J.body_a[j]
+    ib = J.body_b[j]
+    axial = imp[I_SPRING] + imp[I_MOTOR] + imp[I_LOWER] - imp[I_UPPER]
+    if kind == J_REVOLUTE:
+        return imp[I_X], imp[I_Y], axial
+    if kind == J_PRISMATIC or kind == J_WHEEL:
+        ax, ay = rotate(t.dq[ia, 0], t.dq[ia, 1], f[FR_AXIS], f[FR_AXIS + 1])
+        if kind == J_PRISMATIC:
+            return axial * ax - imp[I_X] * ay, axial * ay + imp[I_X] * ax, imp[I_Y]
+        axial -= imp[I_MOTOR]
+        return axial * ax - imp[I_PERP] * ay, axial * ay + imp[I_PERP] * ax, imp[I_MOTOR]
+    if kind == J_DISTANCE:
+        ux, uy, _, _, _, _, _ = axis_of(f, t, ia, ib)
+        return axial * ux, axial * uy, 0.0
+    if kind == J_WELD or kind == J_MOTOR or kind == J_MOUSE:
+        return imp[I_X], imp[I_Y], imp[I_ANG]
+    if kind == J_GEAR:
+        return 0.0, 0.0, imp[I_ANG]
+    return 0.0, 0.0, axial
+
+
+@njit
+def drop_jointed_pairs(pa, pb, pr, s_body, keys):
+    """Compact the candidate pairs, leaving out those whose bodies a joint keeps from
+    colliding (``keys``: sorted lower slot << 32 | higher slot); returns the pairs kept. A
+    binary search per pair."""
+    k = 0
+    nk = keys.shape[0]
+    for i in range(pa.shape[0]):
+        x = s_body[pa[i]]
+        y = s_body[pb[i]]
+        key = (min(x, y) << 32) | max(x, y)
+        lo = 0
+        hi = nk
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if keys[mid] < key:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo < nk and keys[lo] == key:
+            continue
+        pa[k] = pa[i]
+        pb[k] = pb[i]
+        pr[k] = pr[i]
+        k += 1
+    return k
