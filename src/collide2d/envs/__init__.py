@@ -13,6 +13,12 @@ _ENVS = {
     "collide2d/LunarLander-v3": dict(
         entry_point="collide2d.envs.lunar_lander:LunarLander", max_episode_steps=1000,
         reward_threshold=200),
+    "collide2d/BipedalWalker-v3": dict(
+        entry_point="collide2d.envs.bipedal_walker:BipedalWalker", max_episode_steps=1600,
+        reward_threshold=300),
+    "collide2d/BipedalWalkerHardcore-v3": dict(
+        entry_point="collide2d.envs.bipedal_walker:BipedalWalker", kwargs={"hardcore": True},
+        max_episode_steps=2000, reward_threshold=300),
 }
 
 

@@ -62,6 +62,7 @@ VIEWPORT_W = 600
 VIEWPORT_H = 400
 
 SUBSTEPS = 4
+CONTACT_HERTZ = 50.0
 
 # Collision types for the contact handlers.
 MOON, HULL, LEG_LEFT, LEG_RIGHT = 1, 2, 3, 4
@@ -225,6 +226,7 @@ class LunarLander(gym.Env, EzPickle):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
         self.world = World(gravity=(0.0, self.gravity), substeps=SUBSTEPS)
+        self.world.contact_hertz = CONTACT_HERTZ
         self.particles = []
         self.game_over = False
         self.prev_shaping = None

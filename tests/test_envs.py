@@ -1,0 +1,139 @@
+"""collide2d.envs: Gymnasium's Box2D environments on collide2d.
+
+Expected values come from Gymnasium's originals (their spaces, their seeded terrain
+worked out here from the same random generator) and from Gymnasium's own heuristic
+controllers, never from what the ports printed.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+gym = pytest.importorskip("gymnasium")
+pytest.importorskip("pygame")
+
+import collide2d.envs  # noqa: E402,F401  (registers the environments)
+from collide2d.envs import lunar_lander as ll  # noqa: E402
+
+
+def _rollout(env, seed, steps):
+    """Observations and rewards of ``steps`` random actions drawn from a seeded space."""
+    obs, _ = env.reset(seed=seed)
+    env.action_space.seed(seed)
+    out, rewards = [obs], []
+    for _ in range(steps):
+        obs, r, term, trunc, _ = env.step(env.action_space.sample())
+        out.append(obs)
+        rewards.append(r)
+        if term or trunc:
+            break
+    return np.array(out), np.array(rewards)
+
+
+# ---------------------------------------------------------------- LunarLander
+@pytest.mark.parametrize("continuous", [False, True])
+def test_lander_passes_gymnasium_env_checker(continuous):
+    from gymnasium.utils.env_checker import check_env
+
+    env = gym.make("collide2d/LunarLander-v3", continuous=continuous,
+                   render_mode="rgb_array")
+    check_env(env.unwrapped, skip_render_check=False)
+    env.close()
+
+
+def test_lander_spaces_are_the_originals():
+    env = gym.make("collide2d/LunarLander-v3")
+    high = np.array([2.5, 2.5, 10, 10, 2 * math.pi, 10, 1, 1], np.float32)
+    low = np.array([-2.5, -2.5, -10, -10, -2 * math.pi, -10, 0, 0], np.float32)
+    assert env.observation_space == gym.spaces.Box(low, high)
+    assert env.action_space == gym.spaces.Discrete(4)
+    assert env.spec.max_episode_steps == 1000 and env.spec.reward_threshold == 200
+    cont = gym.make("collide2d/LunarLander-v3", continuous=True)
+    assert cont.action_space == gym.spaces.Box(-1, 1, (2,), np.float32)
+
+
+def test_lander_terrain_follows_the_seed_as_the_original():
+    # The original draws 12 heights uniform in [0, H/2) first from np_random (PCG64 of
+    # the seed), flattens the five around the pad to H/4 and smooths them over 3.
+    seed = 7
+    env = gym.make("collide2d/LunarLander-v3").unwrapped
+    env.reset(seed=seed)
+    w, h = 20.0, 400 / 30
+    height = np.random.Generator(np.random.PCG64(seed)).uniform(0, h / 2, size=12)
+    height[3:8] = h / 4
+    smooth = [0.33 * (height[i - 1] + height[i] + height[i + 1]) for i in range(11)]
+    xs = [w / 10 * i for i in range(11)]
+    g = env.world.shape_geometry()
+    moon = g.body == env.moon.id
+    segs = sorted(tuple(map(tuple, g.vertices[o:o + 2].round(12)))
+                  for o in g.offset[moon])
+    expected = sorted([((0.0, 0.0), (w, 0.0))]
+                      + [((xs[i], smooth[i]), (xs[i + 1], smooth[i + 1])) for i in range(10)])
+    np.testing.assert_allclose(np.array(segs), np.round(np.array(expected), 12), atol=1e-12)
+    assert env.helipad_x1 == xs[4] and env.helipad_x2 == xs[6] and env.helipad_y == h / 4
+
+
+def test_lander_same_seed_same_trajectory_bit_for_bit():
+    a = gym.make("collide2d/LunarLander-v3", enable_wind=True)
+    b = gym.make("collide2d/LunarLander-v3", enable_wind=True)
+    obs_a, rew_a = _rollout(a, 3, 300)
+    obs_b, rew_b = _rollout(b, 3, 300)
+    assert obs_a.tobytes() == obs_b.tobytes() and rew_a.tobytes() == rew_b.tobytes()
+    obs_c, _ = _rollout(a, 4, 300)
+    assert obs_c[0].tobytes() != obs_a[0].tobytes()
+
+
+def test_lander_flying_off_screen_ends_with_minus_100():
+    env = gym.make("collide2d/LunarLander-v3").unwrapped
+    env.reset(seed=0)
+    # |x| >= 1 in the observation: the hull's origin at the viewport's edge or beyond.
+    for body in [env.lander, *env.legs]:
+        body.position = body.position + (10.5, 0.0)
+    obs, reward, terminated, truncated, _ = env.step(0)
+    assert obs[0] >= 1.0 and terminated and not truncated and reward == -100
+
+
+def test_lander_legs_hang_within_the_originals_limits():
+    # Box2D's joint angle (leg angle - hull angle): left leg 0.4..0.9 rad, right -0.9..-0.4,
+    # the motors holding them at 0.4 and -0.4 while the lander falls freely.
+    env = gym.make("collide2d/LunarLander-v3").unwrapped
+    env.reset(seed=1)
+    for _ in range(20):
+        env.step(0)
+    left, right = (leg.angle - env.lander.angle for leg in env.legs)
+    assert 0.4 - 0.1 < left < 0.9 and -0.9 < right < -0.4 + 0.1
+
+
+def _lander_heuristic_returns(seeds, continuous=False):
+    env = gym.make("collide2d/LunarLander-v3", continuous=continuous)
+    returns = []
+    for seed in seeds:
+        s, _ = env.reset(seed=seed)
+        total = 0.0
+        while True:
+            s, r, term, trunc, _ = env.step(ll.heuristic(env, s))
+            total += r
+            if term or trunc:
+                break
+        returns.append(total)
+    return np.array(returns)
+
+
+def test_lander_gymnasium_heuristic_lands():
+    # Gymnasium's heuristic on its Box2D original: mean 265 over seeds 0..49, 46 of 50 at
+    # >= 200. The suite runs ten seeds.
+    returns = _lander_heuristic_returns(range(10))
+    assert returns.mean() >= 200, returns
+
+
+def test_lander_rgb_array_draws_the_lander():
+    env = gym.make("collide2d/LunarLander-v3", render_mode="rgb_array").unwrapped
+    env.reset(seed=0)
+    env.step(2)
+    frame = env.render()
+    assert frame.shape == (400, 600, 3) and frame.dtype == np.uint8
+    # The hull's fill colour at the hull's origin (pixels: x right, y down).
+    x, y = env.lander.position * ll.SCALE
+    assert tuple(frame[int(400 - y), int(x)]) == (128, 102, 230)
+    env.close()
