@@ -94,15 +94,17 @@ def test_lander_flying_off_screen_ends_with_minus_100():
     assert obs[0] >= 1.0 and terminated and not truncated and reward == -100
 
 
-def test_lander_legs_hang_within_the_originals_limits():
-    # Box2D's joint angle (leg angle - hull angle): left leg 0.4..0.9 rad, right -0.9..-0.4,
-    # the motors holding them at 0.4 and -0.4 while the lander falls freely.
+def test_lander_legs_hang_at_the_originals_limits():
+    # The original's joint angles count from the legs' angles at creation (+-0.05 rad, as
+    # pybox2d sets the reference angle), limited to 0.4..0.9 (left) and -0.9..-0.4
+    # (right); the motors hold each leg at its inner limit while the lander falls: leg
+    # angle - hull angle = 0.4 - 0.05 and -0.4 + 0.05 (Box2D itself: 0.373, -0.371).
     env = gym.make("collide2d/LunarLander-v3").unwrapped
     env.reset(seed=1)
     for _ in range(20):
         env.step(0)
     left, right = (leg.angle - env.lander.angle for leg in env.legs)
-    assert 0.4 - 0.1 < left < 0.9 and -0.9 < right < -0.4 + 0.1
+    assert abs(left - 0.35) < 0.03 and abs(right + 0.35) < 0.03, (left, right)
 
 
 def _lander_heuristic_returns(seeds, continuous=False):
@@ -122,9 +124,16 @@ def _lander_heuristic_returns(seeds, continuous=False):
 
 def test_lander_gymnasium_heuristic_lands():
     # Gymnasium's heuristic on its Box2D original: mean 265 over seeds 0..49, 46 of 50 at
-    # >= 200. The suite runs ten seeds.
+    # >= 200 (92 %). The suite runs ten seeds and asks for 7 landings of 10; the slow test
+    # below runs the fifty.
     returns = _lander_heuristic_returns(range(10))
-    assert returns.mean() >= 200, returns
+    assert (returns >= 200).sum() >= 7, returns
+
+
+@pytest.mark.slow
+def test_lander_gymnasium_heuristic_lands_on_fifty_seeds():
+    returns = _lander_heuristic_returns(range(50))
+    assert returns.mean() >= 200 and (returns >= 200).sum() >= 40, returns
 
 
 def test_lander_rgb_array_draws_the_lander():

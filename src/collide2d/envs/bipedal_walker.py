@@ -17,9 +17,6 @@ Where it differs from the Box2D original, and why:
   collide2d's joints take their anchor in world coordinates at creation and hold that
   configuration, where the original creates each thigh half a metre away from its hip
   anchor and lets Box2D 2.3 snap it there (the first observations differ by that snap).
-- Joint angles in the observation are Box2D's (body B's angle minus body A's), though
-  collide2d's ``joint.angle`` counts from the angle at creation: the thighs start at
-  +-0.05 rad, which the port adds back (and subtracts from the hip limits).
 - Joint limits and motors are solved in collide2d's soft-step solver (substeps, soft
   limits) instead of Box2D 2.3's 180 velocity and 60 position iterations.
 - Polygons have no 0.01 m skin (Box2D 2.3's polygon radius).
@@ -227,7 +224,7 @@ class BipedalWalker(gym.Env, EzPickle):
                                      mask=GROUND_BITS)
         hull.collision_type = HULL
         self.hull.apply_force((self.np_random.uniform(-INITIAL_RANDOM, INITIAL_RANDOM), 0))
-        self.legs, self.joints, self._angle_at_creation = [], [], []
+        self.legs, self.joints = [], []
         hip = np.array([init_x, init_y + LEG_DOWN])
         for k, i in enumerate((-1, +1)):
             a = i * tilt
@@ -236,12 +233,13 @@ class BipedalWalker(gym.Env, EzPickle):
             s = thigh.add_box(LEG_W, LEG_H, density=1.0, friction=0.2,
                               category=WALKER_BITS, mask=GROUND_BITS)
             s.collision_type = THIGH
-            j = w.add_revolute_joint(self.hull, thigh, hip, lower_angle=-0.8 - a,
-                                     upper_angle=1.1 - a, motor_speed=float(i),
+            # Angles and limits count from the angle at creation, as pybox2d's joint
+            # definitions do (their reference angle is the bodies' angle then).
+            j = w.add_revolute_joint(self.hull, thigh, hip, lower_angle=-0.8,
+                                     upper_angle=1.1, motor_speed=float(i),
                                      max_motor_torque=MOTORS_TORQUE)
             self.legs.append(thigh)
             self.joints.append(j)
-            self._angle_at_creation.append(a)
             knee = hip + down * LEG_H
             lower = w.add_body(position=knee + down * LEG_H / 2, angle=a)
             s = lower.add_box(0.8 * LEG_W, LEG_H, density=1.0, friction=0.2,
@@ -251,7 +249,6 @@ class BipedalWalker(gym.Env, EzPickle):
                                      motor_speed=1.0, max_motor_torque=MOTORS_TORQUE)
             self.legs.append(lower)
             self.joints.append(j)
-            self._angle_at_creation.append(0.0)
         self.ground_contact = [False, False]
 
     def _listen(self) -> None:
@@ -294,7 +291,7 @@ class BipedalWalker(gym.Env, EzPickle):
         if action.shape != (4,):
             raise ValueError(f"action: expected 4 values (got shape {action.shape})")
         speeds = (SPEED_HIP, SPEED_KNEE, SPEED_HIP, SPEED_KNEE)
-        for j, a, speed in zip(self.joints, action, speeds):
+        for j, a, speed in zip(self.joints, action, speeds, strict=True):
             j.motor_speed = float(speed * np.sign(a))
             j.max_motor_torque = float(MOTORS_TORQUE * np.clip(np.abs(a), 0, 1))
 
@@ -311,7 +308,7 @@ class BipedalWalker(gym.Env, EzPickle):
         self.lidar_p2 = np.where(hits.hit[:, None], hits.point, p2)
 
         j = self.joints
-        ang = [jt.angle + a0 for jt, a0 in zip(j, self._angle_at_creation)]
+        ang = [jt.angle for jt in j]
         state = [
             self.hull.angle,
             2.0 * self.hull.angular_velocity / FPS,

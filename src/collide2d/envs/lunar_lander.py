@@ -14,16 +14,21 @@ ends with +100 when the lander falls asleep (``body.awake``).
 Where it differs from the Box2D original, and why:
 
 - The legs are created where the original's joints pull them in the first steps (the leg
-  anchor on the hull's origin, each leg at the limit its motor drives it to, +-0.4 rad):
+  anchor on the hull's origin, each leg at the limit its motor drives it to):
   collide2d's joints take their anchor in world coordinates at creation and hold that
   configuration, where Box2D 2.3 snaps mismatched local anchors together with a jolt.
   The first observations differ by that jolt (a few hundredths).
 - Bodies fall asleep below 0.05 m/s and 2 deg/s for 0.5 s (collide2d's thresholds;
   Box2D 2.3's are 0.01 m/s and 2 deg/s), so a landing ends a little sooner.
 - Polygons have no 0.01 m skin (Box2D 2.3's polygon radius): the lander rests 2 cm lower.
-- Contacts are solved with collide2d's soft-step solver (4 substeps) instead of Box2D
-  2.3's 180 velocity and 60 position iterations; trajectories agree until the first
-  contact to within the integrators' difference and diverge after it.
+- Contacts and joints are solved by collide2d's soft-step solver with 16 substeps and
+  ``contact_hertz`` 100 instead of Box2D 2.3's 180 velocity and 60 position iterations.
+  collide2d's joint limits are soft (twice the contact hertz, at most a quarter of the
+  substep rate), and each leg's motor pushes it into its limit with 40 N m as in the
+  original: with the world's defaults (4 substeps, 50 Hz) the limits give 0.1 rad and a
+  landed lander rocks on its legs above the sleep threshold for the whole episode; at
+  16 substeps and 100 Hz they give about 0.015 rad. Trajectories agree with the
+  original's to about 1 % until the first contact and diverge after it.
 - Exhaust particles (drawn only when ``render_mode`` is set) are bodies as in the
   original; they collide with the moon only, so they never change the lander's motion.
 """
@@ -61,8 +66,10 @@ MAIN_ENGINE_Y_LOCATION = 4
 VIEWPORT_W = 600
 VIEWPORT_H = 400
 
-SUBSTEPS = 4
-CONTACT_HERTZ = 50.0
+# Stiff enough leg limits for a landed lander to fall asleep (see the module docstring).
+SUBSTEPS = 16
+CONTACT_HERTZ = 100.0
+SKIN = 0.0  # Box2D 2.3's polygon radius would be 0.01; the landings were no better with it
 
 # Collision types for the contact handlers.
 MOON, HULL, LEG_LEFT, LEG_RIGHT = 1, 2, 3, 4
@@ -159,13 +166,13 @@ class LunarLander(gym.Env, EzPickle):
         smooth_y = [0.33 * (height[i - 1] + height[i + 0] + height[i + 1])
                     for i in range(chunks)]
         self.moon = world.add_body(kind="static")
-        bottom = self.moon.add_segment((0, 0), (w, 0), friction=0.2)
+        bottom = self.moon.add_segment((0, 0), (w, 0), radius=SKIN, friction=0.2)
         bottom.collision_type = MOON
         self.sky_polys = []
         for i in range(chunks - 1):
             p1 = (chunk_x[i], smooth_y[i])
             p2 = (chunk_x[i + 1], smooth_y[i + 1])
-            edge = self.moon.add_segment(p1, p2, friction=0.1)
+            edge = self.moon.add_segment(p1, p2, radius=SKIN, friction=0.1)
             edge.collision_type = MOON
             self.sky_polys.append([p1, p2, (p2[0], h), (p1[0], h)])
 
@@ -173,7 +180,7 @@ class LunarLander(gym.Env, EzPickle):
         x0, y0 = VIEWPORT_W / SCALE / 2, VIEWPORT_H / SCALE
         self.lander = world.add_body(position=(x0, y0))
         hull = self.lander.add_polygon([(x / SCALE, y / SCALE) for x, y in LANDER_POLY],
-                                       density=5.0, friction=0.1, category=HULL_BITS,
+                                       radius=SKIN, density=5.0, friction=0.1, category=HULL_BITS,
                                        mask=GROUND_BITS)
         hull.collision_type = HULL
         self.lander.apply_force((self.np_random.uniform(-INITIAL_RANDOM, INITIAL_RANDOM),
@@ -185,16 +192,19 @@ class LunarLander(gym.Env, EzPickle):
         self.leg_joints = []
         for i, kind in ((-1, LEG_LEFT), (+1, LEG_RIGHT)):
             # The pose the original's joint settles the leg into: its anchor
-            # (i * LEG_AWAY, LEG_DOWN) on the hull's origin, at the limit its motor holds.
-            angle = -0.4 * i
+            # (i * LEG_AWAY, LEG_DOWN) on the hull's origin, at the limit its motor holds
+            # (pybox2d counts joint angles from the angle at creation, i * 0.05).
+            angle = -0.35 * i
             c, s = math.cos(angle), math.sin(angle)
             ax, ay = i * LEG_AWAY / SCALE, LEG_DOWN / SCALE
             leg = world.add_body(position=(x0 - (c * ax - s * ay), y0 - (s * ax + c * ay)),
                                  angle=angle)
-            shape = leg.add_box(2 * LEG_W / SCALE, 2 * LEG_H / SCALE, density=1.0,
+            hw, hh = LEG_W / SCALE, LEG_H / SCALE
+            shape = leg.add_polygon([(-hw, -hh), (hw, -hh), (hw, hh), (-hw, hh)],
+                                    radius=SKIN, density=1.0,
                                 friction=0.2, category=LEG_BITS, mask=GROUND_BITS)
             shape.collision_type = kind
-            # Limits as the original's (+0.4..+0.9 left, -0.9..-0.4 right), from this angle.
+            # The original's limits (+0.4..+0.9 left, -0.9..-0.4 right), from this angle.
             lower, upper = (0.0, 0.5) if i == -1 else (-0.5, 0.0)
             joint = world.add_revolute_joint(self.lander, leg, (x0, y0), lower_angle=lower,
                                              upper_angle=upper, motor_speed=0.3 * i,
