@@ -146,3 +146,79 @@ def test_lander_rgb_array_draws_the_lander():
     x, y = env.lander.position * ll.SCALE
     assert tuple(frame[int(400 - y), int(x)]) == (128, 102, 230)
     env.close()
+
+
+# ---------------------------------------------------------------- BipedalWalker
+from collide2d.envs import bipedal_walker as bw  # noqa: E402
+
+
+@pytest.mark.parametrize("env_id", ["collide2d/BipedalWalker-v3",
+                                    "collide2d/BipedalWalkerHardcore-v3"])
+def test_walker_passes_gymnasium_env_checker(env_id):
+    from gymnasium.utils.env_checker import check_env
+
+    env = gym.make(env_id, render_mode="rgb_array")
+    check_env(env.unwrapped, skip_render_check=False)
+    env.close()
+
+
+def test_walker_spaces_and_limits_are_the_originals():
+    env = gym.make("collide2d/BipedalWalker-v3")
+    assert env.observation_space.shape == (24,) and env.action_space.shape == (4,)
+    assert env.action_space == gym.spaces.Box(-1, 1, (4,), np.float32)
+    assert env.spec.max_episode_steps == 1600 and env.spec.reward_threshold == 300
+    hard = gym.make("collide2d/BipedalWalkerHardcore-v3")
+    assert hard.unwrapped.hardcore and hard.spec.max_episode_steps == 2000
+
+
+@pytest.mark.parametrize("hardcore", [False, True])
+def test_walker_terrain_is_the_originals_for_the_seed(hardcore):
+    # Gymnasium's own BipedalWalker (Box2D) as the oracle for the seeded terrain: the same
+    # draws from np_random in the same order give the same ground line and clouds.
+    pytest.importorskip("Box2D")
+    original = gym.make("BipedalWalker-v3", hardcore=hardcore).unwrapped
+    port = gym.make("collide2d/BipedalWalker-v3", hardcore=hardcore).unwrapped
+    for seed in (0, 5):
+        original.reset(seed=seed)
+        port.reset(seed=seed)
+        np.testing.assert_array_equal(port.terrain_x, original.terrain_x)
+        np.testing.assert_array_equal(port.terrain_y, original.terrain_y)
+        assert [c[0] for c in port.cloud_poly] == [c[0] for c in original.cloud_poly]
+        # Every stump, stair and pit of the original is a static polygon here.
+        assert len(port.terrain_colors) == len(original.terrain) - (bw.TERRAIN_LENGTH - 1)
+
+
+def test_walker_same_seed_same_trajectory_bit_for_bit():
+    a = gym.make("collide2d/BipedalWalkerHardcore-v3")
+    b = gym.make("collide2d/BipedalWalkerHardcore-v3")
+    obs_a, rew_a = _rollout(a, 2, 150)
+    obs_b, rew_b = _rollout(b, 2, 150)
+    assert obs_a.tobytes() == obs_b.tobytes() and rew_a.tobytes() == rew_b.tobytes()
+
+
+def test_walker_lidar_measures_the_flat_start_pad():
+    # On the flat start pad (height H/4) a ray at angle t from straight down, from the
+    # hull's origin at height h above the pad, hits at fraction h / (cos t * range).
+    env = gym.make("collide2d/BipedalWalker-v3").unwrapped
+    obs, _ = env.reset(seed=0)
+    height = env.hull.position[1] - bw.TERRAIN_HEIGHT
+    t = 1.5 * np.arange(10) / 10
+    expected = np.minimum(height / (np.cos(t) * bw.LIDAR_RANGE), 1.0)
+    np.testing.assert_allclose(obs[14:], expected, atol=1e-6)
+
+
+@pytest.mark.xfail(strict=True, reason="collide2d's joint limits are soft and rebound "
+                   "(a knee driven into its -1.6 rad limit settles near -1.3 where Box2D "
+                   "2.3 holds -1.6): the heuristic's lifted leg drags and the walker falls "
+                   "back within about 85 steps")
+def test_walker_gymnasium_heuristic_walks_forward():
+    # Gymnasium's heuristic on the original walks 80 m (to x = 86 m) on seed 0.
+    env = gym.make("collide2d/BipedalWalker-v3").unwrapped
+    s, _ = env.reset(seed=0)
+    start = env.hull.position[0]
+    gait = bw.BipedalWalkerHeuristics()
+    for _ in range(500):
+        s, _, terminated, truncated, _ = env.step(gait.step_heuristic(s))
+        if terminated or truncated:
+            break
+    assert not terminated and env.hull.position[0] > start + 10

@@ -61,6 +61,7 @@ FRICTION = 2.5
 
 SUBSTEPS = 8
 CONTACT_HERTZ = 50.0
+KNEE_AT_START = -0.15
 
 GROUND, HULL, THIGH, FOOT_0, FOOT_1 = 1, 2, 3, 4, 5
 GROUND_BITS, WALKER_BITS = 0x0001, 0x0020
@@ -215,9 +216,7 @@ class BipedalWalker(gym.Env, EzPickle):
     def _build_walker(self) -> None:
         w = self.world
         init_x = TERRAIN_STEP * TERRAIN_STARTPAD / 2
-        tilt = 0.05
-        # Hull raised so that the straight legs' feet touch the start pad.
-        init_y = TERRAIN_HEIGHT - LEG_DOWN + 2 * LEG_H * math.cos(tilt) + 0.01
+        init_y = TERRAIN_HEIGHT + 2 * LEG_H  # the original's; raised below to stand
         self.hull = w.add_body(position=(init_x, init_y))
         hull = self.hull.add_polygon([(x / SCALE, y / SCALE) for x, y in HULL_POLY],
                                      density=5.0, friction=0.1, category=WALKER_BITS,
@@ -227,14 +226,17 @@ class BipedalWalker(gym.Env, EzPickle):
         self.legs, self.joints = [], []
         hip = np.array([init_x, init_y + LEG_DOWN])
         for k, i in enumerate((-1, +1)):
-            a = i * tilt
+            a = i * 0.05
             down = np.array([math.sin(a), -math.cos(a)])  # the leg's axis, hip to foot
+            # Each joint is made with its bodies where its anchors meet (collide2d's
+            # joints take one anchor in world coordinates), then the bodies are put where
+            # the original creates them, half a metre off their hip anchor: the first step
+            # pulls them together as Box2D does. Angles and limits count from the angle
+            # at creation, as pybox2d's joint definitions do.
             thigh = w.add_body(position=hip + down * LEG_H / 2, angle=a)
             s = thigh.add_box(LEG_W, LEG_H, density=1.0, friction=0.2,
                               category=WALKER_BITS, mask=GROUND_BITS)
             s.collision_type = THIGH
-            # Angles and limits count from the angle at creation, as pybox2d's joint
-            # definitions do (their reference angle is the bodies' angle then).
             j = w.add_revolute_joint(self.hull, thigh, hip, lower_angle=-0.8,
                                      upper_angle=1.1, motor_speed=float(i),
                                      max_motor_torque=MOTORS_TORQUE)
@@ -249,6 +251,22 @@ class BipedalWalker(gym.Env, EzPickle):
                                      motor_speed=1.0, max_motor_torque=MOTORS_TORQUE)
             self.legs.append(lower)
             self.joints.append(j)
+            # Bend the knee to where the original's first step leaves it (about -0.15
+            # rad: its legs start off their hip anchors and Box2D snaps them on), turning
+            # the lower leg about the knee so that the joint stays closed.
+            c, sn = math.cos(KNEE_AT_START), math.sin(KNEE_AT_START)
+            r = lower.position - knee
+            lower.position = knee + (c * r[0] - sn * r[1], sn * r[0] + c * r[1])
+            lower.angle = a + KNEE_AT_START
+        # Stand the walker on the start pad: its lowest point just above the ground.
+        g = w.shape_geometry()
+        ids = {b.id for b in (self.hull, *self.legs)}
+        mine = np.isin(g.body, list(ids))
+        lowest = min(g.vertices[o:o + n, 1].min() for o, n in zip(g.offset[mine],
+                                                                   g.count[mine], strict=True))
+        lift = TERRAIN_HEIGHT + 0.005 - lowest
+        for body in (self.hull, *self.legs):
+            body.position = body.position + (0.0, lift)
         self.ground_contact = [False, False]
 
     def _listen(self) -> None:
