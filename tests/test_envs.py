@@ -226,18 +226,17 @@ def test_walker_lidar_measures_the_flat_start_pad():
     np.testing.assert_allclose(obs[14:], expected, atol=1e-6)
 
 
-@pytest.mark.xfail(strict=True, reason="collide2d's joint limits are soft and rebound "
-                   "(a knee driven into its -1.6 rad limit settles near -1.3 where Box2D "
-                   "2.3 holds -1.6): the heuristic's lifted leg drags and the walker falls "
-                   "back within about 85 steps")
 def test_walker_gymnasium_heuristic_walks_forward():
-    # Gymnasium's heuristic on the original walks 80 m (to x = 86 m) on seed 0.
+    # Gymnasium's heuristic gait on the Box2D original, seeds 0-9: it walks 12 to 89 m
+    # before it falls or finishes (mean 42 m; seeds 1 and 2: 13 and 12 m). On the port
+    # it must walk at least 10 m on each of seeds 0-2 before anything ends the episode.
     env = gym.make("collide2d/BipedalWalker-v3").unwrapped
-    s, _ = env.reset(seed=0)
-    start = env.hull.position[0]
-    gait = bw.BipedalWalkerHeuristics()
-    for _ in range(500):
-        s, _, terminated, truncated, _ = env.step(gait.step_heuristic(s))
-        if terminated or truncated:
-            break
-    assert not terminated and env.hull.position[0] > start + 10
+    for seed in range(3):
+        s, _ = env.reset(seed=seed)
+        start = env.hull.position[0]
+        gait = bw.BipedalWalkerHeuristics()
+        for _ in range(1600):
+            s, _, terminated, truncated, _ = env.step(gait.step_heuristic(s))
+            if terminated or truncated or env.hull.position[0] > start + 10:
+                break
+        assert env.hull.position[0] > start + 10, (seed, env.hull.position)
