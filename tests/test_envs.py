@@ -240,3 +240,16 @@ def test_walker_gymnasium_heuristic_walks_forward():
             if terminated or truncated or env.hull.position[0] > start + 10:
                 break
         assert env.hull.position[0] > start + 10, (seed, env.hull.position)
+
+
+def test_bad_arguments_raise_naming_them():
+    with pytest.raises(ValueError, match="render_mode"):
+        ll.LunarLander(render_mode="window")
+    with pytest.raises(ValueError, match="gravity"):
+        ll.LunarLander(gravity=-13.0)
+    with pytest.raises(ValueError, match="render_mode"):
+        bw.BipedalWalker(render_mode="window")
+    env = bw.BipedalWalker()
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="action"):
+        env.step(np.zeros(3))

@@ -10,6 +10,21 @@ from __future__ import annotations
 import numpy as np
 
 
+def check_mode(render_mode, modes) -> None:
+    """A render_mode the env knows, or None; otherwise a ValueError naming it."""
+    if render_mode is not None and render_mode not in modes:
+        raise ValueError(f"render_mode: expected one of {modes} or None (got {render_mode!r})")
+
+
+def warn_no_mode(env_id: str) -> None:
+    """Gymnasium's warning for render() on an env made without a render mode."""
+    import gymnasium as gym
+
+    gym.logger.warn("You are calling render method without specifying any render mode. "
+                    "You can specify the render_mode at initialization, "
+                    f'e.g. gym.make("{env_id}", render_mode="rgb_array")')
+
+
 def import_pygame():
     """pygame (pygame-ce or pygame), or a gymnasium DependencyNotInstalled error."""
     try:

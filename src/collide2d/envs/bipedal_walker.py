@@ -100,9 +100,7 @@ class BipedalWalker(gym.Env, EzPickle):
 
     def __init__(self, render_mode: str | None = None, hardcore: bool = False):
         EzPickle.__init__(self, render_mode, hardcore)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode: expected one of "
-                             f"{self.metadata['render_modes']} or None (got {render_mode!r})")
+        _render.check_mode(render_mode, self.metadata["render_modes"])
         self.hardcore = hardcore
         self.render_mode = render_mode
         self.screen = None
@@ -369,10 +367,7 @@ class BipedalWalker(gym.Env, EzPickle):
     # ------------------------------------------------------------------ drawing
     def render(self):
         if self.render_mode is None:
-            gym.logger.warn("You are calling render method without specifying any render "
-                            "mode. You can specify the render_mode at initialization, "
-                            'e.g. gym.make("collide2d/BipedalWalker-v3", '
-                            'render_mode="rgb_array")')
+            _render.warn_no_mode("collide2d/BipedalWalker-v3")
             return None
         pygame, gfxdraw = _render.import_pygame()
         scroll = self.scroll * SCALE

@@ -126,9 +126,7 @@ class LunarLander(gym.Env, EzPickle):
         if not 0.0 <= turbulence_power <= 2.0:
             gym.logger.warn(f"turbulence_power value is recommended to be between 0.0 and "
                             f"2.0, (current value: {turbulence_power})")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode: expected one of "
-                             f"{self.metadata['render_modes']} or None (got {render_mode!r})")
+        _render.check_mode(render_mode, self.metadata["render_modes"])
         self.gravity = gravity
         self.wind_power = wind_power
         self.turbulence_power = turbulence_power
@@ -361,10 +359,7 @@ class LunarLander(gym.Env, EzPickle):
     # ------------------------------------------------------------------ drawing
     def render(self):
         if self.render_mode is None:
-            gym.logger.warn("You are calling render method without specifying any render "
-                            "mode. You can specify the render_mode at initialization, "
-                            'e.g. gym.make("collide2d/LunarLander-v3", '
-                            'render_mode="rgb_array")')
+            _render.warn_no_mode("collide2d/LunarLander-v3")
             return None
         pygame, gfxdraw = _render.import_pygame()
         surf = pygame.Surface((VIEWPORT_W, VIEWPORT_H))
