@@ -642,3 +642,50 @@ def test_speeds_are_the_rates_of_translation_and_length():
     w.step(DT)
     assert (p.translation - t0) / DT == pytest.approx(0.7)
     assert (d.length - l0) / DT == pytest.approx(0.7)
+
+
+@pytest.mark.nojit
+def test_restored_world_reuses_freed_joint_slots_alike():
+    w = _world()
+    a = w.add_body(kind="static")
+    bodies = []
+    for i in range(4):
+        b = w.add_body(position=(i + 1.0, 0))
+        b.add_circle(0.1)
+        bodies.append(b)
+    js = [w.add_revolute_joint(a, b, (0, 0)) for b in bodies]
+    w.remove(js[2])
+    w.remove(js[0])
+    twin = c2d.World.restore(w.snapshot())
+    for x in (w, twin):
+        x.add_weld_joint(x.bodies[1], x.bodies[2], (1.5, 0))
+        x.add_distance_joint(x.bodies[3], x.bodies[4], (3, 0), (4, 0))
+        _run(x, 0.2)
+    assert w.snapshot() == twin.snapshot()
+    assert [j.kind for j in twin.joints] == ["revolute", "revolute", "weld", "distance"]
+
+
+@pytest.mark.nojit
+def test_break_callbacks_survive_deepcopy_and_all_run_when_one_raises():
+    w = _world()
+    ground = w.add_body(kind="static")
+    weight = w.add_body(position=(0, -1))
+    weight.add_circle(0.2)
+    rod = w.add_distance_joint(ground, weight, (0, 0), (0, -1))
+    rod.break_force = 1e-6
+    seen = []
+
+    def bad(joint):
+        raise RuntimeError("boom")
+
+    w.on_joint_break(bad)
+    w.on_joint_break(seen.append)
+    dup = copy.deepcopy(w)
+    with pytest.raises(RuntimeError, match="boom"):
+        w.step(DT)
+    assert seen == [rod]
+    with pytest.raises(RuntimeError, match="boom"):
+        dup.step(DT)
+    assert seen == [rod, dup.joints[0]]
+    with pytest.raises(TypeError, match="fn"):
+        w.on_joint_break(3)

@@ -379,6 +379,7 @@ class Joints:
         self.store = S.JointStore()
         self.handles: list[Joint] = []
         self.broken: list[Joint] = []   # the last step's, for on_joint_break
+        self.on_break: list = []         # the on_joint_break callbacks
 
     # -- helpers
     def body_of(self, slot):
@@ -918,6 +919,20 @@ class Joints:
                              key=lambda h: int(st.order[h._slot]))
         self._keys_changed()
 
+    def dispatch_breaks(self):
+        """Call the on_joint_break callbacks with each joint the step broke; if some raise,
+        the others still run and the first exception is raised again at the end."""
+        first_error = None
+        for joint in list(self.broken) if self.on_break else ():
+            for fn in list(self.on_break):
+                try:
+                    fn(joint)
+                except Exception as exc:
+                    if first_error is None:
+                        first_error = exc
+        if first_error is not None:
+            raise first_error
+
     # -- measurements
     def anchors(self, slot):
         st = self.store
@@ -1027,7 +1042,8 @@ def snapshot_section(world, arrays) -> dict | None:
         return None
     for name in st.saved_fields():
         arrays["joint." + name] = getattr(st, name)[: st.count]
-    arrays["joint.free"] = np.asarray(st.free, dtype=np.int64)
+    # The format's order for free lists (highest first), whatever order the store keeps.
+    arrays["joint.free"] = np.asarray(sorted(st.free, reverse=True), dtype=np.int64)
     return {"count": int(st.count)}
 
 
@@ -1076,6 +1092,17 @@ def validate_section(section, arrays, body_alive, corrupt) -> set[str]:
     return {"joint." + name for name in got} | {"joint.free"}
 
 
+def _free_slots(saved) -> list[int]:
+    """The saved free slots in the order the store keeps them: its reuse order (lowest
+    first) must continue as before the snapshot."""
+    from . import snapshot as _snapshot
+
+    as_kept = getattr(_snapshot, "_free_heap", None)  # a store keeping a heap
+    if as_kept is not None:
+        return as_kept(saved)
+    return sorted((int(x) for x in saved), reverse=True)
+
+
 def build_section(world, section, arrays) -> None:
     joints = Joints(world)
     world._joints = joints
@@ -1089,7 +1116,7 @@ def build_section(world, section, arrays) -> None:
     for name in st.saved_fields():
         getattr(st, name)[:n] = arrays["joint." + name]
     st.count = n
-    st.free = sorted((int(x) for x in arrays["joint.free"]), reverse=True)
+    st.free = _free_slots(arrays["joint.free"])
     joints.store = st
     alive = np.flatnonzero(st.flags[:n] & K.J_ALIVE)
     slots = alive[np.argsort(st.order[alive], kind="stable")]

@@ -961,6 +961,7 @@ def deep_copy(world, memo):
     # Callbacks are the same callables (deep-copying a bound method would copy its
     # object, the game); handles of the copy stand in for the original's.
     new._callbacks = {k: list(v) for k, v in world._callbacks.items()}
+    new._joints.on_break = list(world._joints.on_break)
     for old, fresh in zip(world._joints.handles, new._joints.handles, strict=True):
         memo.setdefault(id(old), fresh)
     for old, fresh in zip(world.bodies, new.bodies, strict=True):

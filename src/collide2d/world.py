@@ -177,7 +177,7 @@ class World:
         self._step_buffers = S.StepBuffers()
         self._callbacks: dict[str, list[Callable]] = {
             k: [] for k in ("contact_begin", "contact_persist", "contact_end", "sensor_begin",
-                            "sensor_end", "joint_break")}
+                            "sensor_end")}
         self._systems: list = []   # particle systems etc., stepped after the bodies
         self._shapes_dirty = True
         self._locked = False
@@ -650,7 +650,10 @@ class World:
         self._joints.after_step(int(buffers.state[0]["n_broken"]))
         for system in list(self._systems):
             system._step(dt)
-        self._dispatch()
+        try:
+            self._dispatch()
+        finally:
+            self._joints.dispatch_breaks()
 
     def _raise_non_finite(self, buffers) -> None:
         slot = int(buffers.state[0]["need"])
@@ -1077,8 +1080,6 @@ class World:
                 if sh_a is not None and sh_b is not None:
                     events.append(ContactEvent(sh_a, sh_b, np.zeros(2), np.empty((0, 2)), 0.0))
             calls.append((list(cb[name]), events))
-        if cb["joint_break"]:
-            calls.append((list(cb["joint_break"]), list(self._joints.broken)))
         first_error = None
         for handlers, events in calls:
             # Collision types are read before any callback runs (one may remove a shape).
@@ -1119,7 +1120,10 @@ class World:
         >>> rod.enabled
         False
         """
-        self._add_callback("joint_break", fn)
+        if not callable(fn):
+            raise TypeError(f"fn: expected a callable for on_joint_break, got "
+                            f"{type(fn).__name__}")
+        self._joints.on_break.append(fn)
         return fn
 
     @property

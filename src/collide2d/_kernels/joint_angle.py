@@ -39,7 +39,7 @@ def solve_angle(J, j, b, t, ia, ib, h, use_bias):
         else:
             hi = min(hi, J.notch[j])
     angle = b.angle[ib] - b.angle[ia] - J.ref_angle[j]
-    angular_rows(J, j, J.frame[j], b, ia, ib, ia_, ib_, angle, lo, hi,
+    angular_rows(J, j, J.frame[j], b.angvel, ia, ib, ia_, ib_, angle, lo, hi,
                  (flags & (J_LIMIT | J_RATCHET)) != 0, h, use_bias)
 
 

@@ -132,45 +132,59 @@ def limit_impulse(mass, cdot, c, old, h, use_bias, soft_b, soft_m, soft_i):
 
 
 @njit(inline="always")
-def angular_rows(J, j, f, b, ia, ib, ia_, ib_, angle, lo, hi, limit, h, use_bias):
+def angular_rows(J, j, f, angvel, ia, ib, ia_, ib_, angle, lo, hi, limit, h, use_bias):
     """Spring (toward ``target``), motor and the limits [lo, hi] on the relative angle
     (rad): revolute and angle joints."""
-    imp = J.imp[j]
     flags = J.flags[j]
-    k = f[FR_MASS]
     if (flags & J_SPRING) and J.hertz[j] > 0.0:
-        c = angle - J.target[j]
-        cdot = b.angvel[ib] - b.angvel[ia]
-        d = -f[FR_SOFT + 1] * k * (cdot + f[FR_SOFT] * c) - f[FR_SOFT + 2] * imp[I_SPRING]
-        imp[I_SPRING] += d
-        b.angvel[ia] -= ia_ * d
-        b.angvel[ib] += ib_ * d
+        _angular_spring(J.imp[j], f, angvel, ia, ib, ia_, ib_, angle - J.target[j])
     if flags & J_MOTOR_ON:
-        cdot = b.angvel[ib] - b.angvel[ia] - J.motor_speed[j]
-        old = imp[I_MOTOR]
-        top = h * J.max_motor[j]
-        new = min(max(old - k * cdot, -top), top)
-        imp[I_MOTOR] = new
-        b.angvel[ia] -= ia_ * (new - old)
-        b.angvel[ib] += ib_ * (new - old)
+        _angular_motor(J.imp[j], f, angvel, ia, ib, ia_, ib_, J.motor_speed[j],
+                       h * J.max_motor[j])
     if limit:
-        sb = f[FR_JOINT]
-        sm = f[FR_JOINT + 1]
-        si = f[FR_JOINT + 2]
-        old = imp[I_LOWER]
-        new = limit_impulse(k, b.angvel[ib] - b.angvel[ia], angle - lo, old, h, use_bias,
-                            sb, sm, si)
-        imp[I_LOWER] = new
-        b.angvel[ia] -= ia_ * (new - old)
-        b.angvel[ib] += ib_ * (new - old)
-        old = imp[I_UPPER]
-        new = limit_impulse(k, b.angvel[ia] - b.angvel[ib], hi - angle, old, h, use_bias,
-                            sb, sm, si)
-        imp[I_UPPER] = new
-        b.angvel[ia] += ia_ * (new - old)
-        b.angvel[ib] -= ib_ * (new - old)
+        _angular_limits(J.imp[j], f, angvel, ia, ib, ia_, ib_, angle, lo, hi, h, use_bias)
+
+
+# The rows take the arrays they touch, not the views: every array of a view passed to a
+# helper costs a counted reference per joint and substep.
+@njit(inline="always")
+def _angular_spring(imp, f, angvel, ia, ib, ia_, ib_, c):
+    k = f[FR_MASS]
+    cdot = angvel[ib] - angvel[ia]
+    d = -f[FR_SOFT + 1] * k * (cdot + f[FR_SOFT] * c) - f[FR_SOFT + 2] * imp[I_SPRING]
+    imp[I_SPRING] += d
+    angvel[ia] -= ia_ * d
+    angvel[ib] += ib_ * d
 
 
 @njit(inline="always")
-def has_limit(J, j):
-    return (J.flags[j] & J_LIMIT) != 0
+def _angular_motor(imp, f, angvel, ia, ib, ia_, ib_, speed, top):
+    cdot = angvel[ib] - angvel[ia] - speed
+    old = imp[I_MOTOR]
+    new = min(max(old - f[FR_MASS] * cdot, -top), top)
+    imp[I_MOTOR] = new
+    angvel[ia] -= ia_ * (new - old)
+    angvel[ib] += ib_ * (new - old)
+
+
+@njit(inline="always")
+def _angular_limits(imp, f, angvel, ia, ib, ia_, ib_, angle, lo, hi, h, use_bias):
+    k = f[FR_MASS]
+    sb = f[FR_JOINT]
+    sm = f[FR_JOINT + 1]
+    si = f[FR_JOINT + 2]
+    old = imp[I_LOWER]
+    new = limit_impulse(k, angvel[ib] - angvel[ia], angle - lo, old, h, use_bias, sb, sm, si)
+    imp[I_LOWER] = new
+    angvel[ia] -= ia_ * (new - old)
+    angvel[ib] += ib_ * (new - old)
+    old = imp[I_UPPER]
+    new = limit_impulse(k, angvel[ia] - angvel[ib], hi - angle, old, h, use_bias, sb, sm, si)
+    imp[I_UPPER] = new
+    angvel[ia] += ia_ * (new - old)
+    angvel[ib] -= ib_ * (new - old)
+
+
+@njit(inline="always")
+def has_limit(flags):
+    return (flags & J_LIMIT) != 0

@@ -100,7 +100,7 @@ def solve_distance(J, j, b, t, ia, ib, h, use_bias):
         d = -ms * k * (cdot + bias) - is_ * imp[I_SPRING]
         imp[I_SPRING] += d
         _push(b, t, ia, ib, d, ux, uy, rax, ray, rbx, rby)
-    if has_limit(J, j):
+    if has_limit(J.flags[j]):
         sb = f[FR_JOINT]
         sm = f[FR_JOINT + 1]
         si = f[FR_JOINT + 2]

@@ -77,7 +77,7 @@ def axial_rows(J, j, f, b, t, ia, ib, ax, ay, a1, a2, translation, h, use_bias, 
         imp[I_MOTOR] = new
         d = new - old
         apply(b, ia, ib, ma, ia_, mb, ib_, d * ax, d * ay, d * a1, d * a2)
-    if has_limit(J, j):
+    if has_limit(flags):
         sb = f[FR_JOINT]
         sm = f[FR_JOINT + 1]
         si = f[FR_JOINT + 2]

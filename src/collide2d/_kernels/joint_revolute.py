@@ -52,8 +52,8 @@ def solve_revolute(J, j, b, t, ia, ib, h, use_bias):
     ib_ = t.inv_i[ib]
     if ia_ + ib_ > 0.0:
         angle = b.angle[ib] - b.angle[ia] - J.ref_angle[j]
-        angular_rows(J, j, f, b, ia, ib, ia_, ib_, angle, J.lower[j], J.upper[j],
-                     has_limit(J, j), h, use_bias)
+        angular_rows(J, j, f, b.angvel, ia, ib, ia_, ib_, angle, J.lower[j], J.upper[j],
+                     has_limit(J.flags[j]), h, use_bias)
     rax, ray, rbx, rby = anchors(f, t, ia, ib)
     sx, sy = separation(f, t, ia, ib, rax, ray, rbx, rby)
     solve_point(b, J.imp[j], ia, ib, t.inv_m[ia], ia_, t.inv_m[ib], ib_, rax, ray, rbx, rby,
