@@ -232,6 +232,8 @@ class PairRules:
         self.types: dict[tuple[int, int], int] = {}   # (type_a <= type_b) -> response
         self.bodies: set[tuple[int, int]] = set()     # (slot_a < slot_b)
         self._view = None
+        self._step_view = None
+        self._joint_keys = None
 
     def set_types(self, type_a: int, type_b: int, response: int | None) -> None:
         key = (min(type_a, type_b), max(type_a, type_b))
@@ -256,8 +258,21 @@ class PairRules:
             self.bodies -= gone
             self._view = None
 
+    def step_view(self, joint_keys: np.ndarray) -> V.PairRuleView:
+        """The rules the step applies: the user's, and the body pairs joints keep apart
+        (``JointStore.keys``, sorted)."""
+        view = self.view()
+        if joint_keys.size == 0:
+            return view
+        if self._step_view is None or self._joint_keys is not joint_keys:
+            self._step_view = view._replace(body_keys=np.union1d(view.body_keys, joint_keys))
+            self._joint_keys = joint_keys
+        return self._step_view
+
     def view(self) -> V.PairRuleView:
+        """The user's rules (what snapshots save)."""
         if self._view is None:
+            self._step_view = None
             tk = sorted(self.types)
             bk = sorted(self.bodies)
             self._view = V.PairRuleView(

@@ -658,8 +658,8 @@ class World:
             buffers.fit(b.capacity, 0)
         w = self._wview
         bv, sv, ct, sn = b.view(), s.view(), self._contacts.table, self._sensors.table
-        rv = self._rules.view()
         jv = self._joints.store.view()
+        rv = self._rules.step_view(self._joints.store.keys)
         if (w is None or w.bodies is not bv or w.shapes is not sv or w.contacts is not ct
                 or w.sensors is not sn or w.rules is not rv or w.joints is not jv):
             w = self._wview = _views.WorldView(bv, sv, ct, sn, rv, jv)

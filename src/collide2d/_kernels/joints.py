@@ -252,31 +252,3 @@ def _reaction(J, j, kind, ia, ib, t):
     if kind == J_GEAR:
         return 0.0, 0.0, imp[I_ANG]
     return 0.0, 0.0, axial
-
-
-@njit
-def drop_jointed_pairs(pa, pb, pr, s_body, keys):
-    """Compact the candidate pairs, leaving out those whose bodies a joint keeps from
-    colliding (``keys``: sorted lower slot << 32 | higher slot); returns the pairs kept. A
-    binary search per pair."""
-    k = 0
-    nk = keys.shape[0]
-    for i in range(pa.shape[0]):
-        x = s_body[pa[i]]
-        y = s_body[pb[i]]
-        key = (min(x, y) << 32) | max(x, y)
-        lo = 0
-        hi = nk
-        while lo < hi:
-            mid = (lo + hi) >> 1
-            if keys[mid] < key:
-                lo = mid + 1
-            else:
-                hi = mid
-        if lo < nk and keys[lo] == key:
-            continue
-        pa[k] = pa[i]
-        pb[k] = pb[i]
-        pr[k] = pr[i]
-        k += 1
-    return k

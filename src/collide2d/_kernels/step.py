@@ -53,7 +53,6 @@ from .integrate import (
 )
 from .islands import update_sleep
 from .joints import (
-    drop_jointed_pairs,
     prepare_joints,
     relax_joints,
     solve_joints,
@@ -108,15 +107,13 @@ def pairs(w, p, t):
                             s.collision_type, w.bodies.kind, w.rules, prm["n_shapes"],
                             prm["dynamic_response"], SOLID)
     k = pa.shape[0]
-    if w.joints.keys.shape[0] > 0:
-        k = drop_jointed_pairs(pa, pb, pr, s.body, w.joints.keys)
     # Every pair may become a contact row and a constraint row.
     if k > t.pair_a.shape[0] or k > t.contacts.a.shape[0] or k > t.rows.shape[0]:
         st["need"] = k
         return 1
-    t.pair_a[:k] = pa[:k]
-    t.pair_b[:k] = pb[:k]
-    t.pair_resp[:k] = pr[:k]
+    t.pair_a[:k] = pa
+    t.pair_b[:k] = pb
+    t.pair_resp[:k] = pr
     st["n_pairs"] = k
     st["need"] = 0
     return 0
@@ -254,12 +251,12 @@ def _pass(w, p, t, use_bias, reverse, subset):
     b = w.bodies
     k = st["n_rows"]
     m = st["n_contacts"]
-    solve_contacts(t.rows[:k], t.ba[:k], t.bb[:k], t.jac[:k], t.nmass[:k],
-                          t.tmass[:k], t.coup[:k], t.adj[:k], t.fric[:k], t.static_pair[:k],
-                          t.max_imp[:k], t.kinv[:k], c.count[:m], c.normal[:m], c.nimp[:m],
-                          c.timp[:m], b.vel, b.angvel, t.inv_m, t.inv_i, t.dp, t.dq, st["h"],
-                          use_bias, t.soft, t.soft_static, p[0]["contact_push_speed"], reverse,
-                          c.impulse[:m], t.heavy[:st["n_heavy"]], subset)
+    solve_contacts(t.rows[:k], t.ba[:k], t.bb[:k], t.jac[:k], t.nmass[:k], t.tmass[:k],
+                   t.coup[:k], t.adj[:k], t.fric[:k], t.static_pair[:k], t.max_imp[:k],
+                   t.kinv[:k], c.count[:m], c.normal[:m], c.nimp[:m], c.timp[:m], b.vel,
+                   b.angvel, t.inv_m, t.inv_i, t.dp, t.dq, st["h"], use_bias, t.soft,
+                   t.soft_static, p[0]["contact_push_speed"], reverse, c.impulse[:m],
+                   t.heavy[:st["n_heavy"]], subset)
 
 
 @njit(inline="always")

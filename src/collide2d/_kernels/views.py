@@ -39,18 +39,19 @@ SensorView = namedtuple("SensorView", SENSOR_FIELDS)
 #: bodies' frames (from their origins), A's axis, reference angle, limits, motor, springs,
 #: the kind's extra settings, break limits, the accumulated impulses (the warm start, per
 #: substep) and the last step's reaction (fx, fy, torque); ``frame`` is what ``prepare``
-#: works out for the substeps, ``on`` whether the step solves the joint; ``keys`` the
-#: sorted body-pair keys (lower slot << 32 | higher) whose shapes must not collide.
+#: works out for the substeps, ``on`` whether the step solves the joint. (The store's
+#: ``keys``, the body pairs its joints keep apart, reach the step as pair rules.)
 JOINT_FIELDS = ("kind", "flags", "body_a", "body_b", "generation", "order", "local_a",
                 "local_b", "axis", "ref_angle", "lower", "upper", "motor_speed", "max_motor",
                 "hertz", "zeta", "hertz2", "zeta2", "target", "length", "ratio", "notch",
                 "max_force", "max_torque", "correction", "point", "break_force",
-                "break_torque", "imp", "reaction", "frame", "on", "keys")
+                "break_torque", "imp", "reaction", "frame", "on")
 JointView = namedtuple("JointView", JOINT_FIELDS)
 
 #: Pair rules (``_store.PairRules``): responses for pairs of collision types, sorted keys
 #: ``type_a << 32 | type_b`` (type_a <= type_b) with their responses, and pairs of body
-#: slots that never collide, sorted keys ``slot_a << 32 | slot_b`` (slot_a < slot_b).
+#: slots that never collide, sorted keys ``slot_a << 32 | slot_b`` (slot_a < slot_b): the
+#: user's (``World.ignore_collisions``) and those of joints with ``collide_connected`` off.
 PAIR_RULE_FIELDS = ("type_keys", "type_resp", "body_keys")
 PairRuleView = namedtuple("PairRuleView", PAIR_RULE_FIELDS)
 
