@@ -22,18 +22,24 @@ from hypothesis import strategies as st
 
 import collide2d as c2d
 from collide2d._kernels import broadphase as bp
+from collide2d._kernels.views import PairRuleView
 from collide2d._store import DYNAMIC, KINEMATIC, S_ALIVE, S_SENSOR, STATIC
 
 nojit = pytest.mark.nojit
 
 IGNORE, SOLID, SENSOR = 0, 1, 2  # the responses World documents ("ignore", "solid", ...)
 ALL_BITS = 0xFFFFFFFF
+NO_RULES = PairRuleView(np.zeros(0, np.int64), np.zeros(0, np.int8), np.zeros(0, np.int64))
 
 
 # ----------------------------------------------------------------------------- oracle
-def brute_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, kind, n_shapes,
-                dynamic_response, want):
-    """(pa, pb, pr) by testing every pair of rows."""
+def brute_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules,
+                n_shapes, dynamic_response, want):
+    """(pa, pb, pr) by testing every pair of rows. ``rules``: a PairRuleView, read here as
+    a dict of type pairs and a set of body pairs."""
+    by_types = {(int(k) >> 32, int(k) & 0xFFFFFFFF): int(r)
+                for k, r in zip(rules.type_keys, rules.type_resp, strict=True)}
+    ignored = {(int(k) >> 32, int(k) & 0xFFFFFFFF) for k in rules.body_keys}
     rows = np.arange(n_shapes)
     flags = s_flags[:n_shapes]
     use = (flags & S_ALIVE) != 0
@@ -63,8 +69,17 @@ def brute_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, kind, n_shap
     same_group = (ga != 0) & (ga == gb)
     filtered = np.where(same_group, ga > 0,
                         ((s_category[a] & s_mask[b]) != 0) & ((s_category[b] & s_mask[a]) != 0))
-    response = np.where(sensor, SENSOR, np.where(dyn_a & dyn_b, dynamic_response, SOLID))
-    response = np.where((body_a != body_b) & moving & filtered, response, IGNORE)
+    ta = s_type[a]
+    tb = s_type[b]
+    rule = np.array([by_types.get((min(x, y), max(x, y)), -1) for x, y in zip(ta, tb, strict=True)],
+                    dtype=np.int64)
+    apart = np.array([(min(x, y), max(x, y)) in ignored for x, y in
+                      zip(body_a, body_b, strict=True)],
+                     dtype=bool)
+    response = np.where(dyn_a & dyn_b, dynamic_response, SOLID)
+    response = np.where(rule >= 0, rule, response)  # a type rule wins over the default
+    response = np.where(sensor, SENSOR, response)   # a sensor shape never collides
+    response = np.where((body_a != body_b) & ~apart & moving & filtered, response, IGNORE)
 
     keep = overlap & (response == want)
     return (a[keep].astype(np.int64), b[keep].astype(np.int64),
@@ -76,7 +91,7 @@ class Scene:
     """The kernel's inputs, with ``extra`` junk rows past n_shapes (as a store's capacity)."""
 
     def __init__(self, aabb, s_body, s_flags, s_category, s_mask, s_group, kind, extra=3,
-                 seed=0):
+                 seed=0, s_type=None, rules=NO_RULES):
         n = len(aabb)
         self.n_shapes = n
         cap = n + extra
@@ -95,11 +110,15 @@ class Scene:
         self.s_group = np.concatenate([np.asarray(s_group, np.int64),
                                        np.zeros(extra, np.int64)])
         self.kind = np.asarray(kind, np.int8)
+        types = np.zeros(n, np.int64) if s_type is None else np.asarray(s_type, np.int64)
+        self.s_type = np.concatenate([types, np.zeros(extra, np.int64)])
+        self.rules = rules
 
     def args(self, dynamic_response, want):
         """Arguments of find_pairs and of the brute-force oracle alike."""
         return (self.aabb, self.s_body, self.s_flags, self.s_category, self.s_mask,
-                self.s_group, self.kind, self.n_shapes, dynamic_response, want)
+                self.s_group, self.s_type, self.kind, self.rules, self.n_shapes,
+                dynamic_response, want)
 
 
 def check(scene, dynamic_response=SOLID, want=SOLID):
@@ -186,7 +205,17 @@ def random_scene(rng, n, layout="mixed", lattice=None, seed=0):
     s_category = rng.choice([1, 2, 4, 0xFFFF], n)
     s_mask = rng.choice([ALL_BITS, ALL_BITS, ALL_BITS, 1, 6, 0], n)
     s_group = rng.choice([0, 0, 0, 0, 1, -1, 2, -2], n)
-    return Scene(aabb, s_body, s_flags, s_category, s_mask, s_group, kind, seed=seed)
+    s_type, rules = None, NO_RULES
+    if seed % 3 == 0:  # collision types with pair responses, and bodies that never collide
+        s_type = rng.integers(0, 4, n)
+        pairs = sorted({(int(x), int(y)) for x, y in np.sort(rng.integers(0, 4, (4, 2)))})
+        body_pairs = sorted({(int(x), int(y)) for x, y in
+                             np.sort(rng.integers(0, n_bodies, (n_bodies, 2))) if x != y})
+        rules = PairRuleView(np.array([x << 32 | y for x, y in pairs], np.int64),
+                             rng.choice([IGNORE, SOLID, SENSOR], len(pairs)).astype(np.int8),
+                             np.array([x << 32 | y for x, y in body_pairs], np.int64))
+    return Scene(aabb, s_body, s_flags, s_category, s_mask, s_group, kind, seed=seed,
+                 s_type=s_type, rules=rules)
 
 
 # ----------------------------------------------------------------------------- tests
@@ -421,4 +450,5 @@ def test_world_stores_after_steps():
     scene.aabb, scene.s_body, scene.s_flags = s.aabb, s.body, s.flags
     scene.s_category, scene.s_mask, scene.s_group = s.category, s.mask, s.group
     scene.kind, scene.n_shapes = b.kind, s.count
+    scene.s_type, scene.rules = s.collision_type, w._rules.view()
     assert check_all_modes(scene) > 0

@@ -469,8 +469,8 @@ def test_collide_pairs_rows_match_collide():
         w.step(1.0 / 60.0)
     b, s = w._bodies, w._shapes
     pa, pb, pr = broadphase.find_pairs(s.aabb, s.body, s.flags, s.category, s.mask, s.group,
-                                       b.kind, s.count, broadphase.SOLID,
-                                       broadphase.SOLID)
+                                       s.collision_type, b.kind, w._rules.view(), s.count,
+                                       broadphase.SOLID, broadphase.SOLID)
     old = w._contacts
     new = ContactStore(len(pa))
     bodies = b.view()._replace(flags=b.flags.copy())

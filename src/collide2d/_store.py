@@ -222,6 +222,51 @@ class ShapeStore(SlotStore):
         self.vdead = 0
 
 
+class PairRules:
+    """Which pairs collide beyond the shapes' own filters: a response for a pair of
+    collision types (``World.set_pair_response``) and pairs of bodies that never collide
+    (``World.ignore_collisions``). Kept as dicts for the surface and as sorted keys for the
+    broadphase (``views.PairRuleView``), rebuilt only when a rule changes."""
+
+    def __init__(self) -> None:
+        self.types: dict[tuple[int, int], int] = {}   # (type_a <= type_b) -> response
+        self.bodies: set[tuple[int, int]] = set()     # (slot_a < slot_b)
+        self._view = None
+
+    def set_types(self, type_a: int, type_b: int, response: int | None) -> None:
+        key = (min(type_a, type_b), max(type_a, type_b))
+        if response is None:
+            self.types.pop(key, None)
+        else:
+            self.types[key] = response
+        self._view = None
+
+    def set_bodies(self, slot_a: int, slot_b: int, ignore: bool) -> None:
+        key = (min(slot_a, slot_b), max(slot_a, slot_b))
+        if ignore:
+            self.bodies.add(key)
+        else:
+            self.bodies.discard(key)
+        self._view = None
+
+    def drop_body(self, slot: int) -> None:
+        """A removed body's pairs go with it (its slot will hold another body)."""
+        gone = {key for key in self.bodies if slot in key}
+        if gone:
+            self.bodies -= gone
+            self._view = None
+
+    def view(self) -> V.PairRuleView:
+        if self._view is None:
+            tk = sorted(self.types)
+            bk = sorted(self.bodies)
+            self._view = V.PairRuleView(
+                np.array([a << 32 | b for a, b in tk], dtype=np.int64),
+                np.array([self.types[k] for k in tk], dtype=np.int8),
+                np.array([a << 32 | b for a, b in bk], dtype=np.int64))
+        return self._view
+
+
 def _table(fields: dict, view_type, capacity: int):
     return view_type(*(np.full((capacity,) + shape, fill, dtype=dtype)
                        for shape, dtype, fill in fields.values()))

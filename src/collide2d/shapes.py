@@ -14,6 +14,8 @@ import numpy as np
 from . import _store as S
 from . import _validate as V
 
+#: The largest collision type (types pair up in 64-bit keys).
+COLLISION_TYPE_MAX = 2**31 - 1
 
 class Shape:
     """A collider attached to a body. Create with ``Body.add_box / add_circle / add_polygon /
@@ -210,8 +212,9 @@ class Shape:
     @collision_type.setter
     def collision_type(self, value):
         v = V.int64("collision_type", value)
-        if v < 0:
-            raise ValueError(f"collision_type: must be >= 0, got {v}")
+        if not 0 <= v <= COLLISION_TYPE_MAX:
+            raise ValueError(f"collision_type: must be an int in [0, {COLLISION_TYPE_MAX}], "
+                             f"got {v}")
         self._set("collision_type", v)
 
     @property

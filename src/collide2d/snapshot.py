@@ -152,7 +152,7 @@ _OWNED = frozenset(("_bodies", "_shapes", "bodies", "_shape_handles", "_gravity"
                     "contact_hertz", "contact_damping_ratio", "contact_push_speed",
                     "restitution_threshold", "arcade_static_speed", "_time", "_systems",
                     "_shapes_dirty", "_locked", "_params", "_contacts", "_sensors",
-                    "_step_buffers", "_record", "_wview", "_stepping", "_queries"))
+                    "_step_buffers", "_record", "_wview", "_stepping", "_queries", "_rules"))
 
 _SYSTEMS: dict[str, type] = {}
 
@@ -210,6 +210,10 @@ def _collect(world, extras: bool = True) -> tuple[dict, dict[str, np.ndarray]]:
     _save_fields(s, "shape.", arrays)
     arrays["shape.free"] = _free_list(s)
     arrays["shape.vlocal"] = s.vlocal[: s.vcount_used]
+    rules = world._rules.view()
+    for name in rules._fields:  # only when there are rules of that kind
+        if getattr(rules, name).size:
+            arrays["rules." + name] = getattr(rules, name)
 
     # Handle registry: every Shape handle, by body (creation order) then by the body's list.
     handles = [sh for body in world.bodies for sh in body._shapes]
@@ -632,6 +636,24 @@ def _validate(header, arrays) -> None:
         _check(next(iter(loaded[key].values())).shape[0]
                == loaded[base]["a"].shape[0], f"event state {key} is not aligned with {base}")
 
+    # -- pair rules (arrays present only when there are rules)
+    tk = arrays.get("rules.type_keys")
+    if tk is not None or "rules.type_resp" in arrays:
+        tk = _take(arrays, "rules.type_keys", np.int64, (None,))
+        tr = _take(arrays, "rules.type_resp", np.int8, (tk.shape[0],))
+        expected.update(("rules.type_keys", "rules.type_resp"))
+        lo, hi = tk >> 32, tk & 0xFFFFFFFF
+        _check(np.all((lo >= 0) & (lo <= hi) & (hi < 2**31)) and np.all(np.diff(tk) > 0),
+               "pair rules name invalid or unsorted collision types")
+        _check(np.all((tr >= 0) & (tr <= 2)), "pair rules hold unknown responses")
+    if "rules.body_keys" in arrays:
+        bk = _take(arrays, "rules.body_keys", np.int64, (None,))
+        expected.add("rules.body_keys")
+        lo, hi = bk >> 32, bk & 0xFFFFFFFF
+        _check(np.all((lo >= 0) & (lo < hi) & (hi < nb)) and np.all(np.diff(bk) > 0),
+               "ignored body pairs are invalid or unsorted")
+        _check(np.all(alive[lo]) and np.all(alive[hi]), "ignored body pairs name removed bodies")
+
     # -- character movers and tile maps
     expected.update(_validate_characters(header["characters"], arrays, alive, s_alive, sf, nb))
 
@@ -908,6 +930,13 @@ def _build(world, header, arrays, systems: bool = True):
     world._shapes_dirty = True
     world._locked = False
 
+    rules = S.PairRules()
+    for k, r in zip(arrays.get("rules.type_keys", ()), arrays.get("rules.type_resp", ()),
+                    strict=True):
+        rules.set_types(int(k) >> 32, int(k) & 0xFFFFFFFF, int(r))
+    for k in arrays.get("rules.body_keys", ()):
+        rules.set_bodies(int(k) >> 32, int(k) & 0xFFFFFFFF, True)
+    world._rules = rules
     if header["characters"] is not None:
         _build_characters(world, header["characters"], arrays)
     world._systems = []

@@ -37,7 +37,7 @@ from ._kernels.constants import C_TOUCHING, IGNORE, SENSOR, SOLID
 from .batch import ShapeGeometry
 from .body import Body, _ids_by_slot, _slots_of_ids
 from .queries import Queries
-from .shapes import Shape
+from .shapes import COLLISION_TYPE_MAX, Shape
 
 _RESPONSES = {"ignore": IGNORE, "solid": SOLID, "sensor": SENSOR}
 _INTEGRATORS = {"semi-implicit": S.SEMI_IMPLICIT, "euler": S.EXPLICIT}
@@ -66,14 +66,20 @@ class ContactArrays(NamedTuple):
     impulse: np.ndarray
 
 
+def _collision_type(name: str, value) -> int:
+    """A collision type: an int in [0, 2**31)."""
+    v = V.int64(name, value)
+    if not 0 <= v <= COLLISION_TYPE_MAX:
+        raise ValueError(f"{name}: collision types are ints in [0, {COLLISION_TYPE_MAX}], "
+                         f"got {v}")
+    return v
+
+
 def _collision_types(between) -> tuple[int, int]:
-    """``between=(type_a, type_b)``: two collision types (ints >= 0)."""
+    """``between=(type_a, type_b)``: two collision types."""
     if not isinstance(between, (tuple, list)) or len(between) != 2:
         raise TypeError(f"between: expected (type_a, type_b), got {between!r}")
-    out = tuple(V.int64("between", t) for t in between)
-    if min(out) < 0:
-        raise ValueError(f"between: collision types are >= 0, got {between!r}")
-    return out
+    return tuple(_collision_type("between", t) for t in between)
 
 
 def _oriented(ev: ContactEvent, types: tuple[int, int], between: tuple[int, int]):
@@ -174,6 +180,7 @@ class World:
         self._contacts = S.ContactStore()
         self._sensors = S.SensorStore()
         self._step_buffers = S.StepBuffers()
+        self._rules = S.PairRules()  # set_pair_response, ignore_collisions
         self._callbacks: dict[str, list[Callable]] = {
             k: [] for k in ("contact_begin", "contact_persist", "contact_end", "sensor_begin",
                             "sensor_end")}
@@ -353,6 +360,63 @@ class World:
         self._dynamic_response = V.choice("dynamic_response", value, _RESPONSES)
         self._params[0]["dynamic_response"] = _RESPONSES[self._dynamic_response]
 
+    def set_pair_response(self, type_a: int, type_b: int, response: str | None) -> None:
+        """What shapes of collision types ``type_a`` and ``type_b`` do when they meet:
+        "solid", "sensor" (overlap events only) or "ignore"; None drops the rule. It
+        replaces the world-wide default (``dynamic_response`` for two dynamic bodies,
+        "solid" otherwise) for such pairs; the shapes' own filters (category, mask, group),
+        sensor shapes, and pairs of immovable bodies are as before.
+
+        Example
+        -------
+        >>> import collide2d as c2d
+        >>> world = c2d.World(gravity=(0, 0), dynamic_response="ignore")  # heroes pass
+        >>> CRATE = 4
+        >>> world.set_pair_response(CRATE, CRATE, "solid")                 # crates do not
+        >>> a = world.add_body(position=(0, 0), velocity=(2, 0)).add_box(1, 1)
+        >>> b = world.add_body(position=(2, 0)).add_box(1, 1)
+        >>> a.collision_type = b.collision_type = CRATE
+        >>> for _ in range(60):
+        ...     world.step(1 / 60)
+        >>> round(float(b.body.velocity[0]), 2)       # pushed: both at 1 m/s after the hit
+        1.0
+        """
+        ta = _collision_type("type_a", type_a)
+        tb = _collision_type("type_b", type_b)
+        r = None if response is None else _RESPONSES[V.choice("response", response,
+                                                              _RESPONSES)]
+        self._rules.set_types(ta, tb, r)
+
+    def ignore_collisions(self, body_a: Body, body_b: Body, ignore: bool = True) -> None:
+        """Shapes of ``body_a`` never collide with (nor sense) shapes of ``body_b``, whatever
+        their filters; ``ignore=False`` undoes it. The rule goes when either body is
+        removed.
+
+        Example
+        -------
+        >>> import collide2d as c2d
+        >>> world = c2d.World(gravity=(0, -10))
+        >>> floor = world.add_body(kind="static")
+        >>> _ = floor.add_box(10, 1, offset=(0, -0.5))
+        >>> ghost = world.add_body(position=(0, 0.5))
+        >>> _ = ghost.add_box(1, 1)
+        >>> world.ignore_collisions(ghost, floor)
+        >>> for _ in range(30):
+        ...     world.step(1 / 60)
+        >>> bool(ghost.position[1] < 0)                                      # fell through
+        True
+        """
+        for name, body in (("body_a", body_a), ("body_b", body_b)):
+            if not isinstance(body, Body):
+                raise TypeError(f"{name}: expected a Body, got {type(body).__name__}")
+            if body._world is not self:
+                raise ValueError(f"{name}: this body belongs to another world")
+        sa, sb = body_a._s(), body_b._s()
+        if sa == sb:
+            raise ValueError("body_b: the same body as body_a (a body's shapes never collide "
+                             "with each other)")
+        self._rules.set_bodies(sa, sb, V.flag("ignore", ignore))
+
     # ------------------------------------------------------------------ bodies
     def add_body(self, kind: str = "dynamic", position=(0.0, 0.0), angle: float = 0.0,
                  velocity=(0.0, 0.0), angular_velocity: float = 0.0, *, bullet: bool = False,
@@ -418,6 +482,7 @@ class World:
             self._remove_shapes(list(item._shapes))
             st = self._bodies
             idx = int(st.order[slot])
+            self._rules.drop_body(slot)
             st.release(slot)
             del self.bodies[idx]
             n = st.count
@@ -589,9 +654,10 @@ class World:
             buffers.fit(b.capacity, 0)
         w = self._wview
         bv, sv, ct, sn = b.view(), s.view(), self._contacts.table, self._sensors.table
+        rv = self._rules.view()
         if (w is None or w.bodies is not bv or w.shapes is not sv or w.contacts is not ct
-                or w.sensors is not sn):
-            w = self._wview = _views.WorldView(bv, sv, ct, sn)
+                or w.sensors is not sn or w.rules is not rv):
+            w = self._wview = _views.WorldView(bv, sv, ct, sn, rv)
         return dt, w, buffers
 
     @property

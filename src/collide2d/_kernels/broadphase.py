@@ -36,13 +36,48 @@ def filters_allow(category_a, mask_a, group_a, category_b, mask_b, group_b):
     return (category_a & mask_b) != 0 and (category_b & mask_a) != 0
 
 
+@njit(inline="always")
+def _find_key(keys, key):
+    """Index of ``key`` in the sorted ``keys``, or -1."""
+    lo = 0
+    hi = keys.shape[0]
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if keys[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo if lo < keys.shape[0] and keys[lo] == key else -1
+
+
+@njit(inline="always")
+def pair_rule(rules, type_a, type_b, body_a, body_b):
+    """(the response the pair's collision types set, -1 for none; whether its bodies never
+    collide), from the world's pair rules."""
+    rule = -1
+    if rules.type_keys.shape[0] > 0:
+        lo = min(type_a, type_b)
+        hi = max(type_a, type_b)
+        i = _find_key(rules.type_keys, (lo << 32) | hi)
+        if i >= 0:
+            rule = rules.type_resp[i]
+    ignored = False
+    if rules.body_keys.shape[0] > 0:
+        lo = min(body_a, body_b)
+        hi = max(body_a, body_b)
+        ignored = _find_key(rules.body_keys, (lo << 32) | hi) >= 0
+    return rule, ignored
+
+
 @njit
 def shape_response(body_a, kind_a, flags_a, category_a, mask_a, group_a,
-                   body_b, kind_b, flags_b, category_b, mask_b, group_b, dynamic_response):
+                   body_b, kind_b, flags_b, category_b, mask_b, group_b, dynamic_response,
+                   rule, ignored):
     """What a pair of shapes does, IGNORE, SOLID or SENSOR, from their rows' values (kind
-    is their body's kind). Scalars only: a call with array arguments costs reference counts
-    that outweigh the test itself in the sweep."""
-    if body_a == body_b:
+    is their body's kind) and the pair's rule (:func:`pair_rule`: a response its collision
+    types set, or -1; whether its bodies never collide). Scalars only: a call with array
+    arguments costs reference counts that outweigh the test itself in the sweep."""
+    if body_a == body_b or ignored:
         return IGNORE
     sensor = (flags_a | flags_b) & S_SENSOR
     if kind_a != DYNAMIC and kind_b != DYNAMIC:
@@ -54,6 +89,8 @@ def shape_response(body_a, kind_a, flags_a, category_a, mask_a, group_a,
         return IGNORE
     if sensor:
         return SENSOR
+    if rule >= 0:
+        return rule
     if kind_a == DYNAMIC and kind_b == DYNAMIC:
         return dynamic_response
     return SOLID
@@ -194,8 +231,8 @@ def _fill_rows(aabb, live, x0, inv_x, ncol, y0, inv_y, nrow):
 
 
 @njit
-def _sweep_rows(start, ent, nrow, aabb, s_body, s_flags, s_category, s_mask, s_group, kind,
-                dynamic_response, want, pa, pb, pr, k, row, entry):
+def _sweep_rows(start, ent, nrow, aabb, s_body, s_flags, s_category, s_mask, s_group, s_type,
+                kind, rules, dynamic_response, want, pa, pb, pr, k, row, entry):
     """Sweep the rows from entry ``entry`` of row ``row`` on, writing the pairs (a < b,
     shape rows) whose boxes overlap and whose response is ``want`` at ``pa[k:]``,
     ``pb[k:]``, ``pr[k:]``.
@@ -237,9 +274,10 @@ def _sweep_rows(start, ent, nrow, aabb, s_body, s_flags, s_category, s_mask, s_g
                 b = max(i, j)
                 ba = s_body[a]
                 bb = s_body[b]
+                rule, ignored = pair_rule(rules, s_type[a], s_type[b], ba, bb)
                 resp = shape_response(ba, kind[ba], s_flags[a], s_category[a], s_mask[a],
                                       s_group[a], bb, kind[bb], s_flags[b], s_category[b],
-                                      s_mask[b], s_group[b], dynamic_response)
+                                      s_mask[b], s_group[b], dynamic_response, rule, ignored)
                 if resp != want:
                     continue
                 pa[k] = a
@@ -299,11 +337,12 @@ def _sort_pairs(pa, pb, pr, k, n_shapes):
 
 
 @njit
-def find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, kind, n_shapes,
-               dynamic_response, want):
+def find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules,
+               n_shapes, dynamic_response, want):
     """Candidate pairs (a < b) whose boxes overlap and whose response is ``want`` (SOLID or
-    SENSOR), sorted, with their responses. Pairs whose bodies are all asleep or fixed are
-    kept too (their old manifolds persist)."""
+    SENSOR), sorted, with their responses (``rules``: the world's pair rules, see
+    :func:`pair_rule`). Pairs whose bodies are all asleep or fixed are kept too (their old
+    manifolds persist)."""
     live = np.empty(n_shapes, dtype=np.int64)
     m = 0
     for s in range(n_shapes):
@@ -326,8 +365,8 @@ def find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, kind, n_shape
     entry = 0
     while True:
         k, row, entry = _sweep_rows(start, ent, nrow, aabb, s_body, s_flags, s_category,
-                                    s_mask, s_group, kind, dynamic_response, want, pa, pb, pr,
-                                    k, row, entry)
+                                    s_mask, s_group, s_type, kind, rules, dynamic_response,
+                                    want, pa, pb, pr, k, row, entry)
         if row == nrow:
             break
         cap = max(2 * cap, k + start[row + 1] - entry)
@@ -338,7 +377,11 @@ def find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, kind, n_shape
 
 
 @njit
-def has_sensors(s_flags, n_shapes):
+def has_sensors(s_flags, n_shapes, rules):
+    """Can any pair be a sensor pair: a sensor shape, or a pair rule that says so?"""
+    for i in range(rules.type_resp.shape[0]):
+        if rules.type_resp[i] == SENSOR:
+            return True
     for s in range(n_shapes):
         if (s_flags[s] & S_ALIVE) and (s_flags[s] & S_SENSOR):
             return True

@@ -100,7 +100,8 @@ def pairs(w, p, t):
     st = t.state[0]
     s = w.shapes
     pa, pb, pr = find_pairs(s.aabb, s.body, s.flags, s.category, s.mask, s.group,
-                            w.bodies.kind, prm["n_shapes"], prm["dynamic_response"], SOLID)
+                            s.collision_type, w.bodies.kind, w.rules, prm["n_shapes"],
+                            prm["dynamic_response"], SOLID)
     k = pa.shape[0]
     # Every pair may become a contact row and a constraint row.
     if k > t.pair_a.shape[0] or k > t.contacts.a.shape[0] or k > t.rows.shape[0]:
@@ -359,9 +360,10 @@ def sensors(w, p, t):
     st = t.state[0]
     s = w.shapes
     n_old = prm["n_sensors"]
-    if prm["dynamic_response"] == SENSOR or has_sensors(s.flags, prm["n_shapes"]):
+    if prm["dynamic_response"] == SENSOR or has_sensors(s.flags, prm["n_shapes"], w.rules):
         qa, qb, _ = find_pairs(s.aabb, s.body, s.flags, s.category, s.mask, s.group,
-                               w.bodies.kind, prm["n_shapes"], prm["dynamic_response"], SENSOR)
+                               s.collision_type, w.bodies.kind, w.rules, prm["n_shapes"],
+                               prm["dynamic_response"], SENSOR)
         if qa.shape[0] > t.sensors.a.shape[0]:
             st["need"] = qa.shape[0]
             return 1

@@ -21,7 +21,7 @@ BodyView = namedtuple("BodyView", BODY_FIELDS)
 #: Shape store fields plus the vertex pool (local and world frame).
 SHAPE_FIELDS = ("body", "owner", "vstart", "vcount", "radius", "density", "friction",
                 "elasticity", "category", "mask", "group", "flags", "generation", "aabb",
-                "one_way", "vlocal", "vworld")
+                "one_way", "collision_type", "vlocal", "vworld")
 ShapeView = namedtuple("ShapeView", SHAPE_FIELDS)
 
 #: One row per pair of shape rows in contact (a < b, sorted by pair): the persistent
@@ -36,7 +36,13 @@ SENSOR_FIELDS = ("a", "b", "began", "ended")
 SensorView = namedtuple("SensorView", SENSOR_FIELDS)
 
 #: The persistent world state a step reads and writes.
-WorldView = namedtuple("WorldView", ("bodies", "shapes", "contacts", "sensors"))
+#: Pair rules (``_store.PairRules``): responses for pairs of collision types, sorted keys
+#: ``type_a << 32 | type_b`` (type_a <= type_b) with their responses, and pairs of body
+#: slots that never collide, sorted keys ``slot_a << 32 | slot_b`` (slot_a < slot_b).
+PAIR_RULE_FIELDS = ("type_keys", "type_resp", "body_keys")
+PairRuleView = namedtuple("PairRuleView", PAIR_RULE_FIELDS)
+
+WorldView = namedtuple("WorldView", ("bodies", "shapes", "contacts", "sensors", "rules"))
 
 #: What one step works in: the tables it writes (``contacts``, ``sensors``: they become the
 #: world's after the step), candidate pairs, per-body solver state, per-manifold
