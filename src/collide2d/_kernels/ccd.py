@@ -31,7 +31,7 @@ import math
 import numpy as np
 
 from .._jit import njit
-from .broadphase import shape_response
+from .broadphase import pair_rule, shape_response
 from .constants import (
     B_AWAKE,
     B_BULLET,
@@ -67,9 +67,9 @@ def body_rows(s_body, s_flags, n_shapes, n_bodies):
 
 @njit
 def _first_hit(b, cx, cy, c, sn, wx, wy, local_com, start, rows, kind, s_body, s_flags,
-               s_vstart, s_vcount, s_radius, s_category, s_mask, s_group, one_way, vlocal,
-               verts, boxes, targets, cls, nt, bullet, dynamic_response, buf, slop, com, com0,
-               angle, angle0, placed):
+               s_vstart, s_vcount, s_radius, s_category, s_mask, s_group, one_way, s_type,
+               rules, vlocal, verts, boxes, targets, cls, nt, bullet, dynamic_response, buf,
+               slop, com, com0, angle, angle0, placed):
     """Earliest impact of body b's shapes (centre (cx, cy), orientation (c, sn)) translated by
     (wx, wy) against the target rows ``targets[:nt]`` (vertices in ``verts``, boxes in
     ``boxes``; a bullet's moved targets placed at their final poses on first need, marked in
@@ -112,9 +112,10 @@ def _first_hit(b, cx, cy, c, sn, wx, wy, local_com, start, rows, kind, s_body, s
                     or boxes[t, 3] < loy - r):
                 continue
             d = s_body[t]
+            rule, ignored = pair_rule(rules, s_type[s], s_type[t], b, d)
             if shape_response(b, DYNAMIC, s_flags[s], s_category[s], s_mask[s], s_group[s],
                               d, kind[d], s_flags[t], s_category[t], s_mask[t], s_group[t],
-                              dynamic_response) != SOLID:
+                              dynamic_response, rule, ignored) != SOLID:
                 continue
             hit, toi, px, py, depth = sweep_pair(buf, 0, n, r, verts, s_vstart[t],
                                                  s_vcount[t], s_radius[t], wx, wy, 1.0)
@@ -233,7 +234,7 @@ def _place_final(t, d, s_vstart, s_vcount, s_radius, vlocal, com, angle, local_c
 @njit
 def _sweep_body(b, kind, flags, sleep_time, com, com0, dp, vel, angle, angle0, dq, local_com,
                 start, rows, s_body, s_flags, s_vstart, s_vcount, s_radius, s_category, s_mask,
-                s_group, one_way, vlocal, verts, boxes, targets, cls, nt, bullet,
+                s_group, one_way, s_type, rules, vlocal, verts, boxes, targets, cls, nt, bullet,
                 dynamic_response, buf, slop, placed):
     """Sweep body b over its step; put it back at its first impact. Returns 1 if it was."""
     wx = com[b, 0] - com0[b, 0]
@@ -242,8 +243,8 @@ def _sweep_body(b, kind, flags, sleep_time, com, com0, dp, vel, angle, angle0, d
     sn = math.sin(angle0[b])
     t_best, px, py, row = _first_hit(b, com0[b, 0], com0[b, 1], c, sn, wx, wy, local_com,
                                      start, rows, kind, s_body, s_flags, s_vstart, s_vcount,
-                                     s_radius, s_category, s_mask, s_group, one_way, vlocal,
-                                     verts,
+                                     s_radius, s_category, s_mask, s_group, one_way, s_type,
+                                     rules, vlocal, verts,
                                      boxes, targets, cls, nt, bullet, dynamic_response, buf,
                                      slop, com, com0, angle, angle0, placed)
     if row < 0:
@@ -279,8 +280,8 @@ def _sweep_body(b, kind, flags, sleep_time, com, com0, dp, vel, angle, angle0, d
         if math.sqrt(rx * rx + ry * ry) > slop:
             t2, qx, qy, row2 = _first_hit(b, nx, ny, c, sn, rx, ry, local_com, start, rows,
                                           kind, s_body, s_flags, s_vstart, s_vcount, s_radius,
-                                          s_category, s_mask, s_group, one_way, vlocal, verts,
-                                          boxes,
+                                          s_category, s_mask, s_group, one_way, s_type, rules,
+                                          vlocal, verts, boxes,
                                           targets, cls, nt, bullet, dynamic_response, buf,
                                           slop, com, com0, angle, angle0, placed)
             f = 1.0
@@ -302,8 +303,8 @@ def _sweep_body(b, kind, flags, sleep_time, com, com0, dp, vel, angle, angle0, d
 
 
 @njit
-def sweep_fast_bodies(bodies, shapes, com, com0, dp, angle0, dq, inv_m, n_bodies, n_shapes,
-                      slop, dynamic_response):
+def sweep_fast_bodies(bodies, shapes, rules, com, com0, dp, angle0, dq, inv_m, n_bodies,
+                      n_shapes, slop, dynamic_response):
     """Returns the number of bodies moved back to their time of impact. Most steps have no
     fast body: the target list and the shapes per body are only built for one."""
     kind = bodies.kind
@@ -337,7 +338,7 @@ def sweep_fast_bodies(bodies, shapes, com, com0, dp, angle0, dq, inv_m, n_bodies
                                  bodies.angle, angle0, dq, bodies.local_com, start, rows,
                                  s_body, s_flags, shapes.vstart, s_vcount, shapes.radius,
                                  shapes.category, shapes.mask, shapes.group, shapes.one_way,
-                                 shapes.vlocal,
+                                 shapes.collision_type, rules, shapes.vlocal,
                                  shapes.vworld, aabb, targets, cls, nt, bullet,
                                  dynamic_response, buf, slop, placed)
     return moved
