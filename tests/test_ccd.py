@@ -260,3 +260,19 @@ def test_one_way_platform_stops_fast_bodies_only_from_its_side(speed):
             assert body.position[1] > 1.0, speed
         else:
             assert 0.05 + 0.1 - 0.02 < body.position[1] < 0.05 + 0.1 + 0.02, speed
+
+
+@pytest.mark.nojit
+def test_bodies_that_ignore_each_other_are_not_swept_against_each_other():
+    """world.ignore_collisions holds for the sweep too: the bullet flies through the plank."""
+    w = c2d.World(gravity=(0.0, 0.0))
+    plank = w.add_body(position=(0.0, 0.0))
+    plank.add_box(0.1, 2.0)
+    bullet = w.add_body(position=(-0.5 - 1.37 * 1000.0 * DT, 0.0), velocity=(1000.0, 0.0),
+                        bullet=True)
+    bullet.add_circle(0.1)
+    w.ignore_collisions(bullet, plank)
+    for _ in range(3):
+        w.step(DT)
+    assert bullet.position[0] > 10.0
+    assert plank.velocity[0] == 0.0

@@ -319,8 +319,9 @@ def restitution(w, p, t):
 @njit(inline="always")
 def continuous(w, p, t):
     prm = p[0]
-    sweep_fast_bodies(w.bodies, w.shapes, w.rules, t.com, t.com0, t.dp, t.angle0, t.dq, t.inv_m,
-                      prm["n_bodies"], prm["n_shapes"], prm["slop"], prm["dynamic_response"])
+    sweep_fast_bodies(w.bodies, w.shapes, w.rules, t.com, t.com0, t.dp, t.angle0, t.dq,
+                      t.inv_m, prm["n_bodies"], prm["n_shapes"], prm["slop"],
+                      prm["dynamic_response"])
     return 0
 
 
