@@ -88,8 +88,30 @@ class MoveContact(NamedTuple):
 
 class MoveResult(NamedTuple):
     """Outcome of ``world.move_and_slide``: the new body origin (m), the velocity left after
-    removing the components into what was hit (m/s), the contacts, and (with ``up``) whether
-    the mover ended touching a floor, a wall, a ceiling."""
+    removing the components into what was hit (m/s), the contacts, (with ``up``) whether
+    the mover ended touching a floor, a wall, a ceiling, and ``floor_velocity``: the velocity
+    (m/s) of the floor under the mover at the contact point (the floor body's velocity plus
+    its angular velocity about its centre of mass; the point is where the contact line passes
+    under the mover's centre), zeros on static ground, on tiles and off the floor.
+
+    Add ``floor_velocity`` to the velocity when a character leaves a moving platform (a jump)
+    to keep the platform's motion, as Godot's ``get_platform_velocity``.
+
+    Example
+    -------
+    >>> import collide2d as c2d
+    >>> world = c2d.World(gravity=(0, 0))
+    >>> lift = world.add_body(kind="kinematic", velocity=(2, 0))
+    >>> _ = lift.add_box(4, 0.5)                        # top at y = 0.25
+    >>> hero = world.add_body(kind="kinematic", position=(0, 0.75))
+    >>> _ = hero.add_box(0.5, 0.5)
+    >>> r = world.move_and_slide(hero, (0, -1), 1 / 60, up=(0, 1))
+    >>> r.on_floor, r.floor_velocity.tolist()
+    (True, [2.0, 0.0])
+    >>> jump = r.velocity + r.floor_velocity + (0, 5)  # the jump keeps the lift's motion
+    >>> jump.tolist()
+    [2.0, 5.0]
+    """
 
     position: np.ndarray
     velocity: np.ndarray
@@ -97,6 +119,7 @@ class MoveResult(NamedTuple):
     on_floor: bool
     on_wall: bool
     on_ceiling: bool
+    floor_velocity: np.ndarray
 
 
 class MoveResults(NamedTuple):
@@ -105,7 +128,8 @@ class MoveResults(NamedTuple):
     ``contact_own_shape`` are shape ids, -1 for a tile; ``contact_tilemap`` indexes
     ``world.tilemaps``, -1 for a shape; ``contact_response`` indexes
     ``collide2d.tilemap.RESPONSES``; ``contact_normal`` points from the mover to what it met,
-    as :attr:`MoveContact.normal`). At most 8 contacts are kept per mover."""
+    as :attr:`MoveContact.normal`). At most 8 contacts are kept per mover. ``floor_velocity``
+    (n, 2) m/s is :attr:`MoveResult.floor_velocity` per mover."""
 
     position: np.ndarray
     velocity: np.ndarray
@@ -119,6 +143,7 @@ class MoveResults(NamedTuple):
     contact_tile: np.ndarray
     contact_own_shape: np.ndarray
     contact_response: np.ndarray
+    floor_velocity: np.ndarray
 
 
 class Characters:
@@ -342,7 +367,8 @@ class Characters:
 
     # ------------------------------------------------------------------ moving
     def move_and_slide(self, body: Body, velocity, dt: float, max_slides: int = 4, up=None,
-                       max_floor_angle: float = math.pi / 4) -> MoveResult:
+                       max_floor_angle: float = math.pi / 4, drop_through: bool = False,
+                       snap_to_floor: float = 0.0) -> MoveResult:
         """Move a character by ``velocity * dt``, sliding along what it hits.
 
         Sweeps the body's solid shapes (swept SAT; tiles grid-direct, seam-free) against tile
@@ -387,8 +413,9 @@ class Characters:
         """
         slot = self._slot_of(body)
         vel = V.vector("velocity", velocity).reshape(1, 2)
+        drop_through = V.flag("drop_through", drop_through)
         n = self._move(np.array([slot], np.int64), vel, dt, max_slides, up, max_floor_angle,
-                       _CONTACTS_ONE)
+                       _CONTACTS_ONE, drop_through, snap_to_floor)
         handles = self._world._shape_handles
         mv, con = self.buffers.movers, self.buffers.contacts
         contacts = []
@@ -404,10 +431,11 @@ class Characters:
         f = int(mv.flags[0])
         return MoveResult(self._world._bodies.pos[slot].copy(), mv.vel[0].copy(), contacts,
                           bool(f & _sk.FLAG_FLOOR), bool(f & _sk.FLAG_WALL),
-                          bool(f & _sk.FLAG_CEILING))
+                          bool(f & _sk.FLAG_CEILING), mv.floor_vel[0].copy())
 
     def move_and_slide_many(self, bodies, velocities, dt: float, max_slides: int = 4, up=None,
-                            max_floor_angle: float = math.pi / 4) -> MoveResults:
+                            max_floor_angle: float = math.pi / 4, drop_through=False,
+                            snap_to_floor: float = 0.0) -> MoveResults:
         """:meth:`move_and_slide` for many characters in one compiled call.
 
         ``bodies``: a sequence of Body handles or an int array of body ids (see
@@ -441,7 +469,8 @@ class Characters:
                              f"{vel.shape[0]}")
         if np.unique(slots).shape[0] != slots.shape[0]:
             raise ValueError("bodies: a body appears more than once")
-        n = self._move(slots, vel, dt, max_slides, up, max_floor_angle, _CONTACTS_MANY)
+        n = self._move(slots, vel, dt, max_slides, up, max_floor_angle, _CONTACTS_MANY,
+                       drop_through, snap_to_floor)
         m = slots.shape[0]
         mv, con = self.buffers.movers, self.buffers.contacts
         flags = mv.flags[:m]
@@ -456,7 +485,8 @@ class Characters:
             contact_tilemap=con.tilemap[:n].copy(),
             contact_tile=con.tile[:n].copy(),
             contact_own_shape=con.own_shape[:n].copy(),
-            contact_response=con.resp[:n].copy())
+            contact_response=con.resp[:n].copy(),
+            floor_velocity=mv.floor_vel[:m].copy())
 
     def _mover_slots(self, bodies) -> np.ndarray:
         """Slots of ``bodies``: an array (or sequence) of body ids, or a sequence of Body
@@ -481,7 +511,8 @@ class Characters:
                                 "array of body ids)")
         return np.fromiter((it._s() for it in items), np.int64, len(items))
 
-    def _move(self, slots, vel, dt, max_slides, up, max_floor_angle, max_contacts) -> int:
+    def _move(self, slots, vel, dt, max_slides, up, max_floor_angle, max_contacts,
+              drop_through, snap_to_floor) -> int:
         """Validate, then move the bodies in ``slots``; the outputs are in ``self.buffers``
         (a row per mover, then the contact rows). Returns the contact rows written."""
         dt = V.finite_scalar("dt", dt, positive=True)
@@ -499,6 +530,11 @@ class Characters:
             if norm == 0.0:
                 raise ValueError("up: must be a non-zero direction (or None for top-down)")
             ux, uy = u / norm
+        snap = V.finite_scalar("snap_to_floor", snap_to_floor, nonnegative=True)
+        if snap > 0.0 and up is None:
+            raise ValueError("snap_to_floor: needs up (the floor is found along -up); pass "
+                             "up=(0, 1) for a platformer or leave snap_to_floor at 0")
+        drop = _drop_flags(drop_through, slots.shape[0])
         world = self._world
         world._check_unlocked()
         b, s = world._bodies, world._shapes
@@ -516,16 +552,31 @@ class Characters:
         p["max_slides"] = max_slides
         p["has_up"] = up is not None
         p["max_contacts"] = max_contacts
+        p["snap"] = snap
         p["n_bodies"] = b.count
         p["n_shapes"] = s.count
         out = self.buffers
         out.fit_movers(slots.shape[0])
+        out.movers.drop[:slots.shape[0]] = drop
         args = (slots, vel, b.view(), s.view(), self.store.view(), self.tile_view(),
                 self.params)
         while _move_bodies(*args, out.movers, out.contacts, out.state) != _sk.MOVE_DONE:
             out.fit_contacts(int(out.state[0]["need"]))
         world._poses_changed()
         return int(out.state[0]["n_contacts"])
+
+
+def _drop_flags(drop_through, n: int) -> np.ndarray:
+    """``drop_through`` (a bool, or one bool per mover) as n bools."""
+    if isinstance(drop_through, (str, bytes)) or not hasattr(drop_through, "__len__"):
+        return np.full(n, V.flag("drop_through", drop_through))
+    arr = np.asarray(drop_through)
+    if arr.dtype != np.bool_:
+        raise TypeError(f"drop_through: expected bools, got dtype {arr.dtype}")
+    if arr.shape != (n,):
+        raise ValueError(f"drop_through: expected {n} values (one per mover), got shape "
+                         f"{arr.shape}")
+    return arr
 
 
 __all__ = ["Characters", "MoveContact", "MoveResult", "MoveResults", "RESPONSES"]
