@@ -36,6 +36,28 @@ second time, through walls. Keep the returned velocity (``MoveResult.velocity``)
 call, as with Godot's ``CharacterBody2D.velocity``; leave kinematic characters' body velocity
 at zero. Dynamic bodies may be moved too, but ``world.step`` also integrates them: use
 kinematic bodies for characters in a world you step.
+
+``MoveResult.floor_velocity`` is the velocity of the floor under the mover (a moving
+platform's, zero on static ground and tiles): add it to the velocity when the character
+jumps or walks off, so it keeps the platform's motion.
+
+Call order: step, then move
+---------------------------
+Call ``move_and_slide`` after ``world.step``, once per frame. A character that ended its last
+move on a kinematic body is first carried by that body's motion since then, so after the step
+it sees the platform where the step put it and ends touching it, a skin above. Moved before
+the step instead, it settles on the platform and the step then moves the platform on: a rider
+on a lift at 1.5 m/s ends 2.5 cm inside it going up, 2.5 cm above it going down (at 60 Hz).
+
+Floors: snapping and dropping through
+-------------------------------------
+``snap_to_floor=d`` (with ``up``) keeps a walking character on the floor: one that starts the
+move on a floor and is not moving away from it (velocity . up <= 0) and ends it in the air
+(down a slope, past a crest) is moved straight down (along -up) onto a floor within ``d``,
+and its velocity keeps no component along up while it is on the floor (gravity does not pile
+up). A jump (velocity . up > 0) is never snapped. ``drop_through=True`` lets the call's movers
+pass through one-way tiles and shapes ("oneway"), so one character can drop through a
+platform others stand on.
 """
 
 from __future__ import annotations
@@ -103,7 +125,7 @@ class MoveResult(NamedTuple):
     >>> world = c2d.World(gravity=(0, 0))
     >>> lift = world.add_body(kind="kinematic", velocity=(2, 0))
     >>> _ = lift.add_box(4, 0.5)                        # top at y = 0.25
-    >>> hero = world.add_body(kind="kinematic", position=(0, 0.75))
+    >>> hero = world.add_body(kind="kinematic", position=(0, 0.5 + 1e-5))
     >>> _ = hero.add_box(0.5, 0.5)
     >>> r = world.move_and_slide(hero, (0, -1), 1 / 60, up=(0, 1))
     >>> r.on_floor, r.floor_velocity.tolist()
@@ -391,12 +413,24 @@ class Characters:
             those facing within it of ``-up`` ceilings, others walls. With ``up``, a mover
             whose wanted motion is straight down (gravity alone) stops on a walkable slope
             instead of creeping down it.
+        drop_through : True lets this mover pass through one-way tiles and shapes (response
+            "oneway"): drop through a platform while others keep standing on it.
+        snap_to_floor : distance (m, >= 0; needs ``up``): a mover that starts on a floor, is
+            not moving away from it (velocity . up <= 0) and ends the slides in the air is
+            moved down (along -up), less the skin, onto a floor found within this distance,
+            and then keeps no velocity along up: it walks down slopes and over crests without
+            hopping. 0 (default) turns it off; about the height a character may step down
+            (0.2 m for a 1 m character) is typical.
+
+        Call it after ``world.step`` (see the module doc): a character on a moving platform
+        then ends the move touching it, a skin above it, going up or down.
 
         Returns
         -------
-        MoveResult(position, velocity, contacts, on_floor, on_wall, on_ceiling). The body's
-        position is updated; ``body.velocity`` is not (see the module doc): keep the
-        returned velocity for the next call.
+        MoveResult(position, velocity, contacts, on_floor, on_wall, on_ceiling,
+        floor_velocity). The body's position is updated; ``body.velocity`` is not (see the
+        module doc): keep the returned velocity for the next call, and add
+        ``floor_velocity`` to it when jumping off a moving platform.
 
         Example
         -------
@@ -410,6 +444,23 @@ class Characters:
         ([2.0, 5.0], [0.0, 10.0])
         >>> r.contacts[0].normal.tolist(), r.contacts[0].shape is wall   # mover -> wall
         ([1.0, 0.0], True)
+
+        A platformer's frame: step the world, then move; snap to slopes, drop on request.
+
+        >>> world = c2d.World()
+        >>> ramp = world.add_body(kind="static").add_polygon([(0, 0), (4, -2), (4, -3),
+        ...                                                   (-4, -3), (-4, 0)])
+        >>> hero = world.add_body(kind="kinematic", position=(-1, 0.5 + 1e-5))
+        >>> _ = hero.add_box(1, 1)
+        >>> v = (0.0, 0.0)
+        >>> for _ in range(30):                             # walk right, down the ramp
+        ...     world.step(1 / 60)
+        ...     r = world.move_and_slide(hero, (3, v[1] - 20 / 60), 1 / 60, up=(0, 1),
+        ...                              snap_to_floor=0.2)
+        ...     v = r.velocity
+        ...     assert r.on_floor                            # every frame
+        >>> round(float(r.position[0]), 6), r.velocity.tolist()
+        (0.5, [3.0, 0.0])
         """
         slot = self._slot_of(body)
         vel = V.vector("velocity", velocity).reshape(1, 2)
@@ -442,8 +493,10 @@ class Characters:
         :attr:`Body.id`; the fast form: no Python work per body), no repeats; a removed
         body's id raises ``ValueError``. ``velocities``: (n, 2) m/s. Bodies
         move one after another in the order given (this matters only when
-        ``character_response`` makes characters solid to each other). Returns
-        :class:`MoveResults`, arrays in the order of ``bodies``.
+        ``character_response`` makes characters solid to each other). ``drop_through`` is a
+        bool for all or a bool array with one value per body; ``snap_to_floor`` as in
+        :meth:`move_and_slide`. Returns :class:`MoveResults`, arrays in the order of
+        ``bodies``.
 
         Example
         -------
