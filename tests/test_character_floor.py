@@ -35,6 +35,7 @@ def static_box(world, x0, y0, x1, y1):
 
 
 # ---------------------------------------------------------------------------- floor velocity
+@pytest.mark.nojit
 def test_floor_velocity_is_the_platform_velocity_at_the_contact_point():
     world = c2d.World(gravity=(0, 0))
     static_box(world, -20, -1, -6, 0)
@@ -57,6 +58,7 @@ def test_floor_velocity_is_the_platform_velocity_at_the_contact_point():
     assert not r.on_floor and r.floor_velocity.tolist() == [0.0, 0.0]
 
 
+@pytest.mark.nojit
 def test_floor_velocity_is_zero_on_tiles():
     world = c2d.World(gravity=(0, 0))
     grid = np.zeros((3, 10), dtype=bool)
@@ -68,6 +70,7 @@ def test_floor_velocity_is_zero_on_tiles():
     assert r.floor_velocity.tolist() == [0.0, 0.0]
 
 
+@pytest.mark.nojit
 def test_a_jump_off_a_moving_platform_keeps_its_velocity():
     world = c2d.World(gravity=(0, 0))
     belt = world.add_body(kind="kinematic", velocity=(3.0, 0.0))
@@ -90,6 +93,7 @@ def test_a_jump_off_a_moving_platform_keeps_its_velocity():
 
 
 # ---------------------------------------------------------------------------- drop through
+@pytest.mark.nojit
 def test_one_character_drops_through_a_oneway_platform_while_another_stands_on_it():
     world = c2d.World(gravity=(0, 0))
     static_box(world, -20, -1, 20, 0)
@@ -163,6 +167,7 @@ def walk(world, ground, start, x_range, snap, frames=120):
     return np.array(floors), np.array(gaps)
 
 
+@pytest.mark.nojit
 def test_walking_down_a_slope_and_over_its_crest_stays_on_the_floor_with_snap():
     world, ground = crest_down_world()
     floors, gaps = walk(world, ground, (-2.0, 0.4 + SKIN), (-1.0, 7.0), snap=0.2)
@@ -175,6 +180,7 @@ def test_walking_down_a_slope_and_over_its_crest_stays_on_the_floor_with_snap():
     assert not floors.all() and gaps.max() > 0.01
 
 
+@pytest.mark.nojit
 def test_walking_up_a_slope_over_its_crest_is_not_launched_with_snap():
     a = 8.0
     # On the slope y = x tan(27 deg) the box's bottom right corner (x + 0.4, y - 0.4) is
@@ -191,6 +197,7 @@ def test_walking_up_a_slope_over_its_crest_is_not_launched_with_snap():
     assert gaps.max() > 0.05                                  # launched off the crest
 
 
+@pytest.mark.nojit
 def test_snap_leaves_jumps_and_deep_drops_alone():
     world = c2d.World(gravity=(0, 0))
     static_box(world, -20, -1, 0, 0)                         # a ledge ending at x = 0
@@ -210,7 +217,9 @@ def test_snap_leaves_jumps_and_deep_drops_alone():
 
 
 # ---------------------------------------------------------------------------- call order
+@pytest.mark.nojit
 @pytest.mark.parametrize("speed", [1.5, -1.5])
+@pytest.mark.nojit
 def test_riders_on_a_lift_end_each_frame_touching_it_when_moved_after_the_step(speed):
     world = c2d.World(gravity=(0, -9.81))
     lift = world.add_body(kind="kinematic", position=(0.0, 5.0))
