@@ -72,8 +72,9 @@ MOVE_NEED_ROWS = 1
 MAX_PLANES = 8
 CROSS_CAP = 32
 RECOVER_ITERS = 4
-# A mover starts a snapping move on the floor when one lies within this many skins below
-# it, measured along the floor's normal: a landing leaves one skin, round-off a little more.
+# A mover starts a snapping move on the floor when one lies within this many skins of it,
+# over the floor's cosine (a landing leaves one skin along the normal, round-off a little
+# more): its first slide meets it that soon, or a probe straight down does.
 FLOOR_PROBE_SKINS = 4.0
 # Shapes covering more grid cells than this live on a list every query checks.
 BIG_CELLS = 64
@@ -818,12 +819,10 @@ def _run_movers(movers, req_vel, bodies, shapes, chars, tiles, params, out, cont
 
         # Snapping applies to a mover on the floor now that is not moving away from it.
         snapping = has_up and snap > 0.0 and vx * ux + vy * uy <= 0.0
-        was_floor = False
-        if snapping:
-            reach = FLOOR_PROBE_SKINS * skin / max(cos_floor, 0.1)
-            if _sweep(b, px, py, -reach * ux, -reach * uy, bodies, shapes, chars, tiles,
-                      margin, drop, work):
-                was_floor = hit["nx"] * ux + hit["ny"] * uy >= cos_floor - 1e-12
+        reach = FLOOR_PROBE_SKINS * skin / max(cos_floor, 0.1)
+        spx = px
+        spy = py
+        was_floor = False  # known when the first slide meets a floor within reach
 
         # 3. slides.
         pure_down = False
@@ -837,7 +836,7 @@ def _run_movers(movers, req_vel, bodies, shapes, chars, tiles, params, out, cont
         floor_obs = -1     # the last floor's shape row (-1: a tile), its mover shape row
         floor_own = -1
         end_floor = False  # the last slide ended against a floor
-        for _ in range(max_slides):
+        for slide in range(max_slides):
             if dx == 0.0 and dy == 0.0:
                 break
             h = _first_hit(b, px, py, dx, dy, -1, bodies, shapes, chars, tiles, margin, drop,
@@ -885,6 +884,8 @@ def _run_movers(movers, req_vel, bodies, shapes, chars, tiles, params, out, cont
             else:
                 flags |= FLAG_WALL
             end_floor = is_floor
+            if slide == 0 and is_floor and tt * math.hypot(dx, dy) <= reach:
+                was_floor = True
             # Pushing: a dynamic body in the way takes the mover's speed along the normal.
             if mode == MODE_PUSH and hk == KIND_SHAPE:
                 ob = s_body[hobs]
@@ -929,6 +930,11 @@ def _run_movers(movers, req_vel, bodies, shapes, chars, tiles, params, out, cont
 
         # 4. snap: a mover that left the floor it started on (down a slope, over a crest)
         # goes straight down to a floor within ``snap``, less the skin along its normal.
+        if snapping and not end_floor and not was_floor:
+            # Not met on the way: probe straight down from where the slides started.
+            if _sweep(b, spx, spy, -reach * ux, -reach * uy, bodies, shapes, chars, tiles,
+                      margin, drop, work):
+                was_floor = hit["nx"] * ux + hit["ny"] * uy >= cos_floor - 1e-12
         if snapping and was_floor and not end_floor:
             sdx = -snap * ux
             sdy = -snap * uy
