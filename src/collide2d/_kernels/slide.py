@@ -433,10 +433,12 @@ def _deepest(b, px0, py0, mdx, mdy, bodies, shapes, chars, tiles, margin, drop, 
 
 
 @njit(_nrt=False)
-def _sweep(b, px, py, dx, dy, bodies, shapes, chars, tiles, margin, drop, work):
-    """:func:`_first_hit` for the snap's probe and sweep, compiled once and called (the slide
-    loop inlines its own copy; two more copies would double the kernel's compile time)."""
-    return _first_hit(b, px, py, dx, dy, -1, bodies, shapes, chars, tiles, margin, drop, work)
+def _sweep(b, px, py, dx, dy, excl, bodies, shapes, chars, tiles, margin, drop, work):
+    """:func:`_first_hit` for the carry and the snap's probe and sweep, compiled once and
+    called: only the slide loop, run for every mover, inlines its own copy (each copy adds
+    about 5 s to the kernel's cold compile)."""
+    return _first_hit(b, px, py, dx, dy, excl, bodies, shapes, chars, tiles, margin, drop,
+                      work)
 
 
 @njit(_nrt=False)
@@ -787,8 +789,8 @@ def _run_movers(movers, req_vel, bodies, shapes, chars, tiles, params, out, cont
             for _ in range(max_slides):
                 if cdx == 0.0 and cdy == 0.0:
                     break
-                if not _first_hit(b, px, py, cdx, cdy, fb, bodies, shapes, chars, tiles,
-                                  margin, drop, work):
+                if not _sweep(b, px, py, cdx, cdy, fb, bodies, shapes, chars, tiles, margin,
+                              drop, work):
                     px += cdx
                     py += cdy
                     break
@@ -932,13 +934,13 @@ def _run_movers(movers, req_vel, bodies, shapes, chars, tiles, params, out, cont
         # goes straight down to a floor within ``snap``, less the skin along its normal.
         if snapping and not end_floor and not was_floor:
             # Not met on the way: probe straight down from where the slides started.
-            if _sweep(b, spx, spy, -reach * ux, -reach * uy, bodies, shapes, chars, tiles,
+            if _sweep(b, spx, spy, -reach * ux, -reach * uy, -1, bodies, shapes, chars, tiles,
                       margin, drop, work):
                 was_floor = hit["nx"] * ux + hit["ny"] * uy >= cos_floor - 1e-12
         if snapping and was_floor and not end_floor:
             sdx = -snap * ux
             sdy = -snap * uy
-            if (_sweep(b, px, py, sdx, sdy, bodies, shapes, chars, tiles, margin, drop, work)
+            if (_sweep(b, px, py, sdx, sdy, -1, bodies, shapes, chars, tiles, margin, drop, work)
                     and hit["nx"] * ux + hit["ny"] * uy >= cos_floor - 1e-12):
                 nx = hit["nx"]
                 ny = hit["ny"]
