@@ -722,6 +722,9 @@ def _run_movers(movers, req_vel, bodies, shapes, chars, tiles, params, out, cont
     n_mov = movers.shape[0]
     dropped = 0
     first = 0
+    # Excludes no body: an int64 like the carry's floor slot, so _sweep compiles once (a
+    # literal -1 would be typed apart and compile a second signature).
+    no_body = np.int64(-1)
     for k in range(n_mov):
         b = movers[k]
         out.first[k] = first
@@ -934,13 +937,14 @@ def _run_movers(movers, req_vel, bodies, shapes, chars, tiles, params, out, cont
         # goes straight down to a floor within ``snap``, less the skin along its normal.
         if snapping and not end_floor and not was_floor:
             # Not met on the way: probe straight down from where the slides started.
-            if _sweep(b, spx, spy, -reach * ux, -reach * uy, -1, bodies, shapes, chars, tiles,
+            if _sweep(b, spx, spy, -reach * ux, -reach * uy, no_body, bodies, shapes, chars, tiles,
                       margin, drop, work):
                 was_floor = hit["nx"] * ux + hit["ny"] * uy >= cos_floor - 1e-12
         if snapping and was_floor and not end_floor:
             sdx = -snap * ux
             sdy = -snap * uy
-            if (_sweep(b, px, py, sdx, sdy, -1, bodies, shapes, chars, tiles, margin, drop, work)
+            if (_sweep(b, px, py, sdx, sdy, no_body, bodies, shapes, chars, tiles, margin, drop,
+                       work)
                     and hit["nx"] * ux + hit["ny"] * uy >= cos_floor - 1e-12):
                 nx = hit["nx"]
                 ny = hit["ny"]
