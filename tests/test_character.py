@@ -58,7 +58,8 @@ def test_free_move_and_result_fields():
     hero = kinematic_box(world, (1.0, 2.0))
     r = world.move_and_slide(hero, (3.0, -4.0), 0.5)
     assert r._fields == ("position", "velocity", "contacts", "on_floor", "on_wall",
-                         "on_ceiling")
+                         "on_ceiling", "floor_velocity")
+    assert r.floor_velocity.tolist() == [0.0, 0.0]
     assert r.position.tolist() == [2.5, 0.0] and r.velocity.tolist() == [3.0, -4.0]
     assert r.contacts == [] and not (r.on_floor or r.on_wall or r.on_ceiling)
 

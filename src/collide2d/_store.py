@@ -737,7 +737,8 @@ class MoveBuffers:
     move's result record (``views.MOVE_STATE_DTYPE``)."""
 
     MOVER = {"vel": ((2,), np.float64, 0.0), "flags": ((), np.int64, 0),
-             "first": ((), np.int64, 0), "count": ((), np.int64, 0)}
+             "first": ((), np.int64, 0), "count": ((), np.int64, 0),
+             "floor_vel": ((2,), np.float64, 0.0), "drop": ((), np.bool_, False)}
     CONTACT = {"mover": ((), np.int64, 0), "normal": ((2,), np.float64, 0.0),
                "kind": ((), np.int64, 0), "obs": ((), np.int64, 0),
                "tile": ((2,), np.int64, 0), "own": ((), np.int64, 0),

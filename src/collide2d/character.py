@@ -36,6 +36,28 @@ second time, through walls. Keep the returned velocity (``MoveResult.velocity``)
 call, as with Godot's ``CharacterBody2D.velocity``; leave kinematic characters' body velocity
 at zero. Dynamic bodies may be moved too, but ``world.step`` also integrates them: use
 kinematic bodies for characters in a world you step.
+
+``MoveResult.floor_velocity`` is the velocity of the floor under the mover (a moving
+platform's, zero on static ground and tiles): add it to the velocity when the character
+jumps or walks off, so it keeps the platform's motion.
+
+Call order: step, then move
+---------------------------
+Call ``move_and_slide`` after ``world.step``, once per frame. A character that ended its last
+move on a kinematic body is first carried by that body's motion since then, so after the step
+it sees the platform where the step put it and ends touching it, a skin above. Moved before
+the step instead, it settles on the platform and the step then moves the platform on: a rider
+on a lift at 1.5 m/s ends 2.5 cm inside it going up, 2.5 cm above it going down (at 60 Hz).
+
+Floors: snapping and dropping through
+-------------------------------------
+``snap_to_floor=d`` (with ``up``) keeps a walking character on the floor: one that starts the
+move on a floor and is not moving away from it (velocity . up <= 0) and ends it in the air
+(down a slope, past a crest) is moved straight down (along -up) onto a floor within ``d``,
+and its velocity keeps no component along up while it is on the floor (gravity does not pile
+up). A jump (velocity . up > 0) is never snapped. ``drop_through=True`` lets the call's movers
+pass through one-way tiles and shapes ("oneway"), so one character can drop through a
+platform others stand on.
 """
 
 from __future__ import annotations
@@ -90,8 +112,30 @@ class MoveContact(NamedTuple):
 
 class MoveResult(NamedTuple):
     """Outcome of ``world.move_and_slide``: the new body origin (m), the velocity left after
-    removing the components into what was hit (m/s), the contacts, and (with ``up``) whether
-    the mover ended touching a floor, a wall, a ceiling."""
+    removing the components into what was hit (m/s), the contacts, (with ``up``) whether
+    the mover ended touching a floor, a wall, a ceiling, and ``floor_velocity``: the velocity
+    (m/s) of the floor under the mover at the contact point (the floor body's velocity plus
+    its angular velocity about its centre of mass; the point is where the contact line passes
+    under the mover's centre), zeros on static ground, on tiles and off the floor.
+
+    Add ``floor_velocity`` to the velocity when a character leaves a moving platform (a jump)
+    to keep the platform's motion, as Godot's ``get_platform_velocity``.
+
+    Example
+    -------
+    >>> import collide2d as c2d
+    >>> world = c2d.World(gravity=(0, 0))
+    >>> lift = world.add_body(kind="kinematic", velocity=(2, 0))
+    >>> _ = lift.add_box(4, 0.5)                        # top at y = 0.25
+    >>> hero = world.add_body(kind="kinematic", position=(0, 0.5 + 1e-5))
+    >>> _ = hero.add_box(0.5, 0.5)
+    >>> r = world.move_and_slide(hero, (0, -1), 1 / 60, up=(0, 1))
+    >>> r.on_floor, r.floor_velocity.tolist()
+    (True, [2.0, 0.0])
+    >>> jump = r.velocity + r.floor_velocity + (0, 5)  # the jump keeps the lift's motion
+    >>> jump.tolist()
+    [2.0, 5.0]
+    """
 
     position: np.ndarray
     velocity: np.ndarray
@@ -99,6 +143,7 @@ class MoveResult(NamedTuple):
     on_floor: bool
     on_wall: bool
     on_ceiling: bool
+    floor_velocity: np.ndarray
 
 
 class MoveResults(NamedTuple):
@@ -107,7 +152,8 @@ class MoveResults(NamedTuple):
     ``contact_own_shape`` are shape ids, -1 for a tile; ``contact_tilemap`` indexes
     ``world.tilemaps``, -1 for a shape; ``contact_response`` indexes
     ``collide2d.tilemap.RESPONSES``; ``contact_normal`` points from the mover to what it met,
-    as :attr:`MoveContact.normal`). At most 8 contacts are kept per mover."""
+    as :attr:`MoveContact.normal`). At most 8 contacts are kept per mover. ``floor_velocity``
+    (n, 2) m/s is :attr:`MoveResult.floor_velocity` per mover."""
 
     position: np.ndarray
     velocity: np.ndarray
@@ -121,6 +167,7 @@ class MoveResults(NamedTuple):
     contact_tile: np.ndarray
     contact_own_shape: np.ndarray
     contact_response: np.ndarray
+    floor_velocity: np.ndarray
 
 
 class Characters:
@@ -344,7 +391,8 @@ class Characters:
 
     # ------------------------------------------------------------------ moving
     def move_and_slide(self, body: Body, velocity, dt: float, max_slides: int = 4, up=None,
-                       max_floor_angle: float = math.pi / 4) -> MoveResult:
+                       max_floor_angle: float = math.pi / 4, drop_through: bool = False,
+                       snap_to_floor: float = 0.0) -> MoveResult:
         """Move a character by ``velocity * dt``, sliding along what it hits.
 
         Sweeps the body's solid shapes (swept SAT; tiles grid-direct, seam-free) against tile
@@ -367,12 +415,24 @@ class Characters:
             those facing within it of ``-up`` ceilings, others walls. With ``up``, a mover
             whose wanted motion is straight down (gravity alone) stops on a walkable slope
             instead of creeping down it.
+        drop_through : True lets this mover pass through one-way tiles and shapes (response
+            "oneway"): drop through a platform while others keep standing on it.
+        snap_to_floor : distance (m, >= 0; needs ``up``): a mover that starts on a floor, is
+            not moving away from it (velocity . up <= 0) and ends the slides in the air is
+            moved down (along -up), less the skin, onto a floor found within this distance,
+            and then keeps no velocity along up: it walks down slopes and over crests without
+            hopping. 0 (default) turns it off; about the height a character may step down
+            (0.2 m for a 1 m character) is typical.
+
+        Call it after ``world.step`` (see the module doc): a character on a moving platform
+        then ends the move touching it, a skin above it, going up or down.
 
         Returns
         -------
-        MoveResult(position, velocity, contacts, on_floor, on_wall, on_ceiling). The body's
-        position is updated; ``body.velocity`` is not (see the module doc): keep the
-        returned velocity for the next call.
+        MoveResult(position, velocity, contacts, on_floor, on_wall, on_ceiling,
+        floor_velocity). The body's position is updated; ``body.velocity`` is not (see the
+        module doc): keep the returned velocity for the next call, and add
+        ``floor_velocity`` to it when jumping off a moving platform.
 
         Example
         -------
@@ -386,11 +446,29 @@ class Characters:
         ([2.0, 5.0], [0.0, 10.0])
         >>> r.contacts[0].normal.tolist(), r.contacts[0].shape is wall   # mover -> wall
         ([1.0, 0.0], True)
+
+        A platformer's frame: step the world, then move; snap to slopes, drop on request.
+
+        >>> world = c2d.World()
+        >>> ramp = world.add_body(kind="static").add_polygon([(0, 0), (4, -2), (4, -3),
+        ...                                                   (-4, -3), (-4, 0)])
+        >>> hero = world.add_body(kind="kinematic", position=(-1, 0.5 + 1e-5))
+        >>> _ = hero.add_box(1, 1)
+        >>> v = (0.0, 0.0)
+        >>> for _ in range(30):                             # walk right, down the ramp
+        ...     world.step(1 / 60)
+        ...     r = world.move_and_slide(hero, (3, v[1] - 20 / 60), 1 / 60, up=(0, 1),
+        ...                              snap_to_floor=0.2)
+        ...     v = r.velocity
+        ...     assert r.on_floor                            # every frame
+        >>> round(float(r.position[0]), 6), r.velocity.tolist()
+        (0.5, [3.0, 0.0])
         """
         slot = self._slot_of(body)
         vel = V.vector("velocity", velocity).reshape(1, 2)
+        drop_through = V.flag("drop_through", drop_through)
         n = self._move(np.array([slot], np.int64), vel, dt, max_slides, up, max_floor_angle,
-                       _CONTACTS_ONE)
+                       _CONTACTS_ONE, drop_through, snap_to_floor)
         handles = self._world._shape_handles
         mv, con = self.buffers.movers, self.buffers.contacts
         contacts = []
@@ -406,18 +484,21 @@ class Characters:
         f = int(mv.flags[0])
         return MoveResult(self._world._bodies.pos[slot].copy(), mv.vel[0].copy(), contacts,
                           bool(f & _sk.FLAG_FLOOR), bool(f & _sk.FLAG_WALL),
-                          bool(f & _sk.FLAG_CEILING))
+                          bool(f & _sk.FLAG_CEILING), mv.floor_vel[0].copy())
 
     def move_and_slide_many(self, bodies, velocities, dt: float, max_slides: int = 4, up=None,
-                            max_floor_angle: float = math.pi / 4) -> MoveResults:
+                            max_floor_angle: float = math.pi / 4, drop_through=False,
+                            snap_to_floor: float = 0.0) -> MoveResults:
         """:meth:`move_and_slide` for many characters in one compiled call.
 
         ``bodies``: a sequence of Body handles or an int array of body ids (see
         :attr:`Body.id`; the fast form: no Python work per body), no repeats; a removed
         body's id raises ``ValueError``. ``velocities``: (n, 2) m/s. Bodies
         move one after another in the order given (this matters only when
-        ``character_response`` makes characters solid to each other). Returns
-        :class:`MoveResults`, arrays in the order of ``bodies``.
+        ``character_response`` makes characters solid to each other). ``drop_through`` is a
+        bool for all or a bool array with one value per body; ``snap_to_floor`` as in
+        :meth:`move_and_slide`. Returns :class:`MoveResults`, arrays in the order of
+        ``bodies``.
 
         Example
         -------
@@ -443,7 +524,8 @@ class Characters:
                              f"{vel.shape[0]}")
         if np.unique(slots).shape[0] != slots.shape[0]:
             raise ValueError("bodies: a body appears more than once")
-        n = self._move(slots, vel, dt, max_slides, up, max_floor_angle, _CONTACTS_MANY)
+        n = self._move(slots, vel, dt, max_slides, up, max_floor_angle, _CONTACTS_MANY,
+                       drop_through, snap_to_floor)
         m = slots.shape[0]
         mv, con = self.buffers.movers, self.buffers.contacts
         flags = mv.flags[:m]
@@ -458,7 +540,8 @@ class Characters:
             contact_tilemap=con.tilemap[:n].copy(),
             contact_tile=con.tile[:n].copy(),
             contact_own_shape=con.own_shape[:n].copy(),
-            contact_response=con.resp[:n].copy())
+            contact_response=con.resp[:n].copy(),
+            floor_velocity=mv.floor_vel[:m].copy())
 
     def _mover_slots(self, bodies) -> np.ndarray:
         """Slots of ``bodies``: an array (or sequence) of body ids, or a sequence of Body
@@ -483,7 +566,8 @@ class Characters:
                                 "array of body ids)")
         return np.fromiter((it._s() for it in items), np.int64, len(items))
 
-    def _move(self, slots, vel, dt, max_slides, up, max_floor_angle, max_contacts) -> int:
+    def _move(self, slots, vel, dt, max_slides, up, max_floor_angle, max_contacts,
+              drop_through, snap_to_floor) -> int:
         """Validate, then move the bodies in ``slots``; the outputs are in ``self.buffers``
         (a row per mover, then the contact rows). Returns the contact rows written."""
         dt = V.finite_scalar("dt", dt, positive=True)
@@ -501,6 +585,11 @@ class Characters:
             if norm == 0.0:
                 raise ValueError("up: must be a non-zero direction (or None for top-down)")
             ux, uy = u / norm
+        snap = V.finite_scalar("snap_to_floor", snap_to_floor, nonnegative=True)
+        if snap > 0.0 and up is None:
+            raise ValueError("snap_to_floor: needs up (the floor is found along -up); pass "
+                             "up=(0, 1) for a platformer or leave snap_to_floor at 0")
+        drop = _drop_flags(drop_through, slots.shape[0])
         world = self._world
         world._check_unlocked()
         b, s = world._bodies, world._shapes
@@ -518,16 +607,31 @@ class Characters:
         p["max_slides"] = max_slides
         p["has_up"] = up is not None
         p["max_contacts"] = max_contacts
+        p["snap"] = snap
         p["n_bodies"] = b.count
         p["n_shapes"] = s.count
         out = self.buffers
         out.fit_movers(slots.shape[0])
+        out.movers.drop[:slots.shape[0]] = drop
         args = (slots, vel, b.view(), s.view(), self.store.view(), self.tile_view(),
                 self.params)
         while _move_bodies(*args, out.movers, out.contacts, out.state) != _sk.MOVE_DONE:
             out.fit_contacts(int(out.state[0]["need"]))
         world._poses_changed()
         return int(out.state[0]["n_contacts"])
+
+
+def _drop_flags(drop_through, n: int) -> np.ndarray:
+    """``drop_through`` (a bool, or one bool per mover) as n bools."""
+    if isinstance(drop_through, (str, bytes)) or not hasattr(drop_through, "__len__"):
+        return np.full(n, V.flag("drop_through", drop_through))
+    arr = np.asarray(drop_through)
+    if arr.dtype != np.bool_:
+        raise TypeError(f"drop_through: expected bools, got dtype {arr.dtype}")
+    if arr.shape != (n,):
+        raise ValueError(f"drop_through: expected {n} values (one per mover), got shape "
+                         f"{arr.shape}")
+    return arr
 
 
 __all__ = ["Characters", "MoveContact", "MoveResult", "MoveResults", "RESPONSES"]

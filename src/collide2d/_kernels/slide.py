@@ -72,6 +72,10 @@ MOVE_NEED_ROWS = 1
 MAX_PLANES = 8
 CROSS_CAP = 32
 RECOVER_ITERS = 4
+# A mover starts a snapping move on the floor when one lies within this many skins of it,
+# over the floor's cosine (a landing leaves one skin along the normal, round-off a little
+# more): its first slide meets it that soon, or a probe straight down does.
+FLOOR_PROBE_SKINS = 4.0
 # Shapes covering more grid cells than this live on a list every query checks.
 BIG_CELLS = 64
 
@@ -223,9 +227,9 @@ def _fill_mover(q, work, px, py):
 
 
 @njit(_nrt=False, inline="always")
-def _first_hit(b, px0, py0, dx, dy, excl, bodies, shapes, chars, tiles, margin, work):
+def _first_hit(b, px0, py0, dx, dy, excl, bodies, shapes, chars, tiles, margin, drop, work):
     """Earliest blocking hit for mover b at (px0, py0) moving by (dx, dy) t, t in [0, 1],
-    ignoring the shapes of body ``excl``.
+    ignoring the shapes of body ``excl`` (and one-way tiles and shapes when ``drop``).
 
     Returns whether one was found, and writes it into ``work.hit`` (t, normal, kind, obs,
     tile cell, response, own row: ``obs`` is the tile map index for kind TILE, cell (ti, tj),
@@ -260,7 +264,8 @@ def _first_hit(b, px0, py0, dx, dy, excl, bodies, shapes, chars, tiles, margin, 
             h, t, nx, ny, ti, tj, c, n_x = sweep_tiles(
                 tiles.cls, tiles.start[m], tiles.dims[m, 0], tiles.dims[m, 1],
                 tiles.origin[m, 0], tiles.origin[m, 1], tiles.tile_size[m], m,
-                abuf, 0, an, ar, work.mbox[q], dx, dy, bt, margin, work.cbuf, xt, xi, xn, n_x)
+                abuf, 0, an, ar, work.mbox[q], dx, dy, bt, margin, not drop, work.cbuf, xt, xi,
+                xn, n_x)
             if h:
                 found = True
                 bt = t
@@ -311,6 +316,8 @@ def _first_hit(b, px0, py0, dx, dy, excl, bodies, shapes, chars, tiles, margin, 
             if t >= bt:
                 continue
             if resp == ONEWAY:
+                if drop:
+                    continue
                 ux, uy = _up_of(ob, bodies)
                 if depth > 0.0:
                     # Inside it: held only within the margin below its top, moving down.
@@ -358,9 +365,9 @@ def _first_hit(b, px0, py0, dx, dy, excl, bodies, shapes, chars, tiles, margin, 
 
 
 @njit(_nrt=False, inline="always")
-def _deepest(b, px0, py0, mdx, mdy, bodies, shapes, chars, tiles, margin, work):
+def _deepest(b, px0, py0, mdx, mdy, bodies, shapes, chars, tiles, margin, drop, work):
     """Deepest overlap of mover b at (px0, py0) with solid geometry, for a wanted motion
-    (mdx, mdy): (found, depth, nx, ny)."""
+    (mdx, mdy): (found, depth, nx, ny). One-way geometry does not count when ``drop``."""
     g = work.scalars[0]
     abuf = work.abuf
     obuf = work.obuf
@@ -377,7 +384,7 @@ def _deepest(b, px0, py0, mdx, mdy, bodies, shapes, chars, tiles, margin, work):
             h, depth, nx, ny = push_tiles(tiles.cls, tiles.start[m], tiles.dims[m, 0],
                                           tiles.dims[m, 1], tiles.origin[m, 0],
                                           tiles.origin[m, 1], tiles.tile_size[m], abuf, 0, an,
-                                          ar, work.mbox[q], mdy, margin, work.cbuf)
+                                          ar, work.mbox[q], mdy, margin, not drop, work.cbuf)
             if h and depth > best:
                 found = True
                 best = depth
@@ -390,7 +397,7 @@ def _deepest(b, px0, py0, mdx, mdy, bodies, shapes, chars, tiles, margin, work):
             o = work.cand[ci]
             ob = shapes.body[o]
             resp = _row_resp(o, shapes, chars)
-            if ob == b or resp == CROSS:
+            if ob == b or resp == CROSS or (drop and resp == ONEWAY):
                 continue
             if not _filter_ok(row, o, shapes):
                 continue
@@ -423,6 +430,55 @@ def _deepest(b, px0, py0, mdx, mdy, bodies, shapes, chars, tiles, margin, work):
                 bnx = nx
                 bny = ny
     return found, best, bnx, bny
+
+
+@njit(_nrt=False)
+def _sweep(b, px, py, dx, dy, excl, bodies, shapes, chars, tiles, margin, drop, work):
+    """:func:`_first_hit` for the carry and the snap's probe and sweep, compiled once and
+    called: only the slide loop, run for every mover, inlines its own copy (each copy adds
+    about 5 s to the kernel's cold compile)."""
+    return _first_hit(b, px, py, dx, dy, excl, bodies, shapes, chars, tiles, margin, drop,
+                      work)
+
+
+@njit(_nrt=False)
+def _floor_velocity(own, obs, px, py, bodies, shapes, work):
+    """Velocity (m/s) of the body of obstacle row ``obs`` where the mover's shape row ``own``
+    (mover origin at (px, py)) stands on it: the body's velocity plus its spin about its
+    centre of mass, at the point of the contact line nearest the mover shape's centre (on a
+    face-to-face contact, the point under the mover). Zero for a static body."""
+    fb = shapes.body[obs]
+    if bodies.kind[fb] == STATIC:
+        return 0.0, 0.0
+    q = 0
+    for e in range(work.scalars[0]["n_mr"]):
+        if work.mrows[e] == own:
+            q = e
+    _fill_mover(q, work, px, py)
+    an = work.mn[q]
+    abuf = work.abuf
+    on, _, _, _, _ = _place(obs, bodies, shapes, work.obuf)
+    orad = shapes.radius[obs]
+    _, nx, ny, _, _, qx, qy = shape_distance(abuf, 0, an, work.mr[q], work.obuf, 0, on, orad,
+                                             0.0, 0.0, True)
+    qx -= orad * nx
+    qy -= orad * ny
+    mx = 0.0
+    my = 0.0
+    for v in range(an):
+        mx += abuf[v, 0]
+        my += abuf[v, 1]
+    # Slide the witness point along the contact line (tangent (-ny, nx)) under the centre.
+    s = (mx / an - qx) * -ny + (my / an - qy) * nx
+    cx = qx - s * ny
+    cy = qy + s * nx
+    c = math.cos(bodies.angle[fb])
+    sn = math.sin(bodies.angle[fb])
+    lc = bodies.local_com
+    rx = cx - (bodies.pos[fb, 0] + c * lc[fb, 0] - sn * lc[fb, 1])
+    ry = cy - (bodies.pos[fb, 1] + sn * lc[fb, 0] + c * lc[fb, 1])
+    w = bodies.angvel[fb]
+    return bodies.vel[fb, 0] - w * ry, bodies.vel[fb, 1] + w * rx
 
 
 @njit(_nrt=False, inline="always")
@@ -632,6 +688,7 @@ def _run_movers(movers, req_vel, bodies, shapes, chars, tiles, params, out, cont
     margin = p["margin"]
     max_slides = p["max_slides"]
     has_up = p["has_up"] != 0
+    snap = p["snap"]
     mode = p["mode"]
     cap = p["max_contacts"]
     n_bodies = p["n_bodies"]
@@ -665,11 +722,17 @@ def _run_movers(movers, req_vel, bodies, shapes, chars, tiles, params, out, cont
     n_mov = movers.shape[0]
     dropped = 0
     first = 0
+    # Excludes no body: an int64 like the carry's floor slot, so _sweep compiles once (a
+    # literal -1 would be typed apart and compile a second signature).
+    no_body = np.int64(-1)
     for k in range(n_mov):
         b = movers[k]
         out.first[k] = first
         out.count[k] = 0
         out.flags[k] = 0
+        out.floor_vel[k, 0] = 0.0
+        out.floor_vel[k, 1] = 0.0
+        drop = out.drop[k]
         vx = req_vel[k, 0]
         vy = req_vel[k, 1]
         # The mover's solid shapes, relative to its origin (characters do not rotate here).
@@ -729,8 +792,8 @@ def _run_movers(movers, req_vel, bodies, shapes, chars, tiles, params, out, cont
             for _ in range(max_slides):
                 if cdx == 0.0 and cdy == 0.0:
                     break
-                if not _first_hit(b, px, py, cdx, cdy, fb, bodies, shapes, chars, tiles,
-                                  margin, work):
+                if not _sweep(b, px, py, cdx, cdy, fb, bodies, shapes, chars, tiles, margin,
+                              drop, work):
                     px += cdx
                     py += cdy
                     break
@@ -753,11 +816,18 @@ def _run_movers(movers, req_vel, bodies, shapes, chars, tiles, params, out, cont
         # 2. recovery: push out of overlaps, deepest first.
         for _ in range(RECOVER_ITERS):
             h, depth, nx, ny = _deepest(b, px, py, dx, dy, bodies, shapes, chars, tiles,
-                                        margin, work)
+                                        margin, drop, work)
             if not h:
                 break
             px += (depth + skin) * nx
             py += (depth + skin) * ny
+
+        # Snapping applies to a mover on the floor now that is not moving away from it.
+        snapping = has_up and snap > 0.0 and vx * ux + vy * uy <= 0.0
+        reach = FLOOR_PROBE_SKINS * skin / max(cos_floor, 0.1)
+        spx = px
+        spy = py
+        was_floor = False  # known when the first slide meets a floor within reach
 
         # 3. slides.
         pure_down = False
@@ -768,10 +838,14 @@ def _run_movers(movers, req_vel, bodies, shapes, chars, tiles, params, out, cont
         n_planes = 0
         flags = 0
         floor_body = -1
-        for _ in range(max_slides):
+        floor_obs = -1     # the last floor's shape row (-1: a tile), its mover shape row
+        floor_own = -1
+        end_floor = False  # the last slide ended against a floor
+        for slide in range(max_slides):
             if dx == 0.0 and dy == 0.0:
                 break
-            h = _first_hit(b, px, py, dx, dy, -1, bodies, shapes, chars, tiles, margin, work)
+            h = _first_hit(b, px, py, dx, dy, -1, bodies, shapes, chars, tiles, margin, drop,
+                           work)
             t = hit["t"]
             nx = hit["nx"]
             ny = hit["ny"]
@@ -788,6 +862,7 @@ def _run_movers(movers, req_vel, bodies, shapes, chars, tiles, params, out, cont
             if not h:
                 px += dx
                 py += dy
+                end_floor = False
                 break
             approach = -(dx * nx + dy * ny)
             tt = max(0.0, t - skin / max(approach, 1e-300))
@@ -805,12 +880,17 @@ def _run_movers(movers, req_vel, bodies, shapes, chars, tiles, params, out, cont
                     flags |= FLAG_FLOOR
                     is_floor = True
                     floor_body = s_body[hobs] if hk == KIND_SHAPE else -1
+                    floor_obs = hobs if hk == KIND_SHAPE else -1
+                    floor_own = hit["own"]
                 elif -cu >= cos_floor - 1e-12:
                     flags |= FLAG_CEILING
                 else:
                     flags |= FLAG_WALL
             else:
                 flags |= FLAG_WALL
+            end_floor = is_floor
+            if slide == 0 and is_floor and tt * math.hypot(dx, dy) <= reach:
+                was_floor = True
             # Pushing: a dynamic body in the way takes the mover's speed along the normal.
             if mode == MODE_PUSH and hk == KIND_SHAPE:
                 ob = s_body[hobs]
@@ -852,6 +932,49 @@ def _run_movers(movers, req_vel, bodies, shapes, chars, tiles, params, out, cont
                 n_planes += 1
             dx, dy = _clip(rx, ry, planes, n_planes)
             vx, vy = _clip(vx, vy, planes, n_planes)
+
+        # 4. snap: a mover that left the floor it started on (down a slope, over a crest)
+        # goes straight down to a floor within ``snap``, less the skin along its normal.
+        if snapping and not end_floor and not was_floor:
+            # Not met on the way: probe straight down from where the slides started.
+            if _sweep(b, spx, spy, -reach * ux, -reach * uy, no_body, bodies, shapes, chars, tiles,
+                      margin, drop, work):
+                was_floor = hit["nx"] * ux + hit["ny"] * uy >= cos_floor - 1e-12
+        if snapping and was_floor and not end_floor:
+            sdx = -snap * ux
+            sdy = -snap * uy
+            if (_sweep(b, px, py, sdx, sdy, no_body, bodies, shapes, chars, tiles, margin, drop,
+                       work)
+                    and hit["nx"] * ux + hit["ny"] * uy >= cos_floor - 1e-12):
+                nx = hit["nx"]
+                ny = hit["ny"]
+                hk = hit["kind"]
+                hobs = hit["obs"]
+                tt = max(0.0, hit["t"] - skin / max(-(sdx * nx + sdy * ny), 1e-300))
+                px += tt * sdx
+                py += tt * sdy
+                if out.count[k] >= cap:
+                    dropped += 1
+                _add_contact(out, contacts, k, cap, nx, ny, hk, hobs, hit["ti"], hit["tj"],
+                             hit["own"], hit["resp"], False)
+                flags |= FLAG_FLOOR
+                floor_body = s_body[hobs] if hk == KIND_SHAPE else -1
+                floor_obs = hobs if hk == KIND_SHAPE else -1
+                floor_own = hit["own"]
+                vn = vx * nx + vy * ny
+                if vn < 0.0:
+                    vx -= vn * nx
+                    vy -= vn * ny
+        if snapping and (flags & FLAG_FLOOR):
+            # On the floor, gravity does not accumulate and a walk up a slope does not carry
+            # on up past its crest: the velocity keeps no component along up.
+            vu = vx * ux + vy * uy
+            vx -= vu * ux
+            vy -= vu * uy
+        if (flags & FLAG_FLOOR) and floor_obs >= 0:
+            fvx, fvy = _floor_velocity(floor_own, floor_obs, px, py, bodies, shapes, work)
+            out.floor_vel[k, 0] = fvx
+            out.floor_vel[k, 1] = fvy
         pos[b, 0] = px
         pos[b, 1] = py
         out.vel[k, 0] = vx

@@ -219,15 +219,16 @@ def _record_cross(xt, xi, xn, n_x, m, i, j, t, px, py):
 
 @njit(_nrt=False)
 def sweep_tiles(cls, off, ny, nx, ox, oy, s, m, va, aoff, an, ar, is_box, dx, dy, t_best,
-                margin, cbuf, xt, xi, xn, n_x):
+                margin, oneway, cbuf, xt, xi, xn, n_x):
     """First blocking tile for a convex mover shape moving by (dx, dy) t, t in [0, 1].
 
     ``is_box``: the shape is an axis-aligned rectangle, tested exactly against cells with
     :func:`box_cell`; other shapes use the shared swept SAT (``sweep_pair``) per cell, after
     the same box test on their bounding box. Only hits strictly earlier than ``t_best`` are
-    kept. CROSS cells met in [0, 1] are appended to ``xt, xi, xn`` (time, (map, i, j),
-    normal). Returns (found, t, px, py, i, j, class, n_x); t may be 0 for a mover touching
-    or slightly overlapping a real face while moving into it.
+    kept. ONEWAY cells block only while ``oneway`` (False: a mover dropping through). CROSS
+    cells met in [0, 1] are appended to ``xt, xi, xn`` (time, (map, i, j), normal). Returns
+    (found, t, px, py, i, j, class, n_x); t may be 0 for a mover touching or slightly
+    overlapping a real face while moving into it.
     """
     found = False
     bt = t_best
@@ -286,7 +287,7 @@ def sweep_tiles(cls, off, ny, nx, ox, oy, s, m, va, aoff, an, ar, is_box, dx, dy
                 i = p
                 j = q
             c = cls[off + i * nx + j]
-            if c == EMPTY:
+            if c == EMPTY or (c == ONEWAY and not oneway):
                 continue
             cx0 = ox + j * s
             cy0 = oy + i * s
@@ -393,12 +394,14 @@ def sweep_tiles(cls, off, ny, nx, ox, oy, s, m, va, aoff, an, ar, is_box, dx, dy
 
 
 @njit(_nrt=False)
-def push_tiles(cls, off, ny, nx, ox, oy, s, va, aoff, an, ar, is_box, dy, margin, cbuf):
+def push_tiles(cls, off, ny, nx, ox, oy, s, va, aoff, an, ar, is_box, dy, margin, oneway,
+               cbuf):
     """Deepest overlap of a mover shape with the map's solid cells, through real faces only.
 
     Returns (found, depth, px, py): pushing the shape by ``depth`` along (px, py) clears that
     cell. A ONEWAY cell counts only when the shape's bottom is within ``margin`` below its
-    top and the mover is not moving up (``dy`` > 0): it is then lifted onto the top.
+    top, the mover is not moving up (``dy`` > 0) and ``oneway`` holds (False: a mover dropping
+    through): it is then lifted onto the top.
     """
     lox, loy, hix, hiy = points_box(va, aoff, an)
     lox -= ar
@@ -414,7 +417,7 @@ def push_tiles(cls, off, ny, nx, ox, oy, s, va, aoff, an, ar, is_box, dy, margin
     for i in range(i0, i1 + 1):
         for j in range(j0, j1 + 1):
             c = cls[off + i * nx + j]
-            if c == EMPTY or c == CROSS:
+            if c == EMPTY or c == CROSS or (c == ONEWAY and not oneway):
                 continue
             cx0 = ox + j * s
             cy0 = oy + i * s

@@ -181,9 +181,11 @@ CharacterView = namedtuple("CharacterView", CHARACTER_FIELDS)
 TILE_FIELDS = ("cls", "start", "dims", "origin", "tile_size", "body")
 TileView = namedtuple("TileView", TILE_FIELDS)
 
-#: What one move writes per mover (rows in the order of the movers): the velocity left, the
-#: floor / wall / ceiling bits, and its contacts (``first`` row of the contact table, ``count``).
-MOVER_FIELDS = ("vel", "flags", "first", "count")
+#: One move's row per mover (rows in the order of the movers). Written by the move: the
+#: velocity left, the floor / wall / ceiling bits, its contacts (``first`` row of the contact
+#: table, ``count``) and the velocity of its floor under it (m/s). Read by the move: ``drop``,
+#: set by the surface before the call (one-way geometry does not block this mover).
+MOVER_FIELDS = ("vel", "flags", "first", "count", "floor_vel", "drop")
 MoverView = namedtuple("MoverView", MOVER_FIELDS)
 
 #: The move's contact table, rows grouped by mover in order: the mover's row, the normal
@@ -199,6 +201,7 @@ MoveContactView = namedtuple("MoveContactView", MOVE_CONTACT_FIELDS)
 MOVE_PARAMS_DTYPE = np.dtype([
     ("dt", np.float64), ("skin", np.float64), ("ux", np.float64), ("uy", np.float64),
     ("cos_floor", np.float64), ("margin", np.float64),
+    ("snap", np.float64),        # snap_to_floor (m), 0: off
     ("max_slides", np.int64), ("has_up", np.int64), ("mode", np.int64),
     ("max_contacts", np.int64),  # contacts kept per mover
     ("n_bodies", np.int64), ("n_shapes", np.int64),  # store rows in use
