@@ -118,3 +118,21 @@ def test_one_way_is_unit_saved_copied_and_cleared():
     plain = c2d.World()
     plain.add_body().add_box(1.0, 1.0)
     assert b"one_way" not in plain.snapshot()
+
+
+def test_a_character_jumps_up_through_a_one_way_shape_and_lands_on_it():
+    # No set_response: the shape's one_way makes it a jump-through platform for movers too.
+    w, _ = _ledge(gravity=(0.0, 0.0))
+    hero = w.add_body(kind="kinematic", position=(0.0, 0.0))
+    hero.add_box(0.5, 0.5)
+    v = np.array([0.0, 7.0])
+    top = 0.0
+    for _ in range(120):
+        v[1] -= 10.0 * DT
+        r = w.move_and_slide(hero, v, DT, up=(0.0, 1.0))
+        v = r.velocity
+        top = max(top, r.position[1])
+    assert top > TOP + 0.25  # went up through it
+    # Resting on the top face, less the mover's skin at most.
+    assert hero.position[1] == pytest.approx(TOP + 0.25, abs=w.character_skin + 1e-9)
+    assert r.on_floor

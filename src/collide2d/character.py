@@ -329,9 +329,10 @@ class Characters:
         """How movers meet ``shape`` (a shape of a static or kinematic body, or of any body
         when ``character_response`` is not "cross"): "slide" (default), "touch" (stop, lose
         all velocity), "cross" (pass through, reported in the move's contacts), "bounce"
-        (reflect) or "oneway" (blocks only movers coming down onto it along its body's up,
-        world +y turned by the body angle: a jump-through platform). Rigid bodies are not
-        affected.
+        (reflect) or "oneway" (blocks only movers coming down onto it along its up: its
+        :attr:`Shape.one_way` direction if set, else world +y, turned by the body angle: a
+        jump-through platform). A shape with ``one_way`` set is "oneway" for movers unless
+        another response is set here. Rigid bodies are not affected.
 
         Example
         -------

@@ -225,7 +225,9 @@ class Shape:
         passes through a platform with ``one_way = (0, 1)`` and lands on it when it falls
         back. The decision is made when two shapes first come within the contact margin and
         holds until they part, so nothing is caught halfway through. The direction turns
-        with the body (it is kept in the body's frame, from its angle when set).
+        with the body (it is kept in the body's frame, from its angle when set). Character
+        movers treat the shape as "oneway" along that direction too (``world.set_response``
+        can say otherwise), and fast bodies' sweeps stop at it only from that side.
 
         Example
         -------

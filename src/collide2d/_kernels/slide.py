@@ -92,9 +92,12 @@ def _filter_ok(a, b, shapes):
 
 @njit(_nrt=False, inline="always")
 def _row_resp(o, shapes, chars):
-    """The mover response of shape row o (SLIDE unless one was set on this row's shape)."""
+    """The mover response of shape row o: the one set on this row's shape, else ONEWAY for
+    a one-way shape (``Shape.one_way``), else SLIDE."""
     if chars.resp_gen[o] == shapes.generation[o]:
         return chars.resp[o]
+    if shapes.one_way[o, 0] != 0.0 or shapes.one_way[o, 1] != 0.0:
+        return np.int8(ONEWAY)
     return np.int8(SLIDE)
 
 
@@ -180,9 +183,17 @@ def _gather(lox, loy, hix, hiy, work):
 
 
 @njit(_nrt=False, inline="always")
-def _up_of(b, bodies):
-    """A one-way shape's up: world +y turned with its body."""
-    return -math.sin(bodies.angle[b]), math.cos(bodies.angle[b])
+def _up_of(o, bodies, shapes):
+    """One-way shape row o's up: its ``one_way`` direction, or world +y, turned with its
+    body."""
+    a = bodies.angle[shapes.body[o]]
+    ux = shapes.one_way[o, 0]
+    uy = shapes.one_way[o, 1]
+    if ux == 0.0 and uy == 0.0:
+        return -math.sin(a), math.cos(a)
+    c = math.cos(a)
+    s = math.sin(a)
+    return c * ux - s * uy, s * ux + c * uy
 
 
 @njit(_nrt=False)
@@ -318,7 +329,7 @@ def _first_hit(b, px0, py0, dx, dy, excl, bodies, shapes, chars, tiles, margin, 
             if resp == ONEWAY:
                 if drop:
                     continue
-                ux, uy = _up_of(ob, bodies)
+                ux, uy = _up_of(o, bodies, shapes)
                 if depth > 0.0:
                     # Inside it: held only within the margin below its top, moving down.
                     top = -math.inf
@@ -408,7 +419,7 @@ def _deepest(b, px0, py0, mdx, mdy, bodies, shapes, chars, tiles, margin, drop, 
             if d >= 0.0:
                 continue
             if resp == ONEWAY:
-                ux, uy = _up_of(ob, bodies)
+                ux, uy = _up_of(o, bodies, shapes)
                 top = -math.inf
                 for k in range(on):
                     top = max(top, ux * obuf[k, 0] + uy * obuf[k, 1])
