@@ -41,15 +41,16 @@ def gc_paused():
 
 
 def timed_steps(step, steps: int, after=None) -> np.ndarray:
-    """Milliseconds of each call ``step()``; ``after(k)`` runs untimed after step k (from 1)."""
+    """Milliseconds of each call ``step()``; ``after(k)`` runs untimed after step k (from 1)
+    and stops the run early by returning True (a scene that blew up)."""
     ms = np.empty(steps)
     with gc_paused():
         for k in range(steps):
             t0 = time.perf_counter()
             step()
             ms[k] = 1e3 * (time.perf_counter() - t0)
-            if after is not None:
-                after(k + 1)
+            if after is not None and after(k + 1):
+                return ms[: k + 1]
     return ms
 
 
