@@ -1,6 +1,6 @@
 """Which tier the kernels run in: plain Python while Numba compiles, compiled afterwards.
 
-Compiling every kernel from an empty cache takes one to two minutes of a core; running them
+Compiling every kernel from an empty cache takes a few minutes of a core; running them
 as Python takes milliseconds per step for a small world. So a program that finds the cache cold
 starts ``python -m collide2d warmup --background`` (one at a time across processes: a lock
 file beside the cache), runs the kernels as Python meanwhile, and switches to the compiled
@@ -44,7 +44,7 @@ _KERNEL_DIR = Path(__file__).parent / "_kernels"
 POLL_EVERY_S = 0.25
 
 BACKGROUND_NOTICE = (
-    "collide2d: compiling physics kernels in the background (a minute or two, once; cached "
+    "collide2d: compiling physics kernels in the background (a few minutes, once; cached "
     "in {cache}); running uncompiled meanwhile, so the first steps are slower. Run "
     "'python -m collide2d warmup' to compile ahead of time; set COLLIDE2D_QUIET=1 to "
     "silence this message."
