@@ -1037,13 +1037,14 @@ _MAY_BE_INF = ("lower", "upper", "break_force", "break_torque")
 
 
 def snapshot_section(world, arrays) -> dict | None:
+    from .snapshot import _free_list  # snapshot imports this module
+
     st = world._joints.store
     if st.count == 0:
         return None
     for name in st.saved_fields():
         arrays["joint." + name] = getattr(st, name)[: st.count]
-    # The format's order for free lists (highest first), whatever order the store keeps.
-    arrays["joint.free"] = np.asarray(sorted(st.free, reverse=True), dtype=np.int64)
+    arrays["joint.free"] = _free_list(st)
     return {"count": int(st.count)}
 
 
@@ -1092,18 +1093,9 @@ def validate_section(section, arrays, body_alive, corrupt) -> set[str]:
     return {"joint." + name for name in got} | {"joint.free"}
 
 
-def _free_slots(saved) -> list[int]:
-    """The saved free slots in the order the store keeps them: its reuse order (lowest
-    first) must continue as before the snapshot."""
-    from . import snapshot as _snapshot
-
-    as_kept = getattr(_snapshot, "_free_heap", None)  # a store keeping a heap
-    if as_kept is not None:
-        return as_kept(saved)
-    return sorted((int(x) for x in saved), reverse=True)
-
-
 def build_section(world, section, arrays) -> None:
+    from .snapshot import _free_heap  # snapshot imports this module
+
     joints = Joints(world)
     world._joints = joints
     if section is None:
@@ -1116,7 +1108,7 @@ def build_section(world, section, arrays) -> None:
     for name in st.saved_fields():
         getattr(st, name)[:n] = arrays["joint." + name]
     st.count = n
-    st.free = _free_slots(arrays["joint.free"])
+    st.free = _free_heap(arrays["joint.free"])
     joints.store = st
     alive = np.flatnonzero(st.flags[:n] & K.J_ALIVE)
     slots = alive[np.argsort(st.order[alive], kind="stable")]
