@@ -19,6 +19,9 @@ _ENVS = {
     "collide2d/BipedalWalkerHardcore-v3": dict(
         entry_point="collide2d.envs.bipedal_walker:BipedalWalker", kwargs={"hardcore": True},
         max_episode_steps=2000, reward_threshold=300),
+    "collide2d/CarRacing-v3": dict(
+        entry_point="collide2d.envs.car_racing:CarRacing", max_episode_steps=1000,
+        reward_threshold=900),
 }
 
 

@@ -64,6 +64,17 @@ def draw_bodies(surf, world, colors: dict, scale: float, offset=(0.0, 0.0)) -> N
             pygame.draw.aalines(surf, outline, True, path)
 
 
+def camera(points, zoom: float, translation, angle: float) -> np.ndarray:
+    """World points (..., 2) to pixels of a camera turned by ``angle`` (rad), ``zoom``
+    pixels per metre and shifted by ``translation`` pixels: pygame's
+    ``Vector2.rotate_rad(angle) * zoom + translation`` on every point at once."""
+    p = np.asarray(points, dtype=float)
+    c, s = np.cos(angle), np.sin(angle)
+    x = (p[..., 0] * c - p[..., 1] * s) * zoom + translation[0]
+    y = (p[..., 0] * s + p[..., 1] * c) * zoom + translation[1]
+    return np.stack((x, y), axis=-1)
+
+
 def present(env, surf, size) -> np.ndarray | None:
     """Show ``surf`` (flipped to y down) in the env's window or return it as an RGB array."""
     pygame, _ = import_pygame()
