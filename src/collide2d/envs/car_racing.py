@@ -73,6 +73,19 @@ SUBSTEPS = 8
 CONTACT_HERTZ = 60.0
 
 
+
+def _grass_patches() -> np.ndarray:
+    """The original's 400 lighter squares, every other one of a 40 x 40 grid: (400, 4, 2)."""
+    k = np.arange(-20, 20, 2)
+    gx, gy = np.meshgrid(k, k, indexing="ij")
+    corners = np.array([(1, 0), (0, 0), (0, 1), (1, 1)]) * GRASS_DIM
+    return (np.stack((gx.ravel(), gy.ravel()), axis=-1)[:, None, :] * GRASS_DIM
+            + corners[None])
+
+
+_GRASS = _grass_patches()
+
+
 class InvalidCarAction(InvalidAction, ValueError):
     """An action outside the action space: Gymnasium's ``InvalidAction`` (what the original
     raises) and a ``ValueError`` (what collide2d raises for bad input)."""
@@ -331,6 +344,7 @@ class CarRacing(gym.Env, EzPickle):
             self.road_poly.append((vertices, self.tile_colors[i]))
             i += 1
         self.road_visited = np.zeros(n, dtype=bool)
+        self._road_vertices = np.array([v for v, _ in self.road_poly])
 
     def _listen(self, world: World) -> None:
         wheel_of_shape = {s.id: k for k, s in enumerate(self.car.wheel_shapes)}
@@ -486,14 +500,9 @@ class CarRacing(gym.Env, EzPickle):
         b = PLAYFIELD
         field = np.array([(b, b), (b, -b), (-b, -b), (-b, b)])
         self._fill(field[None], [self.bg_color], zoom, translation, angle, clip=False)
-        k = np.arange(-20, 20, 2)
-        gx, gy = np.meshgrid(k, k, indexing="ij")
-        corners = np.array([(1, 0), (0, 0), (0, 1), (1, 1)]) * GRASS_DIM
-        grass = (np.stack((gx.ravel(), gy.ravel()), axis=-1)[:, None, :] * GRASS_DIM
-                 + corners[None])
-        self._fill(grass, [self.grass_color] * len(grass), zoom, translation, angle)
-        polys = np.array([p for p, _ in self.road_poly])
-        self._fill(polys, [c for _, c in self.road_poly], zoom, translation, angle)
+        self._fill(_GRASS, [self.grass_color] * len(_GRASS), zoom, translation, angle)
+        self._fill(self._road_vertices, [c for _, c in self.road_poly], zoom, translation,
+                   angle)
 
     def _fill(self, polys, colors, zoom, translation, angle, clip=True) -> None:
         """Draw (k, 4, 2) world polygons in their colours, skipping those with no corner
