@@ -58,7 +58,6 @@ class Particle:
     color: tuple[int, int, int]
     poly: list = field(default_factory=list)
     grass: bool = False
-    ttl: int = 1
 
 
 class Car:
