@@ -164,6 +164,39 @@ def test_car_full_throttle_follows_the_box2d_original():
     assert abs(got["p"] - got["o"]) <= 1000.0 / len(port.track) + 1e-9
 
 
+def _pursue(env, ahead=5, top_speed=50.0):
+    """A pure-pursuit driver: steer toward the track point ``ahead`` points past the
+    nearest, half throttle below ``top_speed`` (m/s), a touch of brake well above it."""
+    pts = np.array([(t[2], t[3]) for t in env.track])
+    hull = env.car.hull
+    pos, angle = np.array(hull.position), hull.angle
+    vel = hull.velocity
+    i = int(np.argmin(((pts - pos) ** 2).sum(axis=1)))
+    to = pts[(i + ahead) % len(pts)] - pos
+    heading = np.array([-np.sin(angle), np.cos(angle)])
+    err = np.arctan2(heading[0] * to[1] - heading[1] * to[0], heading @ to)
+    speed = np.hypot(*vel)
+    return np.array([np.clip(-2.0 * err, -1, 1), 0.5 if speed < top_speed else 0.0,
+                     0.3 if speed > top_speed + 8 else 0.0])
+
+
+@pytest.mark.slow
+def test_car_pursuit_driver_finishes_a_lap_as_on_the_original():
+    # On Box2D 2.3 this driver finishes seed 1's lap (275 tiles) in frame 942 with a
+    # return of 905.8: every tile (+1000) less 0.1 a frame. The port must finish it too.
+    env = gym.make("collide2d/CarRacing-v3").unwrapped
+    env.reset(seed=1)
+    total, frames, terminated = 0.0, 0, False
+    while not terminated and frames < 1000:
+        _, reward, terminated, _, info = env.step(_pursue(env))
+        total += reward
+        frames += 1
+    assert terminated and info == {"lap_finished": True}
+    assert env.tile_visited_count == len(env.track) == 275
+    assert total == pytest.approx(1000.0 - 0.1 * frames, abs=1e-6)
+    assert frames >= 850  # no shortcut: a lap at under 50 m/s takes that long
+
+
 def test_car_off_the_playfield_ends_with_minus_100():
     env = gym.make("collide2d/CarRacing-v3").unwrapped
     env.reset(seed=1)
