@@ -28,9 +28,10 @@ Where it differs from the Box2D original, and why:
   position iterations. Their limits (+-0.4 rad) give under the steering motor: at full
   lock the front wheels turn 0.42 rad with 8 substeps and ``contact_hertz`` 60 (what the
   env uses; Box2D 2.3 also gives 0.42), 0.49 rad with the world's defaults.
-- In hard turns at speed the hull yaws 5-30 % faster than the original's once it slides
-  (the same at any joint stiffness; measured in ``docs/envs.md``), so a controller tuned
-  at the grip limit on the original may spin the port.
+- In hard turns at speed the hull yaws 5-30 % faster than the original's once it slides:
+  collide2d substeps where Box2D 2.3 takes one step per frame (Box2D 2.3 substepped the
+  same way yaws as the port does; measured in ``docs/envs.md``), so a controller tuned at
+  the grip limit on the original may spin the port.
 """
 
 from __future__ import annotations
