@@ -24,14 +24,14 @@ Where it differs from the Box2D original, and why:
 - A tile is visited when a wheel overlaps it at the end of a step (collide2d's sensor
   stage runs after the solver); Box2D 2.3 reports it in the next step's collide phase,
   a frame later.
-- The joints are collide2d's soft joints instead of Box2D 2.3's 180 velocity and 60
-  position iterations. Their limits (+-0.4 rad) give under the steering motor: at full
-  lock the front wheels turn 0.42 rad with 8 substeps and ``contact_hertz`` 60 (what the
-  env uses; Box2D 2.3 also gives 0.42), 0.49 rad with the world's defaults.
-- In hard turns at speed the hull yaws 5-30 % faster than the original's once it slides:
-  collide2d substeps where Box2D 2.3 takes one step per frame (Box2D 2.3 substepped the
-  same way yaws as the port does; measured in ``docs/envs.md``), so a controller tuned at
-  the grip limit on the original may spin the port.
+- The steering motor aims at the joints' limits (+-0.4 rad) when the target lies beyond
+  them, instead of pushing into them as the original does: collide2d's limits are soft
+  (Box2D 2.3's rigid limit stops the wheel at 0.402 rad; the soft one gave 0.42-0.49 rad
+  and held the push, so the wheel left the limit half a frame late and a car driven at
+  the grip limit weaved and spun where the original held).
+- collide2d substeps (4 per frame) where Box2D 2.3 takes one step: in a full-lock turn at
+  54 m/s the hull yaws up to 9 % faster, as Box2D 2.3 itself does when substepped
+  (measured in ``docs/envs.md``).
 """
 
 from __future__ import annotations
@@ -71,10 +71,9 @@ CHECKPOINTS = 12
 
 # Collision types for the sensor handlers.
 TILE, WHEEL, HULL = 1, 2, 3
-# Stiff enough steering limits: at 8 substeps and 60 Hz the front joints stop at 0.42 rad
-# under full lock, as Box2D 2.3's do (4 substeps and 30 Hz: 0.49 rad).
-SUBSTEPS = 8
-CONTACT_HERTZ = 60.0
+# The world's default substeps: the steering motor stops the wheels at the joints'
+# limits itself (see car_dynamics.Car.step), so the soft limits need no extra stiffness.
+SUBSTEPS = 4
 
 
 
@@ -399,7 +398,6 @@ class CarRacing(gym.Env, EzPickle):
                       "instances of this message)")
         self.track, road_poly, self.start_alpha = made
         self.world = World(gravity=(0.0, 0.0), substeps=SUBSTEPS)
-        self.world.contact_hertz = CONTACT_HERTZ
         self._build_road(self.world, road_poly)
         self.car = Car(self.world, *self.track[0][1:4], wheel_type=WHEEL, hull_type=HULL)
         self._listen(self.world)
