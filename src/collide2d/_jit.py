@@ -233,6 +233,7 @@ LITERAL_MODULES = ("collide2d._kernels.solver", "collide2d._kernels.joint")
 
 if JIT_ENABLED:
     from numba.core import types as _types
+    from numba.core.caching import FunctionCache as _FunctionCache
     from numba.core.registry import CPUDispatcher as _CPUDispatcher
 
     class _OneSignature(_CPUDispatcher):
@@ -247,6 +248,27 @@ if JIT_ENABLED:
             args = tuple(_types.unliteral(a) for a in args)
             kws = {k: _types.unliteral(v) for k, v in kws.items()}
             return super().get_call_template(args, kws)
+
+        # Numba opens a kernel's disk cache when the kernel is decorated, writing a
+        # temporary file to check the folder is writable: two hundred of them at import,
+        # most for kernels a program never calls from Python (those compiled inside another
+        # live in its cache). The cache is opened on first use instead.
+        _cache_wanted = False
+
+        def enable_caching(self):
+            self._cache_wanted = True
+
+        @property
+        def _cache(self):
+            if self._cache_wanted:
+                self._cache_wanted = False
+                self.__dict__["_cache_now"] = _FunctionCache(self.py_func)
+            return self.__dict__["_cache_now"]
+
+        @_cache.setter
+        def _cache(self, value):
+            self._cache_wanted = False
+            self.__dict__["_cache_now"] = value
 
 
 def njit(fn=None, **options):
