@@ -163,3 +163,91 @@ def test_without_numba_collide2d_runs_as_python_and_warns_once(tmp_path):
     assert lines[2].startswith("Penetration(")
     assert out.stderr.count("Numba is not available") == 1, out.stderr
     assert NOTICE not in out.stderr
+
+
+def test_a_kernel_called_with_constants_compiles_once():
+    """Constant arguments at a call site from another kernel (``0``, ``True``) do not compile
+    the callee again for each value: one signature, and the values still arrive."""
+    from collide2d import _jit
+
+    if not _jit.JIT_ENABLED:
+        pytest.skip("nothing is compiled without Numba")
+    import numpy as np
+
+    @_jit.njit(cache=False)
+    def pick(a, k, flip):
+        return -a[k] if flip else a[k]
+
+    @_jit.njit(cache=False)
+    def caller(a, k):
+        return pick(a, 0, True) + pick(a, 1, False) + pick(a, k, False) + pick(a, 2, flip=True)
+
+    a = np.array([1.0, 10.0, 100.0])
+    assert caller(a, 1) == -1.0 + 10.0 + 10.0 - 100.0
+    assert len(pick.signatures) == 1
+
+
+def test_every_kernel_one_signature_after_a_step_a_query_and_particles():
+    """Kernels outside the solvers (whose passes compile per ``use_bias`` on purpose) are
+    cached for one signature after the step, the queries, the geometry batch forms and a
+    particle step have all run. The cache's index is read, not ``signatures``: a kernel
+    compiled inside another is in its cache but never loaded on its own."""
+    import numpy as np
+
+    import collide2d as c2d
+    from collide2d import _jit, _tiers
+
+    if not _jit.JIT_ENABLED or _tiers.tier() != "compiled":
+        pytest.skip("needs the compiled tier")
+    world = c2d.World(gravity=(0, -10))
+    world.add_body(kind="static").add_box(20, 1, offset=(0, -0.5))
+    for k in range(3):
+        world.add_body(position=(k * 1.1, 1 + k)).add_box(1, 1)
+    world.add_body(position=(5, 2)).add_circle(0.5)
+    parts = world.add_particles(np.array([[0.0, 8.0], [2.0, 9.0]]), np.zeros((2, 2)))
+    for _ in range(5):
+        world.step(1 / 60)
+    world.raycast((0, 10), (0, -10))
+    world.raycast_many(np.array([[0.0, 10.0]]), np.array([[0.0, -10.0]]))
+    pool = c2d.pack_shapes([[(0, 0), (1, 0), (1, 1), (0, 1)], c2d.Circle((0.5, 1.2), 0.3)])
+    c2d.penetration_many(pool, np.array([[0, 1]]))
+    c2d.polygons_overlap_many(pool, np.array([[0, 1]]))
+    c2d.sweep_many(pool, np.array([[0, 1]]), np.array([[0.0, 1.0]]))
+    assert parts is not None
+    # Two on purpose: _grown is generic over the buffer's element type (int64 and int8
+    # pair columns); _keep_alive is a variadic no-op called with two arities. One left to
+    # do: ccd passes DYNAMIC (int64) where the broadphase passes a body's int8 kind.
+    allowed = {"collide2d._kernels.broadphase._grown", "collide2d._kernels.sat._keep_alive",
+               "collide2d._kernels.broadphase.shape_response"}
+    many = []
+    for name, module in sorted(sys.modules.items()):
+        if not name.startswith("collide2d._kernels.") or name.startswith(_jit.LITERAL_MODULES):
+            continue
+        for attr, value in vars(module).items():
+            if getattr(value, "__module__", None) != name or not hasattr(value, "py_func"):
+                continue
+            try:
+                index = value._cache._cache_file._load_index()
+            except AttributeError:
+                pytest.skip("this Numba keeps its cache index elsewhere")
+            sigs = {key[0] for key in index}
+            if len(sigs) > 1 and f"{name}.{attr}" not in allowed:
+                many.append(f"{name}.{attr}: {sorted(map(str, sigs))}")
+    assert not many, many
+
+
+def test_import_and_first_step_do_not_import_scipy(tmp_path):
+    """Numba's BLAS probe is answered without importing ``scipy.linalg`` (a sixth of a warm
+    start), and a step imports no particle or query kernels."""
+    code = textwrap.dedent("""
+        import sys
+        import collide2d as c2d
+        world = c2d.World(gravity=(0, -10))
+        world.add_body(position=(0, 1)).add_box(1, 1)
+        world.step(1 / 60)
+        print("scipy.linalg" in sys.modules, "collide2d._kernels.particles" in sys.modules,
+              "collide2d._kernels.queries" in sys.modules)
+    """)
+    run = _run(code, tmp_path, COLLIDE2D_QUIET="1", COLLIDE2D_BACKGROUND_COMPILE="0")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["False", "False", "False"], run.stdout

@@ -36,6 +36,49 @@ except ImportError:  # pragma: no cover
 JIT_ENABLED = HAVE_NUMBA and os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0")
 
 
+def _import_arraymath_without_scipy() -> None:
+    """Import ``numba.np.arraymath`` without the ``scipy.linalg`` import of its BLAS probe.
+
+    Numba's first cache load or compile in a process imports arraymath, which at import asks
+    whether BLAS works by importing ``scipy.linalg`` (0.15 s, with NumPy's f2py: a quarter of
+    a warm start). No kernel here calls BLAS; the answer only decides whether Numba builds
+    the inner product of its own ``np.cov`` / ``np.correlate`` on ``np.dot``. So arraymath is
+    imported here with the probe answered by whether scipy is installed at all, which imports
+    nothing. ``np.dot`` and ``np.linalg`` in anyone's kernels still run Numba's full check
+    (``numba.np.linalg.ensure_blas``) when they compile.
+    """
+    if "numba.np.arraymath" in sys.modules:
+        return
+    try:
+        import importlib.util
+
+        from numba.np import linalg
+    except ImportError:  # pragma: no cover - a Numba without this layout
+        return
+    real = getattr(linalg, "ensure_blas", None)
+    if real is None:  # pragma: no cover
+        return
+    have_scipy = importlib.util.find_spec("scipy") is not None
+
+    def probe() -> None:
+        if not have_scipy:
+            raise ImportError("scipy 0.16+ is required for linear algebra")
+
+    linalg.ensure_blas = probe
+    try:
+        from numba.np import arraymath
+    except ImportError:  # pragma: no cover
+        return
+    finally:
+        linalg.ensure_blas = real
+    if getattr(arraymath, "ensure_blas", None) is probe:
+        arraymath.ensure_blas = real
+
+
+if JIT_ENABLED:
+    _import_arraymath_without_scipy()
+
+
 #: The package name of the kernels' pure-Python twin (see ``_tiers``): for its modules
 #: :func:`njit` returns the plain function.
 TWIN_PACKAGE = "collide2d._pykernels"
@@ -44,13 +87,14 @@ _KERNEL_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_kernels
 
 
 def _source_hash() -> str:
-    """One SHA-256 over every kernel source file (names and bytes)."""
+    """One SHA-256 over every kernel source file and this module, which decides how they
+    compile (names and bytes)."""
     import hashlib
     from pathlib import Path
 
     digest = hashlib.sha256()
     try:
-        for src in sorted(Path(_KERNEL_DIR).glob("*.py")):
+        for src in [*sorted(Path(_KERNEL_DIR).glob("*.py")), Path(__file__)]:
             digest.update(src.name.encode())
             digest.update(src.read_bytes())
     except OSError:
@@ -182,16 +226,69 @@ def silence_first_use_notice() -> None:
         _notice.done = True
 
 
+#: Kernel modules whose functions still compile once per constant argument value: the
+#: contact and joint solvers' passes take ``use_bias`` as a constant, and each pass's
+#: compiled body has that branch folded out of its inner loop.
+LITERAL_MODULES = ("collide2d._kernels.solver", "collide2d._kernels.joint")
+
+if JIT_ENABLED:
+    from numba.core import types as _types
+    from numba.core.caching import FunctionCache as _FunctionCache
+    from numba.core.registry import CPUDispatcher as _CPUDispatcher
+
+    class _OneSignature(_CPUDispatcher):
+        """A kernel called from another kernel compiles for its arguments' plain types.
+
+        Numba types a constant argument (``0``, ``4``, ``True``) at a call site as a literal
+        and compiles the callee once more for each such value: ``shape_distance`` was
+        compiled ten times for one step, a raycast and a mover's move, each copy a few
+        seconds of a cold start. Calls from Python already pass plain types."""
+
+        def get_call_template(self, args, kws):
+            args = tuple(_types.unliteral(a) for a in args)
+            kws = {k: _types.unliteral(v) for k, v in kws.items()}
+            return super().get_call_template(args, kws)
+
+        # Numba opens a kernel's disk cache when the kernel is decorated, writing a
+        # temporary file to check the folder is writable: two hundred of them at import,
+        # most for kernels a program never calls from Python (those compiled inside another
+        # live in its cache). The cache is opened on first use instead.
+        _cache_wanted = False
+
+        def enable_caching(self):
+            self._cache_wanted = True
+
+        @property
+        def _cache(self):
+            if self._cache_wanted:
+                self._cache_wanted = False
+                self.__dict__["_cache_now"] = _FunctionCache(self.py_func)
+            return self.__dict__["_cache_now"]
+
+        @_cache.setter
+        def _cache(self, value):
+            self._cache_wanted = False
+            self.__dict__["_cache_now"] = value
+
+
 def njit(fn=None, **options):
-    """``numba.njit(cache=True, ...)``; the identity decorator without Numba and for the
-    kernels' pure-Python twin."""
+    """``numba.njit(cache=True, nogil=True, ...)`` compiling one signature per kernel
+    (constant arguments are typed by their plain type: :class:`_OneSignature`); the
+    identity decorator without Numba and for the kernels' pure-Python twin."""
 
     def wrap(f):
         if _numba is None or f.__module__.startswith(TWIN_PACKAGE + "."):
             return f
         opts = {"cache": True, "nogil": True}
         opts.update(options)
-        return _numba.njit(**opts)(f)
+        if not JIT_ENABLED or f.__module__.startswith(LITERAL_MODULES):
+            return _numba.njit(**opts)(f)
+        cache = opts.pop("cache")
+        opts.update(nopython=True, boundscheck=opts.get("boundscheck"))
+        disp = _OneSignature(py_func=f, locals=opts.pop("locals", {}), targetoptions=opts)
+        if cache:
+            disp.enable_caching()
+        return disp
 
     if fn is not None:
         return wrap(fn)

@@ -77,16 +77,33 @@ def _twin(name: str) -> types.ModuleType:
 class KernelSet:
     """One kernel module as the surface calls it: ``kernels("queries").raycast_rows``.
 
-    Attributes are plain instance attributes (no lookup hook): the compiled module's, or in
-    the Python tier the twin's (its functions wrapped to look at the background compile
-    first)."""
+    Attributes are plain instance attributes: the compiled module's, or in the Python tier
+    the twin's (its functions wrapped to look at the background compile first). They are
+    filled on the first attribute read (``__getattr__`` runs only for a name not there
+    yet), so a program imports the kernel modules of the features it uses: a step does not
+    import the character mover's or the particles' kernels."""
 
     def __init__(self, name: str) -> None:
         self._name = name
-        self._fill(_state.tier)
+        self._tier = _state.tier
+        self._loaded = False
+
+    def __getattr__(self, attr: str):
+        if attr.startswith("__") or self.__dict__.get("_loaded", True):
+            raise AttributeError(f"kernels {self.__dict__.get('_name')!r} have no {attr!r}")
+        self._fill(self._tier)
+        return getattr(self, attr)
+
+    def _use(self, tier: str) -> None:
+        """Run in ``tier`` from now on (filled now if already in use, else on first use)."""
+        if self._loaded:
+            self._fill(tier)
+        else:
+            self._tier = tier
 
     def _fill(self, tier: str) -> None:
         self._tier = tier
+        self._loaded = True
         real = importlib.import_module(f"{_REAL}.{self._name}")
         names = {k: v for k, v in vars(real).items() if not k.startswith("__")}
         if tier == "python":  # tables of stages hold the twin's functions too
@@ -348,7 +365,7 @@ def _switch_early() -> None:
         _state.early.add(stage)
         for ks in _sets:
             if ks._name in modules:
-                ks._fill("compiled")
+                ks._use("compiled")
         for callback in _on_switch:
             callback()
 
@@ -358,7 +375,7 @@ def _switch() -> None:
     _state.early.update(EARLY)
     _state.tier = "compiled"
     for ks in _sets:
-        ks._fill("compiled")
+        ks._use("compiled")
     for callback in _on_switch:
         callback()
 
@@ -375,7 +392,7 @@ def use(name: str) -> None:
     _state.tier = name
     _state.early = set(EARLY) if name == "compiled" else set()
     for ks in _sets:
-        ks._fill(name)
+        ks._fill(name)  # every module now: a forced tier is for warm-up and comparisons
     for callback in _on_switch:
         callback()
 

@@ -553,9 +553,18 @@ def _pool(pool) -> ShapePool:
     V.check_bound("pool.radii", radii)
     if np.any(np.isnan(aabbs)):
         raise ValueError("pool.aabbs: contains NaN")
-    return ShapePool(verts, np.ascontiguousarray(offs, dtype=np.int64),
-                     np.ascontiguousarray(counts, dtype=np.int64), radii, aabbs,
-                     np.ascontiguousarray(convex, dtype=np.bool_))
+    return ShapePool(_writable(verts, np.float64), _writable(offs, np.int64),
+                     _writable(counts, np.int64), _writable(radii, np.float64),
+                     _writable(aabbs, np.float64), _writable(convex, np.bool_))
+
+
+def _writable(arr: np.ndarray, dtype) -> np.ndarray:
+    """``arr`` as the kernels take it: contiguous, ``dtype``, writable. A kernel compiles once
+    per array type and read-only is another type, so a pool's read-only arrays are copied
+    (the check above reads them whole anyway) rather than compiling every pair kernel
+    twice."""
+    out = np.ascontiguousarray(arr, dtype=dtype)
+    return out if out.flags.writeable else out.copy()
 
 
 def _pairs(pool: ShapePool, pairs) -> np.ndarray:

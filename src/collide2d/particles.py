@@ -40,8 +40,14 @@ _kp = _tiers.kernels("particles")
 
 __all__ = ["Particles", "ParticleHitArrays"]
 
-_MODES = {"stop": _kp.STOP, "bounce": _kp.BOUNCE, "pass": _kp.PASS}
-_MODE_NAMES = {v: k for k, v in _MODES.items()}
+def _modes() -> dict:
+    """``on_hit`` names -> the kernel's codes (read on first use: importing collide2d does
+    not import the particle kernels)."""
+    return {"stop": _kp.STOP, "bounce": _kp.BOUNCE, "pass": _kp.PASS}
+
+
+def _mode_names() -> dict:
+    return {v: k for k, v in _modes().items()}
 
 #: The body frames the next step measures motion from, one row per body slot at the last
 #: step: centre of mass, angle, generation (a slot reused since then did not move). The
@@ -139,11 +145,11 @@ class Particles:
     @property
     def on_hit(self) -> str:
         """"stop", "bounce" or "pass"."""
-        return _MODE_NAMES[int(self._params[0]["mode"])]
+        return _mode_names()[int(self._params[0]["mode"])]
 
     @on_hit.setter
     def on_hit(self, value):
-        self._params[0]["mode"] = _MODES[V.choice("on_hit", value, _MODES)]
+        self._params[0]["mode"] = _modes()[V.choice("on_hit", value, _modes())]
 
     @property
     def elasticity(self) -> float:
@@ -394,7 +400,7 @@ class Particles:
         f8, i8 = np.dtype(np.float64), np.dtype(np.int64)
         state = rows("", S.ParticleStore.saved_fields())
         mode = int(get("on_hit", i8, ()))
-        if mode not in _MODE_NAMES:
+        if mode not in _mode_names():
             raise ValueError(f"particles: unknown on_hit code {mode}")
         settings = dict(zip(_SAVED_SETTINGS, get("settings", f8, (3,)).tolist(), strict=True))
         bits = get("filter_bits", i8, (3,)).tolist()
@@ -404,7 +410,7 @@ class Particles:
         hits = rows("hit_", S.ParticleHitStore.FIELDS)
         frames = _Frames(**{k: a.copy() for k, a in rows("frame_", _FRAME_FIELDS).items()})
         flt = QueryFilter(bits[0], bits[1], [world.bodies[int(i)] for i in excl], bool(bits[2]))
-        system = cls(world, state["positions"], state["velocities"], _MODE_NAMES[mode],
+        system = cls(world, state["positions"], state["velocities"], _mode_names()[mode],
                      filter=flt, **settings)
         system.max_bounces = int(get("max_bounces", i8, ()))
         store = system._store

@@ -157,7 +157,7 @@ class World:
         self._params = np.zeros(1, _views.PARAMS_DTYPE)
         # What the record holds of dt and the store counts (written only when they change).
         self._record = [0.0, -1, -1]
-        self._wview = None
+        self._wview: dict = {}  # id of a contact table -> the WorldView over it
         for name, value in {**_EXTRAS, **_TOLERANCES}.items():
             self._params[0][name] = value
         self.bodies: list[Body] = []
@@ -656,13 +656,18 @@ class World:
         buffers = self._step_buffers
         if b.capacity > buffers.body_capacity:
             buffers.fit(b.capacity, 0)
-        w = self._wview
         bv, sv, ct, sn = b.view(), s.view(), self._contacts.table, self._sensors.table
         jv = self._joints.store.view()
         rv = self._rules.step_view(self._joints.store.keys)
-        if (w is None or w.bodies is not bv or w.shapes is not sv or w.contacts is not ct
-                or w.sensors is not sn or w.rules is not rv or w.joints is not jv):
-            w = self._wview = _views.WorldView(bv, sv, ct, sn, rv, jv)
+        # The contact and sensor tables alternate with the buffers' from step to step: one
+        # view is kept per table, so the compiled step sees the same two objects in turn
+        # and checks each one's types once (_CompiledStep).
+        w = self._wview.get(id(ct))
+        if (w is None or w.contacts is not ct or w.sensors is not sn or w.bodies is not bv
+                or w.shapes is not sv or w.rules is not rv or w.joints is not jv):
+            if len(self._wview) > 1:
+                self._wview.clear()
+            w = self._wview[id(ct)] = _views.WorldView(bv, sv, ct, sn, rv, jv)
         return dt, w, buffers
 
     @property
@@ -708,7 +713,7 @@ class World:
     def _end_step(self, dt, buffers) -> None:
         self._contacts = buffers.swap_contacts(self._contacts)
         self._sensors = buffers.swap_sensors(self._sensors)
-        self.time += dt
+        self._time += dt  # dt was checked: finite, positive, at most MAX_DT
         self._joints.after_step(int(buffers.state[0]["n_broken"]))
         for system in list(self._systems):
             system._step(dt)
@@ -1598,8 +1603,7 @@ class _CompiledStep:
     def __call__(self, w, p, t, first):
         if self.entry is not None:
             c = self.checked
-            if (id(w.bodies) in c and id(w.shapes) in c and id(w.contacts) in c
-                    and id(w.sensors) in c and id(t) in c and id(p) in c):
+            if id(w) in c and id(t) in c and id(p) in c:
                 return self.entry(w, p, t, first)
         result = _step.run_step(w, p, t, first)
         self._check(w, p, t)
@@ -1620,9 +1624,7 @@ class _CompiledStep:
         w_type, p_type, t_type = signature[0], signature[1], signature[2]
         if len(self.checked) > self._LIMIT:
             self.checked.clear()
-        for obj, want in ((w.bodies, w_type.types[0]), (w.shapes, w_type.types[1]),
-                          (w.contacts, w_type.types[2]), (w.sensors, w_type.types[3]),
-                          (t, t_type), (p, p_type)):
+        for obj, want in ((w, w_type), (t, t_type), (p, p_type)):
             if id(obj) not in self.checked and numba.typeof(obj) == want:
                 self.checked[id(obj)] = obj
 
