@@ -27,6 +27,7 @@ import math
 import numpy as np
 
 from .._jit import njit
+from .colouring import colour_rows
 from .constants import B_ARCADE
 
 # Overlap (m) the springs leave alone: a stack rests this much deeper per contact, and
@@ -87,6 +88,12 @@ def prepare_contacts(contacts, m, shapes, bodies, t, block):
                 k += 1
     ba_arr = t.ba
     bb_arr = t.bb
+    for q in range(k):
+        ba_arr[q] = s_body[c_a[rows[q]]]
+        bb_arr[q] = s_body[c_b[rows[q]]]
+    # Rows colour by colour: the solve's Gauss-Seidel order.
+    t.state[0]["n_colours"] = colour_rows(rows[:k], ba_arr[:k], bb_arr[:k], inv_m, inv_i,
+                                          inv_m.shape[0], t.colour_start)
     nmass = t.nmass
     tmass = t.tmass
     adj = t.adj
@@ -115,12 +122,9 @@ def prepare_contacts(contacts, m, shapes, bodies, t, block):
         i = rows[q]
         a = c_a[i]
         b = c_b[i]
-        ba = s_body[a]
-        bb = s_body[b]
-        ba_arr[q] = ba
-        bb_arr[q] = bb
-        fric[q] = math.sqrt(s_friction[a] * s_friction[b])
-        rest[q] = max(s_elasticity[a], s_elasticity[b])
+        ba = ba_arr[q]
+        bb = bb_arr[q]
+        fric[q], rest[q] = row_material(a, b, s_friction, s_elasticity)
         static_pair[q] = inv_m[ba] == 0.0 or inv_m[bb] == 0.0
         nx = c_normal[i, 0]
         ny = c_normal[i, 1]
@@ -177,6 +181,13 @@ def prepare_contacts(contacts, m, shapes, bodies, t, block):
                 kinv[q, 1] = -k12 / det
                 kinv[q, 2] = k11 / det
     return k
+
+
+@njit(inline="always")
+def row_material(a, b, s_friction, s_elasticity):
+    """(friction, restitution) of the rows between shape rows a and b: the one place a
+    contact's material is mixed."""
+    return math.sqrt(s_friction[a] * s_friction[b]), max(s_elasticity[a], s_elasticity[b])
 
 
 @njit

@@ -78,6 +78,8 @@ STEP_FIELDS = (
     # soft-contact coefficients (bias rate, mass scale, impulse scale) between
     # movable bodies and against immovable ones
     "soft", "soft_static",
+    # where each colour's rows end (colouring.py): colour c is rows[start[c]:start[c + 1]]
+    "colour_start",
     # the step record (STEP_DTYPE)
     "state",
 )
@@ -109,7 +111,7 @@ PARAMS_DTYPE = np.dtype([
 #: Scalars a step passes from stage to stage, and its results.
 STEP_DTYPE = np.dtype([
     ("n_pairs", np.int64), ("n_contacts", np.int64), ("n_rows", np.int64),
-    ("n_heavy", np.int64), ("n_sensors", np.int64),
+    ("n_heavy", np.int64), ("n_sensors", np.int64), ("n_colours", np.int64),
     ("substeps", np.int64), ("sub", np.int64),
     ("need", np.int64),  # rows a table must hold for a stage to run (0: enough)
     ("h", np.float64), ("contact_hertz", np.float64),
