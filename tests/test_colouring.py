@@ -80,9 +80,10 @@ def test_immovable_bodies_are_shared_and_overflow_comes_last():
 
 
 def test_a_pyramid_is_solved_colour_by_colour():
-    """A 4-box pyramid's contacts: rows of each colour share no box, and the colours the step
-    recorded cover every solved row."""
+    """A 4-box pyramid's contacts, colour order on: rows of each colour share no box, and the
+    colours the step recorded cover every solved row."""
     world = c2d.World()
+    world._params[0]["colour_rows"] = 1  # off by default (see solver.prepare_contacts)
     world.add_body(kind="static").add_box(20, 1, offset=(0, -0.5))
     for row in range(4):
         for k in range(4 - row):

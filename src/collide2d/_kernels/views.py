@@ -105,6 +105,8 @@ PARAMS_DTYPE = np.dtype([
     # solver extras, each switchable (1 on; World's settings of the same names)
     ("mass_ratio_passes", np.int64), ("shed_weight", np.int64),
     ("restitution_energy_cap", np.int64), ("block_impacts", np.int64),
+    # contact rows solved colour by colour (colouring.py; 0: in pair order, the default)
+    ("colour_rows", np.int64),
     ("n_joints", np.int64),  # joint store rows in use
 ])
 
