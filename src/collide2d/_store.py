@@ -23,6 +23,7 @@ from ._kernels.constants import (  # noqa: F401  (re-exported for the surface)
     B_BULLET,
     B_CUSTOM_MASS,
     B_FIXED_ROTATION,
+    COLOURS,
     DYNAMIC,
     EXPLICIT,
     KINEMATIC,
@@ -449,6 +450,7 @@ class StepBuffers:
         self.state = np.zeros(1, V.STEP_DTYPE)
         self.soft = np.zeros(3)
         self.soft_static = np.zeros(3)
+        self.colour_start = np.zeros(COLOURS + 2, dtype=np.int64)
         self._views: dict = {}
         self.fit(16, 16)
 
@@ -503,8 +505,8 @@ class StepBuffers:
         if view is None:
             a = self.arrays
             view = V.StepView(self.contacts.table, self.sensors.table,
-                              *(a[name] for name in V.STEP_FIELDS[2:-3]),
-                              self.soft, self.soft_static, self.state)
+                              *(a[name] for name in V.STEP_FIELDS[2:-4]),
+                              self.soft, self.soft_static, self.colour_start, self.state)
             if len(self._views) >= 8:
                 self._views.clear()
             self._views[key] = view

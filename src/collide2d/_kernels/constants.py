@@ -58,3 +58,7 @@ J_MOTOR_ON = 16
 J_SPRING = 32      # a spring (distance: free between the limits, no rigid rod)
 J_RATCHET = 64
 J_BROKEN = 128     # broke in the last step (cleared once reported)
+
+# Constraint colours before the overflow colour (colouring.py): one bit each of a body's
+# 64-bit mask of the colours its constraints took.
+COLOURS = 64

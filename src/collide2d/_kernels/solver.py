@@ -27,6 +27,7 @@ import math
 import numpy as np
 
 from .._jit import njit
+from .colouring import colour_rows
 from .constants import B_ARCADE
 
 # Overlap (m) the springs leave alone: a stack rests this much deeper per contact, and
@@ -54,11 +55,13 @@ def make_soft(hertz, zeta, h):
 
 
 @njit
-def prepare_contacts(contacts, m, shapes, bodies, t, block):
+def prepare_contacts(contacts, m, shapes, bodies, t, block, colour):
     """Per-point solver data for the solid contacts with points among the table's first
     ``m`` rows, into ``t`` (rows, ba, bb, jac, nmass, tmass, coup, adj, relv, fric, rest,
     static_pair, max_imp, kinv). Two-point impacts are solved as a block only with
-    ``block``. Returns how many manifolds it prepared."""
+    ``block``; with ``colour`` the rows go colour by colour (``t.colour_start``,
+    ``n_colours`` in the step record), else in the table's pair order. Returns how many
+    manifolds it prepared."""
     c_a = contacts.a
     c_b = contacts.b
     c_resp = contacts.resp
@@ -87,6 +90,16 @@ def prepare_contacts(contacts, m, shapes, bodies, t, block):
                 k += 1
     ba_arr = t.ba
     bb_arr = t.bb
+    for q in range(k):
+        ba_arr[q] = s_body[c_a[rows[q]]]
+        bb_arr[q] = s_body[c_b[rows[q]]]
+    # Rows colour by colour: the solve's Gauss-Seidel order. Off by default: pair order
+    # runs a pyramid bottom-up in one sweep and holds B = 100 at 0.37 m of sag, colour
+    # order at 0.40 m.
+    t.state[0]["n_colours"] = 0
+    if colour:
+        t.state[0]["n_colours"] = colour_rows(rows[:k], ba_arr[:k], bb_arr[:k], inv_m, inv_i,
+                                              inv_m.shape[0], t.colour_start)
     nmass = t.nmass
     tmass = t.tmass
     adj = t.adj
@@ -115,12 +128,9 @@ def prepare_contacts(contacts, m, shapes, bodies, t, block):
         i = rows[q]
         a = c_a[i]
         b = c_b[i]
-        ba = s_body[a]
-        bb = s_body[b]
-        ba_arr[q] = ba
-        bb_arr[q] = bb
-        fric[q] = math.sqrt(s_friction[a] * s_friction[b])
-        rest[q] = max(s_elasticity[a], s_elasticity[b])
+        ba = ba_arr[q]
+        bb = bb_arr[q]
+        fric[q], rest[q] = row_material(a, b, s_friction, s_elasticity)
         static_pair[q] = inv_m[ba] == 0.0 or inv_m[bb] == 0.0
         nx = c_normal[i, 0]
         ny = c_normal[i, 1]
@@ -177,6 +187,13 @@ def prepare_contacts(contacts, m, shapes, bodies, t, block):
                 kinv[q, 1] = -k12 / det
                 kinv[q, 2] = k11 / det
     return k
+
+
+@njit(inline="always")
+def row_material(a, b, s_friction, s_elasticity):
+    """(friction, restitution) of the rows between shape rows a and b: the one place a
+    contact's material is mixed."""
+    return math.sqrt(s_friction[a] * s_friction[b]), max(s_elasticity[a], s_elasticity[b])
 
 
 @njit

@@ -153,7 +153,7 @@ def prepare(w, p, t):
     arcade_response(c.a[:m], c.b[:m], c.resp[:m], c.count[:m], c.normal[:m], c.sep[:m],
                     s.body, s.friction, s.elasticity, b.flags, t.com, t.dp, b.vel, b.angvel,
                     t.inv_m, prm["arcade_static_speed"])
-    k = prepare_contacts(c, m, s, b, t, prm["block_impacts"] != 0)
+    k = prepare_contacts(c, m, s, b, t, prm["block_impacts"] != 0, prm["colour_rows"] != 0)
     st["n_rows"] = k
     rows = t.rows[:k]
     ba = t.ba[:k]

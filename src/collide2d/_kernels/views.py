@@ -78,6 +78,8 @@ STEP_FIELDS = (
     # soft-contact coefficients (bias rate, mass scale, impulse scale) between
     # movable bodies and against immovable ones
     "soft", "soft_static",
+    # where each colour's rows end (colouring.py): colour c is rows[start[c]:start[c + 1]]
+    "colour_start",
     # the step record (STEP_DTYPE)
     "state",
 )
@@ -103,13 +105,15 @@ PARAMS_DTYPE = np.dtype([
     # solver extras, each switchable (1 on; World's settings of the same names)
     ("mass_ratio_passes", np.int64), ("shed_weight", np.int64),
     ("restitution_energy_cap", np.int64), ("block_impacts", np.int64),
+    # contact rows solved colour by colour (colouring.py; 0: in pair order, the default)
+    ("colour_rows", np.int64),
     ("n_joints", np.int64),  # joint store rows in use
 ])
 
 #: Scalars a step passes from stage to stage, and its results.
 STEP_DTYPE = np.dtype([
     ("n_pairs", np.int64), ("n_contacts", np.int64), ("n_rows", np.int64),
-    ("n_heavy", np.int64), ("n_sensors", np.int64),
+    ("n_heavy", np.int64), ("n_sensors", np.int64), ("n_colours", np.int64),
     ("substeps", np.int64), ("sub", np.int64),
     ("need", np.int64),  # rows a table must hold for a stage to run (0: enough)
     ("h", np.float64), ("contact_hertz", np.float64),
