@@ -407,9 +407,8 @@ class WorldBatch:
     def _set_views(self, i: int) -> None:
         w = self._worlds[i]
         n_shapes = w._shapes.count
-        pairs = min(n_shapes * (n_shapes - 1) // 2, 64 + 4 * n_shapes)
         buffers = w._step_buffers
-        buffers.fit(w._bodies.capacity, max(pairs, 16))
+        buffers.fit(w._bodies.capacity, _pair_room(n_shapes))
         buffers.fit_sensors(max(16, n_shapes))
         # The record's dt is written by step(); the counts and views as World.step does.
         _, wv, _ = w._begin_step(1.0)
@@ -522,6 +521,12 @@ class WorldBatch:
 
 #: The lists of views the kernels read, one entry per world.
 _LISTS = ("ws0", "ts0", "ws1", "ts1", "bodies", "shapes", "joints", "cw", "cb")
+
+
+def _pair_room(n_shapes: int) -> int:
+    """Pair rows a world's step tables get up front: every pair of shapes, up to a bound
+    (a world that finds more grows them after the batch's call)."""
+    return max(16, min(n_shapes * (n_shapes - 1) // 2, 64 + 4 * n_shapes))
 
 
 def _finite(name, values) -> np.ndarray:
