@@ -72,7 +72,7 @@ def test_world_i_equals_a_lone_world():
     # The worlds differ from each other (the inputs did).
     assert batch.world(0).snapshot() != batch.world(1).snapshot()
     # Read back, a world keeps stepping in the batch as alone.
-    for t in range(10):
+    for _t in range(10):
         batch.step(DT)
         for w in lone:
             w.step(DT)

@@ -61,7 +61,7 @@ def test_truncation_and_spaces():
     envs = gym.make_vec("collide2d/LunarLander-v3", num_envs=2, max_episode_steps=5)
     obs, _ = envs.reset(seed=0)
     assert envs.observation_space.shape == (2, 8)
-    for t in range(5):
+    for _t in range(5):
         obs, rew, term, trunc, _ = envs.step(np.array([0, 0]))
     assert trunc.all() and not term.any()
     obs, rew, term, trunc, _ = envs.step(np.array([0, 0]))
