@@ -17,6 +17,8 @@ arithmetic as the single-body setters (``Body.apply_impulse`` and so on), bit fo
 
 import math
 
+import numpy as np
+
 from .._jit import njit, prange
 from .constants import B_AWAKE, C_TOUCHING, DYNAMIC, J_MOTOR_ON, SOLID
 from .integrate import first_non_finite
@@ -39,14 +41,16 @@ def step_worlds(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, broke
     for i in range(n):
         if status[i] >= 0:
             return i
+    # A typed zero: a literal 0 would compile run_step a second time, for the literal.
+    start = np.int64(0)
     for i in prange(n):
         prev_contacts[i] = params[i]["n_contacts"]
         if parity[i] == 0:
             t = ts0[i]
-            s = run_step(ws0[i], params[i:i + 1], t, 0)
+            s = run_step(ws0[i], params[i:i + 1], t, start)
         else:
             t = ts1[i]
-            s = run_step(ws1[i], params[i:i + 1], t, 0)
+            s = run_step(ws1[i], params[i:i + 1], t, start)
         status[i] = s
         broken[i] = t.state[0]["n_broken"]
         if s == DONE:
