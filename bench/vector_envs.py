@@ -30,7 +30,10 @@ def _rate(envs, seconds: float, seed: int = 0) -> float:
     envs.reset(seed=seed)
     rng = np.random.default_rng(seed)
     n = envs.num_envs
-    envs.step(rng.integers(0, 4, n))  # warm
+    steps, t0 = 0, time.perf_counter()
+    while steps < 3 or time.perf_counter() - t0 < seconds / 4:  # warm, resets included
+        envs.step(rng.integers(0, 4, n))
+        steps += 1
     steps, t0 = 0, time.perf_counter()
     while steps < 3 or time.perf_counter() - t0 < seconds:
         envs.step(rng.integers(0, 4, n))
@@ -52,6 +55,8 @@ def _split(n: int, seconds: float) -> tuple[float, float, float]:
         step(dt)
         batch_time[0] += time.perf_counter() - t0
 
+    for _ in range(20):
+        envs.step(rng.integers(0, 4, n))
     env.batch.step = timed
     steps, t0 = 0, time.perf_counter()
     while steps < 3 or time.perf_counter() - t0 < seconds:
@@ -63,18 +68,29 @@ def _split(n: int, seconds: float) -> tuple[float, float, float]:
 
 
 def _profile_one() -> dict:
-    """World.profile of one lander world, averaged over 200 steps of random actions."""
+    """World.profile of one lander world in flight (engines off, 40 steps after reset, each
+    step from the same snapshot), and World.step over the same steps."""
     env = gym.make("collide2d/LunarLander-v3").unwrapped
     env.reset(seed=0)
+    for _ in range(40):
+        env.step(0)
+    world = env.world
+    world._callbacks = {k: [] for k in world._callbacks}
+    start = world.snapshot()
+    from collide2d import World
+
+    for _ in range(3):  # the stages compile (or load) on first use
+        World.restore(start).profile(1 / 50)
     sums: dict = {}
     for _ in range(200):
-        prof = env.world.profile(1 / 50)
+        prof = World.restore(start).profile(1 / 50)
         for k, v in prof.stages.items():
             sums[k] = sums.get(k, 0.0) + v
         sums["total"] = sums.get("total", 0.0) + prof.total
+    worlds = [World.restore(start) for _ in range(200)]
     t0 = time.perf_counter()
-    for _ in range(200):
-        env.world.step(1 / 50)
+    for w in worlds:
+        w.step(1 / 50)
     sums["step"] = time.perf_counter() - t0
     return {k: v / 200 for k, v in sums.items()}
 

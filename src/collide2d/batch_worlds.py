@@ -181,6 +181,10 @@ class WorldBatch:
             self._adopt(i, w)
         self._lists = {name: _typed_list(v) for name, v in self._entries.items()}
         self._entries = None
+        for lst in self._lists.values():
+            # Numba compiles a typed list's item assignment on first use (seconds, once a
+            # process): here rather than at the first reset of a world mid-run.
+            lst[0] = lst[0]
 
     # ------------------------------------------------------------------ worlds
     def __len__(self) -> int:
