@@ -212,7 +212,7 @@ class WorldBatch:
         >>> batch.step(0.1)
         >>> batch.reset(1)
         >>> batch.body_states([ball.id]).position[:, 0, 1].round(2).tolist()
-        [4.9, 5.0]
+        [4.94, 5.0]
         """
         rows = self._indices(index)
         if snapshot is not None and not isinstance(snapshot, (bytes, bytearray)):
