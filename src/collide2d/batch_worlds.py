@@ -24,9 +24,9 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _tiers
+from . import _typed_lists as _lists
 from . import _validate as V
 from . import world as _world
-from ._jit import JIT_ENABLED
 from ._kernels import views as _views
 from .body import _slots_of_ids
 from .world import World
@@ -81,14 +81,6 @@ class ContactCounts(NamedTuple):
     began: np.ndarray
     ended: np.ndarray
     touching: np.ndarray
-
-
-def _typed_list(items):
-    if JIT_ENABLED:
-        from numba.typed import List
-
-        return List(items)
-    return list(items)
 
 
 class WorldBatch:
@@ -172,19 +164,11 @@ class WorldBatch:
         self._prev = np.zeros(count, np.int64)
         self._broken = np.zeros(count, np.int64)
         self.times = np.zeros(count)
-        placeholder = [None] * count
         self._lists = None
-        self._entries = {name: list(placeholder) for name in _LISTS}
         self._touched: set[int] = set()
         self._slot_cache: dict = {}
         for i, w in enumerate(items):
             self._adopt(i, w)
-        self._lists = {name: _typed_list(v) for name, v in self._entries.items()}
-        self._entries = None
-        for lst in self._lists.values():
-            # Numba compiles a typed list's item assignment on first use (seconds, once a
-            # process): here rather than at the first reset of a world mid-run.
-            lst[0] = lst[0]
 
     # ------------------------------------------------------------------ worlds
     def __len__(self) -> int:
@@ -422,9 +406,12 @@ class WorldBatch:
         entries = {"ws0": wv, "ts0": tv, "ws1": wv1, "ts1": tv1, "bodies": wv.bodies,
                    "shapes": wv.shapes, "joints": wv.joints, "cw": wv.contacts,
                    "cb": wv1.contacts}
-        target = self._entries if self._lists is None else self._lists
+        if self._lists is None:  # the first world: every entry starts as its views
+            self._lists = {name: _lists.filled(value, len(self._worlds))
+                           for name, value in entries.items()}
+            return
         for name, value in entries.items():
-            target[name][i] = value
+            _lists.put(self._lists[name], i, value)
 
     def _swap_tables(self, i: int) -> None:
         """Put world i's tables where World.step leaves them (parity 0)."""
@@ -521,10 +508,6 @@ class WorldBatch:
             return np.ascontiguousarray(np.broadcast_to(w, shape))
         except ValueError:
             raise ValueError(f"where: expected shape {shape}, got {w.shape}") from None
-
-
-#: The lists of views the kernels read, one entry per world.
-_LISTS = ("ws0", "ts0", "ws1", "ts1", "bodies", "shapes", "joints", "cw", "cb")
 
 
 def _pair_room(n_shapes: int) -> int:
