@@ -8,6 +8,7 @@ point from the first to the second; a segment's hit carries the outward surface 
 """
 
 from .batch import ShapeGeometry
+from .batch_worlds import BodyStates, ContactCounts, WorldBatch
 from .body import Body
 from .character import MoveContact, MoveResult, MoveResults
 from .geometry import (
@@ -68,6 +69,7 @@ __all__ = [
     "segment_polygon", "segment_polygon_many", "sweep", "sweep_many",
 ]
 __all__ += ["Joint", "JOINT_KINDS", "JointGeometry"]
+__all__ += ["WorldBatch", "BodyStates", "ContactCounts"]
 __all__ += ["TileMap", "MoveResult", "MoveResults", "MoveContact", "ShapeGeometry"]
 # World query results. collide2d.RayHit is what world.raycast returns (shape, body, point,
 # normal, fraction); geometry's segment_polygon returns a BoundaryHit (fraction, point,

@@ -293,3 +293,8 @@ def njit(fn=None, **options):
     if fn is not None:
         return wrap(fn)
     return wrap
+
+
+#: ``numba.prange`` (a parallel loop in kernels compiled with ``parallel=True``), or
+#: ``range`` without Numba.
+prange = _numba.prange if _numba is not None else range

@@ -170,6 +170,27 @@ def _snapshots(c2d, state: dict) -> None:
         copy.deepcopy(w).step(DT)
 
 
+def _world_batch(c2d, state: dict) -> None:
+    """WorldBatch's kernels: the batched step and the per-world reads and writes."""
+    import numpy as np
+
+    w = c2d.World()
+    ground = w.add_body(kind="static")
+    ground.add_box(10, 1)
+    arm = w.add_body(position=(0, 2))
+    arm.add_box(1, 1)
+    w.add_revolute_joint(ground, arm, (0, 1.5), motor_speed=1.0, max_motor_torque=1.0)
+    batch = c2d.WorldBatch(w, 2)
+    ids = [arm.id]
+    batch.apply_impulses(ids, np.zeros((2, 1, 2)), np.zeros((2, 1, 2)))
+    batch.apply_forces(ids, np.zeros((2, 1, 2)))
+    batch.apply_torques(ids, np.zeros((2, 1)))
+    batch.set_motors([0], np.ones((2, 1)), np.ones((2, 1)))
+    batch.step(DT)
+    batch.body_states(ids)
+    batch.contact_events((0, 0))
+
+
 def steps() -> list[tuple[str, Callable]]:
     """(label, function of (collide2d, state)) for each warm-up stage, in order."""
     # What most programs need first comes first: a program running uncompiled meanwhile
@@ -183,6 +204,7 @@ def steps() -> list[tuple[str, Callable]]:
         ("geometry, batch", lambda c2d, st: _geometry_batch(c2d)),
         ("character mover, tile map", _character),
         ("snapshots", _snapshots),
+        ("world batch", _world_batch),
     ]
 
 

@@ -12,7 +12,8 @@ import gymnasium as gym
 _ENVS = {
     "collide2d/LunarLander-v3": dict(
         entry_point="collide2d.envs.lunar_lander:LunarLander", max_episode_steps=1000,
-        reward_threshold=200),
+        reward_threshold=200,
+        vector_entry_point="collide2d.envs.lunar_lander_vector:LunarLanderVector"),
     "collide2d/BipedalWalker-v3": dict(
         entry_point="collide2d.envs.bipedal_walker:BipedalWalker", max_episode_steps=1600,
         reward_threshold=300),

@@ -1,0 +1,201 @@
+"""Many independent worlds in one compiled call (``collide2d.batch_worlds.WorldBatch``).
+
+Each world keeps its own stores; the batch passes their views as typed lists, one entry per
+world. ``step_worlds`` runs ``step.run_step`` on every world, worlds spread over threads
+with ``prange``: world i is stepped by exactly the code ``World.step`` runs, so the result
+does not depend on the thread count or on the other worlds.
+
+A step swaps a world's contact and sensor tables with its step buffers' (the table the step
+wrote becomes the world's). Here the swap is a parity per world: ``ws0`` / ``ts0`` are the
+views with the world's own tables as its tables, ``ws1`` / ``ts1`` the views with the two
+tables exchanged; parity 1 means the next step reads ``ws1`` / ``ts1``. The surface puts the
+tables back in their places (``WorldBatch.world``) when a world is read as a ``World``.
+
+The other kernels read and write body and joint rows of every world by slot, with the same
+arithmetic as the single-body setters (``Body.apply_impulse`` and so on), bit for bit.
+"""
+
+import math
+
+import numpy as np
+
+from .._jit import njit, prange
+from .constants import B_AWAKE, C_TOUCHING, DYNAMIC, J_MOTOR_ON, SOLID
+from .integrate import first_non_finite
+from .step import DONE, run_step
+
+
+@njit(parallel=True)
+def step_worlds(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, broken):
+    """Step every world once. Returns -1, or the first world with a NaN or inf in a live
+    body's state (``status`` its slot), in which case no world was stepped.
+
+    Per world: ``status`` the stage to run again once a table grew (``run_step``'s result;
+    ``DONE`` when finished), ``prev_contacts`` the rows of the table the step replaced
+    (their ``ended`` flags are that step's end events), ``broken`` the joints it broke."""
+    n = len(ws0)
+    for i in prange(n):
+        b = ws0[i].bodies
+        status[i] = first_non_finite(b.pos, b.angle, b.vel, b.angvel, b.force, b.torque,
+                                     b.flags, params[i]["n_bodies"])
+    for i in range(n):
+        if status[i] >= 0:
+            return i
+    # A typed zero: a literal 0 would compile run_step a second time, for the literal.
+    start = np.int64(0)
+    for i in prange(n):
+        prev_contacts[i] = params[i]["n_contacts"]
+        if parity[i] == 0:
+            t = ts0[i]
+            s = run_step(ws0[i], params[i:i + 1], t, start)
+        else:
+            t = ts1[i]
+            s = run_step(ws1[i], params[i:i + 1], t, start)
+        status[i] = s
+        broken[i] = t.state[0]["n_broken"]
+        if s == DONE:
+            parity[i] = 1 - parity[i]
+    return -1
+
+
+@njit
+def read_bodies(bs, slots, pos, angle, vel, angvel, rot, awake):
+    """Pose, velocity, (cos, sin) of the angle and awake flag of bodies ``slots[i, k]``."""
+    for i in range(len(bs)):
+        b = bs[i]
+        for k in range(slots.shape[1]):
+            s = slots[i, k]
+            pos[i, k, 0] = b.pos[s, 0]
+            pos[i, k, 1] = b.pos[s, 1]
+            angle[i, k] = b.angle[s]
+            vel[i, k, 0] = b.vel[s, 0]
+            vel[i, k, 1] = b.vel[s, 1]
+            angvel[i, k] = b.angvel[s]
+            rot[i, k, 0] = math.cos(b.angle[s])
+            rot[i, k, 1] = math.sin(b.angle[s])
+            awake[i, k] = (b.flags[s] & B_AWAKE) != 0
+
+
+@njit(inline="always")
+def _wake(b, s):
+    b.flags[s] |= B_AWAKE
+    b.sleep_time[s] = 0.0
+
+
+@njit(inline="always")
+def _lever(b, s, px, py):
+    """From the body's centre of mass to the world point (px, py), as
+    ``point - Body.world_point_of(local_com)`` computes it."""
+    c = math.cos(b.angle[s])
+    sn = math.sin(b.angle[s])
+    x = b.local_com[s, 0]
+    y = b.local_com[s, 1]
+    return (px - (b.pos[s, 0] + (c * x - sn * y)), py - (b.pos[s, 1] + (sn * x + c * y)))
+
+
+@njit
+def push_bodies(bs, slots, where, values, points, at_points, impulse):
+    """Add ``values[i, k]`` to body ``slots[i, k]`` where ``where[i, k]``: a force (N)
+    or an impulse (N s), at ``points[i, k]`` (world frame, m) when ``at_points``, else at the
+    centre of mass. Rows are applied in order k; static and kinematic bodies take nothing."""
+    for i in range(len(bs)):
+        b = bs[i]
+        for k in range(slots.shape[1]):
+            if not where[i, k]:
+                continue
+            s = slots[i, k]
+            if b.kind[s] != DYNAMIC:
+                continue
+            fx = values[i, k, 0]
+            fy = values[i, k, 1]
+            if impulse:
+                b.vel[s, 0] += fx * b.inv_mass[s]
+                b.vel[s, 1] += fy * b.inv_mass[s]
+            else:
+                b.force[s, 0] += fx
+                b.force[s, 1] += fy
+            if at_points:
+                rx, ry = _lever(b, s, points[i, k, 0], points[i, k, 1])
+                if impulse:
+                    b.angvel[s] += b.inv_inertia[s] * (rx * fy - ry * fx)
+                else:
+                    b.torque[s] += rx * fy - ry * fx
+            _wake(b, s)
+
+
+@njit
+def push_torques(bs, slots, where, values):
+    """Add torque ``values[i, k]`` (N m) to body ``slots[i, k]`` where ``where[i, k]``."""
+    for i in range(len(bs)):
+        b = bs[i]
+        for k in range(slots.shape[1]):
+            s = slots[i, k]
+            if where[i, k] and b.kind[s] == DYNAMIC:
+                b.torque[s] += values[i, k]
+                _wake(b, s)
+
+
+@njit
+def set_motors(bs, js, slots, speeds, max_torques):
+    """Motor speed and maximum motor torque (or force) of joints ``slots[i, k]``; wakes
+    their dynamic bodies as ``Joint``'s setters do."""
+    for i in range(len(js)):
+        j = js[i]
+        b = bs[i]
+        for k in range(slots.shape[1]):
+            s = slots[i, k]
+            j.motor_speed[s] = speeds[i, k]
+            j.max_motor[s] = max_torques[i, k]
+            if max_torques[i, k] > 0.0:
+                j.flags[s] |= J_MOTOR_ON
+            else:
+                j.flags[s] &= ~J_MOTOR_ON
+            for body in (j.body_a[s], j.body_b[s]):
+                if body >= 0 and b.kind[body] == DYNAMIC:
+                    _wake(b, body)
+
+
+@njit(inline="always")
+def _of_types(ta, tb, type_a, type_b):
+    return (ta == type_a and tb == type_b) or (ta == type_b and tb == type_a)
+
+
+@njit
+def contact_events(ss, cw, cb, parity, n_contacts, prev_contacts, type_a, type_b, began,
+                   ended, touching):
+    """Per world i and pair k of collision types (``type_a[k]``, ``type_b[k]``, either way
+    round): solid contacts that began touching in the last step, ended in it, and touch now.
+
+    ``cw[i]`` is world i's own contact table, ``cb[i]`` its step buffers'; after a step with
+    parity p (already flipped) the current table is ``cw`` when p is 0."""
+    for i in range(len(ss)):
+        col = ss[i].collision_type
+        if parity[i] == 0:
+            cur = cw[i]
+            old = cb[i]
+        else:
+            cur = cb[i]
+            old = cw[i]
+        for k in range(type_a.shape[0]):
+            began[i, k] = 0
+            ended[i, k] = 0
+            touching[i, k] = 0
+        for r in range(n_contacts[i]):
+            if cur.resp[r] != SOLID:
+                continue
+            ta = col[cur.a[r]]
+            tb = col[cur.b[r]]
+            for k in range(type_a.shape[0]):
+                if _of_types(ta, tb, type_a[k], type_b[k]):
+                    if cur.began[r]:
+                        began[i, k] += 1
+                    if cur.flags[r] & C_TOUCHING:
+                        touching[i, k] += 1
+        for r in range(prev_contacts[i]):
+            if old.resp[r] != SOLID or not old.ended[r]:
+                continue
+            ta = col[old.a[r]]
+            tb = col[old.b[r]]
+            for k in range(type_a.shape[0]):
+                if _of_types(ta, tb, type_a[k], type_b[k]):
+                    ended[i, k] += 1

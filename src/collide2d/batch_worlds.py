@@ -1,0 +1,549 @@
+"""Many independent worlds stepped in one compiled call: :class:`WorldBatch`.
+
+A batch holds N ordinary :class:`~collide2d.World` objects (copies of one world, or worlds
+of the same make-up) and steps them all with one call of ``_kernels.worlds.step_worlds``,
+worlds spread over Numba's threads (``NUMBA_NUM_THREADS``, ``numba.set_num_threads``).
+Each world is stepped by the code ``World.step`` runs, so world i ends bit for bit as a lone
+world stepped the same way, whatever the thread count.
+
+Inputs and outputs are arrays with a leading world axis; bodies are named by their ids
+(``Body.id``: the same in every copy of a world), joints by their index in
+``world.joints``. The Python cost of a step does not grow with N: the per-world work left
+to Python is for the rare world that needs it (a table that must grow, a joint that broke,
+a world read or replaced by the caller).
+
+What a batch does not do: callbacks (contact events come out as arrays,
+:meth:`WorldBatch.contact_events`), particle systems, and ``World.time`` bookkeeping
+between reads (``batch.times`` holds it; ``batch.world(i)`` writes it back).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from . import _tiers
+from . import _typed_lists as _lists
+from . import _validate as V
+from . import world as _world
+from ._kernels import views as _views
+from .body import _slots_of_ids
+from .world import World
+
+_k = _tiers.kernels("worlds")
+
+#: ``run_step``'s result for a world it finished.
+_DONE = -1
+
+
+class BodyStates(NamedTuple):
+    """Bodies' state in every world of a batch: ``[i, k]`` is body ``ids[k]`` of world i.
+
+    Attributes
+    ----------
+    position : (n, k, 2) float64
+        Body origins (m).
+    angle : (n, k) float64
+        Angles (rad, counter-clockwise).
+    velocity : (n, k, 2) float64
+        Velocities of the centres of mass (m/s).
+    angular_velocity : (n, k) float64
+        rad/s, counter-clockwise.
+    rotation : (n, k, 2) float64
+        ``(cos(angle), sin(angle))``, as ``math.cos`` and ``math.sin`` give them.
+    awake : (n, k) bool
+        False while the body sleeps.
+    """
+
+    position: np.ndarray
+    angle: np.ndarray
+    velocity: np.ndarray
+    angular_velocity: np.ndarray
+    rotation: np.ndarray
+    awake: np.ndarray
+
+
+class ContactCounts(NamedTuple):
+    """Solid contacts per world and pair of collision types, after the last step.
+
+    Attributes
+    ----------
+    began : (n, m) int64
+        Contacts between shapes of those types that began touching in the last step (what
+        ``on_contact_begin(between=...)`` would have been called with).
+    ended : (n, m) int64
+        Contacts that ended in it (``on_contact_end``).
+    touching : (n, m) int64
+        Contacts touching now.
+    """
+
+    began: np.ndarray
+    ended: np.ndarray
+    touching: np.ndarray
+
+
+class WorldBatch:
+    """N independent worlds stepped together in one compiled call.
+
+    Parameters
+    ----------
+    worlds : World or sequence of World
+        One world, copied ``n`` times through its snapshot (the original stays yours), or
+        the worlds themselves: the batch takes them over (step them only through the batch;
+        read one with :meth:`world`).
+    n : int, optional
+        How many copies of ``worlds`` when it is one world.
+
+    Notes
+    -----
+    Worlds spread over Numba's threads (``numba.set_num_threads``); every world is stepped
+    by the code ``World.step`` runs, so the results are the same bits with 1 thread or
+    many, and world i equals a lone world stepped the same way. Callbacks are not run and
+    particle systems are not stepped: a world with either is refused.
+
+    Example
+    -------
+    >>> import collide2d as c2d
+    >>> world = c2d.World()
+    >>> _ = world.add_body(kind="static").add_box(10, 1)
+    >>> box = world.add_body(position=(0, 2))
+    >>> _ = box.add_box(1, 1)
+    >>> batch = c2d.WorldBatch(world, 3)
+    >>> batch.apply_impulses([box.id], [[[0.0, 0.0]], [[1.0, 0.0]], [[2.0, 0.0]]])
+    >>> batch.step(1 / 60)
+    >>> batch.body_states([box.id]).velocity[:, 0, 0].round(3).tolist()
+    [0.0, 1.0, 2.0]
+    """
+
+    def __init__(self, worlds, n: int | None = None):
+        if isinstance(worlds, World):
+            if n is None:
+                raise TypeError("n: give the number of copies of the world")
+            count = V.int64("n", n)
+            if count < 1:
+                raise ValueError(f"n: at least 1 world, got {count}")
+            _check_world("worlds", worlds)
+            data = worlds.snapshot()
+            items = [World.restore(data) for _ in range(count)]
+            snapshots = [data] * count
+        else:
+            if n is not None:
+                raise TypeError("n: only with a single world (a list of worlds is used as "
+                                "it is)")
+            try:
+                items = list(worlds)
+            except TypeError:
+                raise TypeError(f"worlds: expected a World or a sequence of worlds, got "
+                                f"{type(worlds).__name__}") from None
+            if not items:
+                raise ValueError("worlds: at least one world")
+            for i, w in enumerate(items):
+                _check_world(f"worlds[{i}]", w)
+            if len({id(w) for w in items}) != len(items):
+                raise ValueError("worlds: the same World appears twice; give distinct "
+                                 "worlds (copy one with World.restore(world.snapshot()))")
+            snapshots = [w.snapshot() for w in items]
+        self._setup(items, snapshots)
+
+    @classmethod
+    def _of(cls, worlds: list) -> WorldBatch:
+        """A batch that takes ``worlds`` over as they are, with no stored snapshots (the
+        environments build each episode's world themselves)."""
+        batch = cls.__new__(cls)
+        batch._setup(list(worlds), [None] * len(worlds))
+        return batch
+
+    def _setup(self, items: list, snapshots: list) -> None:
+        self._snapshots = snapshots
+        count = len(items)
+        self._worlds: list[World] = [None] * count
+        self._params = np.zeros(count, _views.PARAMS_DTYPE)
+        self._parity = np.zeros(count, np.int64)
+        self._status = np.zeros(count, np.int64)
+        self._prev = np.zeros(count, np.int64)
+        self._broken = np.zeros(count, np.int64)
+        self.times = np.zeros(count)
+        self._lists = None
+        self._touched: set[int] = set()
+        self._slot_cache: dict = {}
+        for i, w in enumerate(items):
+            self._adopt(i, w)
+
+    # ------------------------------------------------------------------ worlds
+    def __len__(self) -> int:
+        return len(self._worlds)
+
+    def world(self, index: int) -> World:
+        """World ``index`` as a :class:`World` (its contact tables, time and settings
+        brought up to date). Changes made to it are seen by the batch's next call."""
+        i = self._index(index)
+        self._settle(i)
+        self._touched.add(i)
+        return self._worlds[i]
+
+    def reset(self, index, snapshot: bytes | None = None) -> None:
+        """Replace worlds ``index`` (an int or an array of ints) by a world restored from
+        ``snapshot`` (``World.snapshot()`` bytes), or by the world each started as.
+
+        Example
+        -------
+        >>> import collide2d as c2d
+        >>> world = c2d.World()
+        >>> ball = world.add_body(position=(0, 5))
+        >>> _ = ball.add_circle(0.5)
+        >>> batch = c2d.WorldBatch(world, 2)
+        >>> batch.step(0.1)
+        >>> batch.reset(1)
+        >>> batch.body_states([ball.id]).position[:, 0, 1].round(2).tolist()
+        [4.94, 5.0]
+        """
+        rows = self._indices(index)
+        if snapshot is not None and not isinstance(snapshot, (bytes, bytearray)):
+            raise TypeError(f"snapshot: expected World.snapshot() bytes, got "
+                            f"{type(snapshot).__name__}")
+        if snapshot is None:
+            missing = [int(i) for i in rows if self._snapshots[int(i)] is None]
+            if missing:
+                raise ValueError(f"index: world {missing[0]} has no snapshot to reset to; "
+                                 "give one (snapshot=world.snapshot())")
+        new = [World.restore(snapshot if snapshot is not None else self._snapshots[i])
+               for i in rows]
+        for i, w in zip(rows, new, strict=True):
+            self._adopt(int(i), w)
+            if snapshot is not None:
+                self._snapshots[int(i)] = bytes(snapshot)
+
+    def set_world(self, index: int, world: World) -> None:
+        """Put ``world`` in place of world ``index``; the batch takes it over (its snapshot
+        becomes what :meth:`reset` restores)."""
+        i = self._index(index)
+        _check_world("world", world)
+        if any(w is world for w in self._worlds):
+            raise ValueError("world: already in this batch")
+        self._snapshots[i] = world.snapshot()
+        self._adopt(i, world)
+
+    def _put(self, i: int, world: World) -> None:
+        """``set_world`` for the environments: no checks, no snapshot kept."""
+        self._snapshots[i] = None
+        self._adopt(i, world)
+
+    # ------------------------------------------------------------------ step
+    def step(self, dt: float) -> None:
+        """Advance every world by ``dt`` seconds (> 0) in one compiled call.
+
+        A world with a NaN or inf in a body's state raises ``ValueError`` naming it, and
+        no world is stepped."""
+        if type(dt) is not float or not 0.0 < dt <= _world.MAX_DT:
+            dt = V.finite_scalar("dt", dt, positive=True)
+            if dt > _world.MAX_DT:
+                raise ValueError(f"dt: at most {_world.MAX_DT:g} s per step, got {dt!r}")
+        self._refresh()
+        self._params["dt"] = dt
+        L = self._lists
+        _tiers.enter()
+        try:
+            bad = _k.step_worlds(L["ws0"], L["ts0"], L["ws1"], L["ts1"], self._params,
+                                 self._parity, self._status, self._prev, self._broken)
+            if bad >= 0:
+                w = self._worlds[bad]
+                slot = int(self._status[bad])
+                raise ValueError(f"world {bad}: body {int(w._bodies.order[slot])} "
+                                 "(world.bodies index) has a NaN or inf position, angle, "
+                                 "velocity or force; no world was stepped")
+            self.times += dt
+            for i in np.flatnonzero(self._status != _DONE).tolist():
+                self._finish_step(i)
+        finally:
+            _tiers.leave()
+        for i in np.flatnonzero(self._broken).tolist():
+            self._settle(i)
+            self._worlds[i]._joints.after_step(int(self._broken[i]))
+            self._touched.add(i)  # the pair rules changed
+
+    def _finish_step(self, i: int) -> None:
+        """A world whose step stopped for a table to grow: finish it as World.step does."""
+        w = self._worlds[i]
+        buffers = w._step_buffers
+        if self._parity[i]:
+            self._swap_tables(i)
+        stage = int(self._status[i])
+        view = _views.WorldView(
+            w._bodies.view(), w._shapes.view(), w._contacts.table, w._sensors.table,
+            w._rules.step_view(w._joints.store.keys), w._joints.store.view())
+        while stage != _DONE:
+            w._grow(buffers, stage)
+            stage = _world._run_step(view, w._params, buffers.view(), stage)
+        self._broken[i] = int(buffers.state[0]["n_broken"])
+        self._parity[i] = 1  # the table the step wrote is the buffers'
+        self._set_views(i)
+
+    # ------------------------------------------------------------------ bodies
+    def body_states(self, ids) -> BodyStates:
+        """Position, angle, velocities, rotation and awake flag of bodies ``ids`` in every
+        world: ``ids`` (k,) body ids shared by all worlds, or (n, k) per world."""
+        slots = self._body_slots(ids)
+        n, k = slots.shape
+        out = BodyStates(np.empty((n, k, 2)), np.empty((n, k)), np.empty((n, k, 2)),
+                         np.empty((n, k)), np.empty((n, k, 2)), np.empty((n, k), np.bool_))
+        self._refresh()
+        _k.read_bodies(self._lists["bodies"], slots, *out)
+        return out
+
+    def apply_forces(self, ids, forces, points=None, where=None) -> None:
+        """Add forces (N, ``(n, k, 2)``) over the next step to bodies ``ids`` in every world,
+        at world ``points`` (m, ``(n, k, 2)``; None: the centres of mass), where ``where``
+        (``(n, k)`` bool; None: everywhere). As ``Body.apply_force`` for each, in order k."""
+        self._push("forces", ids, forces, points, where, impulse=False)
+
+    def apply_impulses(self, ids, impulses, points=None, where=None) -> None:
+        """Change bodies' momentum by ``impulses`` (N s, ``(n, k, 2)``) at world ``points``
+        (None: the centres of mass), where ``where``: ``Body.apply_impulse`` for each."""
+        self._push("impulses", ids, impulses, points, where, impulse=True)
+
+    def apply_torques(self, ids, torques, where=None) -> None:
+        """Add torques (N m, ``(n, k)``) over the next step to bodies ``ids``."""
+        slots = self._body_slots(ids)
+        t = self._values("torques", torques, slots.shape, ())
+        w = self._where(where, slots.shape)
+        self._refresh()
+        _k.push_torques(self._lists["bodies"], slots, w, t)
+
+    def _push(self, name, ids, values, points, where, impulse) -> None:
+        slots = self._body_slots(ids)
+        v = self._values(name, values, slots.shape, (2,))
+        p = (np.zeros((1, 1, 2)) if points is None
+             else self._values("points", points, slots.shape, (2,)))
+        w = self._where(where, slots.shape)
+        self._refresh()
+        _k.push_bodies(self._lists["bodies"], slots, w, v, p, points is not None, impulse)
+
+    # ------------------------------------------------------------------ joints
+    def set_motors(self, joints, speeds, max_torques) -> None:
+        """Motor speeds (rad/s or m/s) and maximum motor torques (N m, or forces in N) of
+        joints ``joints`` (indices into ``world.joints``, (k,) or (n, k)) in every world:
+        ``speeds`` and ``max_torques`` (n, k), broadcast."""
+        slots = self._joint_slots(joints)
+        s = self._values("speeds", speeds, slots.shape, ())
+        m = self._values("max_torques", max_torques, slots.shape, ())
+        if (m < 0.0).any():
+            raise ValueError("max_torques: must be >= 0")
+        self._refresh()
+        _k.set_motors(self._lists["bodies"], self._lists["joints"], slots, s, m)
+
+    # ------------------------------------------------------------------ contacts
+    def contact_events(self, between) -> ContactCounts:
+        """Solid contacts of the last step per world, for pairs of collision types:
+        ``between`` a pair ``(type_a, type_b)`` or an (m, 2) array of them (either way
+        round). Returns (n, m) counts that began, ended, and touch now."""
+        pairs = np.asarray(between)
+        if pairs.ndim == 1:
+            pairs = pairs.reshape(1, -1)
+        if (pairs.ndim != 2 or pairs.shape[1] != 2 or pairs.size == 0
+                or not np.issubdtype(pairs.dtype, np.integer)):
+            raise ValueError(f"between: expected (type_a, type_b) ints or an (m, 2) int array "
+                             f"of them, got {between!r}")
+        pairs = pairs.astype(np.int64)
+        n, m = len(self), pairs.shape[0]
+        out = ContactCounts(*(np.zeros((n, m), np.int64) for _ in range(3)))
+        self._refresh()
+        L = self._lists
+        _k.contact_events(L["shapes"], L["cw"], L["cb"], self._parity,
+                          self._params["n_contacts"].copy(), self._prev,
+                          np.ascontiguousarray(pairs[:, 0]), np.ascontiguousarray(pairs[:, 1]),
+                          *out)
+        return out
+
+    # ------------------------------------------------------------------ internals
+    def _index(self, index) -> int:
+        i = V.int64("index", index)
+        if not 0 <= i < len(self._worlds):
+            raise ValueError(f"index: {i} is not a world of this batch (0 to "
+                             f"{len(self._worlds) - 1})")
+        return i
+
+    def _indices(self, index) -> np.ndarray:
+        a = np.asarray(index)
+        if a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
+            raise TypeError(f"index: expected an int or ints, got {index!r}")
+        a = a.reshape(-1).astype(np.int64)
+        if ((a < 0) | (a >= len(self._worlds))).any():
+            raise ValueError(f"index: worlds are 0 to {len(self._worlds) - 1}, got {index!r}")
+        return a
+
+    def _adopt(self, i: int, w: World) -> None:
+        """World ``w`` becomes world ``i``: its settings record moves into the batch's (the
+        world keeps a view of its row), its step buffers get room for every pair of shapes
+        (up to a bound), and its views enter the lists."""
+        old = self._worlds[i]
+        if old is not None:
+            old._params = old._params.copy()  # the retired world keeps its own record
+        self._params[i] = w._params[0]
+        w._params = self._params[i:i + 1]
+        w._record = [0.0, -1, -1]
+        self._worlds[i] = w
+        self._parity[i] = 0
+        self._prev[i] = 0
+        self._broken[i] = 0
+        self.times[i] = w.time
+        self._touched.discard(i)
+        for cache in self._slot_cache.values():
+            cache[2][i] = False
+        self._set_views(i)
+
+    def _set_views(self, i: int) -> None:
+        w = self._worlds[i]
+        n_shapes = w._shapes.count
+        buffers = w._step_buffers
+        buffers.fit(w._bodies.capacity, _pair_room(n_shapes))
+        buffers.fit_sensors(max(16, n_shapes))
+        # The record's dt is written by step(); the counts and views as World.step does.
+        _, wv, _ = w._begin_step(1.0)
+        tv = buffers.view()
+        wv1 = wv._replace(contacts=buffers.contacts.table, sensors=buffers.sensors.table)
+        tv1 = tv._replace(contacts=w._contacts.table, sensors=w._sensors.table)
+        entries = {"ws0": wv, "ts0": tv, "ws1": wv1, "ts1": tv1, "bodies": wv.bodies,
+                   "shapes": wv.shapes, "joints": wv.joints, "cw": wv.contacts,
+                   "cb": wv1.contacts}
+        if self._lists is None:  # the first world: every entry starts as its views
+            self._lists = {name: _lists.filled(value, len(self._worlds))
+                           for name, value in entries.items()}
+            return
+        for name, value in entries.items():
+            _lists.put(self._lists[name], i, value)
+
+    def _swap_tables(self, i: int) -> None:
+        """Put world i's tables where World.step leaves them (parity 0)."""
+        w = self._worlds[i]
+        b = w._step_buffers
+        w._contacts, b.contacts = b.contacts, w._contacts
+        w._sensors, b.sensors = b.sensors, w._sensors
+        self._parity[i] = 0
+
+    def _settle(self, i: int) -> None:
+        """World i as World.step would have left it."""
+        w = self._worlds[i]
+        if self._parity[i]:
+            self._swap_tables(i)
+            self._set_views(i)
+        w._contacts.count = int(self._params[i]["n_contacts"])
+        w._sensors.count = int(self._params[i]["n_sensors"])
+        w._step_buffers.contacts.count = int(self._prev[i])
+        w.time = float(self.times[i])
+        w._record = [0.0, -1, -1]
+        w._wview = None
+
+    def _refresh(self) -> None:
+        """Views of the worlds read (and maybe changed) since the last call: each was
+        settled (its tables in place, parity 0) when it was read."""
+        if not self._touched:
+            return
+        for i in sorted(self._touched):
+            w = self._worlds[i]
+            self.times[i] = w.time
+            self._parity[i] = 0  # _settle left its tables in place
+            self._set_views(i)
+            for cache in self._slot_cache.values():
+                cache[2][i] = False
+        self._touched.clear()
+
+    def _body_slots(self, ids) -> np.ndarray:
+        return self._slots("ids", ids, _body_slots_of)
+
+    def _joint_slots(self, joints) -> np.ndarray:
+        return self._slots("joints", joints, _joint_slots_of)
+
+    def _slots(self, name, ids, of_world) -> np.ndarray:
+        """(n, k) slots of ids shared by every world (k,) or per world (n, k), checked once
+        per world and kept until that world is replaced or read."""
+        a = np.asarray(ids)
+        if a.dtype == np.bool_ or not (np.issubdtype(a.dtype, np.integer) or a.size == 0):
+            raise TypeError(f"{name}: expected ints, got dtype {a.dtype}")
+        n = len(self._worlds)
+        if a.ndim not in (1, 2) or (a.ndim == 2 and a.shape[0] != n):
+            raise ValueError(f"{name}: expected shape (k,) or ({n}, k), got {a.shape}")
+        a = a.astype(np.int64, copy=False)
+        key = (name, a.shape, a.tobytes())
+        cache = self._slot_cache.get(key)
+        if cache is None:
+            if len(self._slot_cache) > 32:
+                self._slot_cache.clear()
+            k = a.shape[-1]
+            cache = self._slot_cache[key] = [a, np.zeros((n, k), np.int64),
+                                             np.zeros(n, np.bool_)]
+        self._refresh()
+        todo = np.flatnonzero(~cache[2])
+        if todo.size:
+            rows = np.broadcast_to(a, (n, a.shape[-1]))
+            for i in todo.tolist():
+                try:
+                    cache[1][i] = of_world(self._worlds[i], name, rows[i])
+                except ValueError as exc:
+                    raise ValueError(f"world {i}: {exc}") from None
+            cache[2][todo] = True
+        return cache[1]
+
+    @staticmethod
+    def _values(name, values, shape, row) -> np.ndarray:
+        """Float values (n, k) + row, broadcast from what the caller gave, finite and within
+        the coordinate bound."""
+        v = _finite(name, values)
+        try:
+            v = np.broadcast_to(v, tuple(shape) + row)
+        except ValueError:
+            raise ValueError(f"{name}: expected shape {tuple(shape) + row} (or one that "
+                             f"broadcasts to it), got {np.shape(values)}") from None
+        V.check_bound(name, v)
+        return np.ascontiguousarray(v)
+
+    @staticmethod
+    def _where(where, shape) -> np.ndarray:
+        if where is None:
+            return np.ones(shape, np.bool_)
+        w = np.asarray(where)
+        if w.dtype != np.bool_:
+            raise TypeError(f"where: expected a bool array, got dtype {w.dtype}")
+        try:
+            return np.ascontiguousarray(np.broadcast_to(w, shape))
+        except ValueError:
+            raise ValueError(f"where: expected shape {shape}, got {w.shape}") from None
+
+
+def _pair_room(n_shapes: int) -> int:
+    """Pair rows a world's step tables get up front: every pair of shapes, up to a bound
+    (a world that finds more grows them after the batch's call)."""
+    return max(16, min(n_shapes * (n_shapes - 1) // 2, 64 + 4 * n_shapes))
+
+
+def _finite(name, values) -> np.ndarray:
+    try:
+        v = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name}: expected numbers, got {values!r}") from None
+    if not np.isfinite(v).all():
+        raise ValueError(f"{name}: must be finite (no NaN or inf)")
+    return v
+
+
+def _check_world(name: str, w) -> None:
+    if not isinstance(w, World):
+        raise TypeError(f"{name}: expected a collide2d.World, got {type(w).__name__}")
+    if w._systems:
+        raise ValueError(f"{name}: has particle systems, which a batch does not step")
+    if any(w._callbacks.values()) or w._joints.on_break:
+        raise ValueError(f"{name}: has callbacks, which a batch does not run (read contact "
+                         "events with WorldBatch.contact_events)")
+
+
+def _body_slots_of(w: World, name: str, ids) -> np.ndarray:
+    return _slots_of_ids(w._bodies, name, ids)
+
+
+def _joint_slots_of(w: World, name: str, index) -> np.ndarray:
+    handles = w._joints.handles
+    bad = (index < 0) | (index >= len(handles))
+    if bad.any():
+        raise ValueError(f"{name}: {int(index[bad][0])} is not an index into world.joints "
+                         f"(it has {len(handles)})")
+    return np.array([handles[int(j)]._slot for j in index], dtype=np.int64)

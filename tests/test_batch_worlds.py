@@ -1,0 +1,233 @@
+"""WorldBatch: world i of a batch ends bit for bit as a lone world stepped the same way."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import collide2d as c2d
+from collide2d import batch_worlds
+
+N = 3
+DT = 1 / 60
+
+
+def _scene():
+    """A ground, a stack of boxes, a ball, and a motor-driven arm on a revolute joint."""
+    world = c2d.World()
+    ground = world.add_body(kind="static")
+    ground.add_box(20, 1)
+    ground.add_segment((-10, 0.5), (-10, 6))
+    boxes = []
+    for k in range(4):
+        b = world.add_body(position=(0.1 * k, 1.1 + 1.05 * k), angle=0.05 * k)
+        b.add_box(1, 1, friction=0.6)
+        boxes.append(b)
+    ball = world.add_body(position=(-3, 4))
+    ball.add_circle(0.4, elasticity=0.5)
+    arm = world.add_body(position=(4, 3))
+    arm.add_box(2, 0.2)
+    world.add_revolute_joint(ground, arm, (3, 3), motor_speed=1.0, max_motor_torque=50.0)
+    return world, [*boxes, ball, arm]
+
+
+def _impulses(steps):
+    rng = np.random.default_rng(7)
+    return rng.uniform(-2.0, 2.0, size=(steps, N, 2, 2)), rng.uniform(-3, 3, (steps, N, 2, 2))
+
+
+def _drive_lone(data, ids, imps, pts, motor, steps):
+    worlds = [c2d.World.restore(data) for _ in range(N)]
+    for i, w in enumerate(worlds):
+        for t in range(steps):
+            for k in range(2):
+                w.body(int(ids[k])).apply_impulse(imps[t, i, k], pts[t, i, k])
+            w.joints[0].motor_speed = float(motor[i])
+            w.step(DT)
+    return worlds
+
+
+def _drive_batch(batch, ids, imps, pts, motor, steps):
+    for t in range(steps):
+        batch.apply_impulses(ids, imps[t], pts[t])
+        batch.set_motors([0], motor[:, None], np.full((N, 1), 50.0))
+        batch.step(DT)
+
+
+def test_world_i_equals_a_lone_world():
+    world, bodies = _scene()
+    data = world.snapshot()
+    ids = np.array([bodies[0].id, bodies[4].id])
+    steps = 90
+    imps, pts = _impulses(steps)
+    motor = np.array([1.0, -2.0, 0.5])
+    batch = c2d.WorldBatch(world, N)
+    _drive_batch(batch, ids, imps, pts, motor, steps)
+    lone = _drive_lone(data, ids, imps, pts, motor, steps)
+    for i in range(N):
+        assert batch.world(i).snapshot() == lone[i].snapshot()
+        assert batch.times[i] == pytest.approx(steps * DT)
+    # The worlds differ from each other (the inputs did).
+    assert batch.world(0).snapshot() != batch.world(1).snapshot()
+    # Read back, a world keeps stepping in the batch as alone.
+    for _t in range(10):
+        batch.step(DT)
+        for w in lone:
+            w.step(DT)
+    states = batch.body_states([b.id for b in bodies])
+    for i in range(N):
+        assert np.array_equal(states.position[i], lone[i].positions([b.id for b in bodies]))
+        assert batch.world(i).snapshot() == lone[i].snapshot()
+
+
+def test_one_thread_gives_the_same_bits_as_two():
+    numba = pytest.importorskip("numba")
+    world, bodies = _scene()
+    ids = np.array([bodies[0].id, bodies[4].id])
+    imps, pts = _impulses(40)
+    motor = np.array([1.0, -2.0, 0.5])
+    runs = []
+    before = numba.get_num_threads()
+    try:
+        for threads in (1, min(2, numba.config.NUMBA_NUM_THREADS)):
+            numba.set_num_threads(threads)
+            batch = c2d.WorldBatch(world, N)
+            _drive_batch(batch, ids, imps, pts, motor, 40)
+            runs.append([batch.world(i).snapshot() for i in range(N)])
+    finally:
+        numba.set_num_threads(before)
+    assert runs[0] == runs[1]
+
+
+def test_a_world_that_needs_bigger_tables_finishes_its_step(monkeypatch):
+    # Tables with room for 16 pairs only: a pile of 40 balls needs more, in some worlds.
+    monkeypatch.setattr(batch_worlds, "_pair_room", lambda n_shapes: 16)
+    world = c2d.World()
+    world.add_body(kind="static").add_box(30, 1)
+    for k in range(40):
+        world.add_body(position=(0.3 * (k % 8), 1 + 0.9 * (k // 8))).add_circle(0.45)
+    data = world.snapshot()
+    batch = c2d.WorldBatch(world, 2)
+    lone = [c2d.World.restore(data) for _ in range(2)]
+    for _ in range(30):
+        batch.step(DT)
+        for w in lone:
+            w.step(DT)
+    for i in range(2):
+        assert batch.world(i).snapshot() == lone[i].snapshot()
+        assert batch.world(i).contacts().shape_a.size > 16
+
+
+def test_contact_events_match_the_callbacks():
+    world = c2d.World()
+    ground = world.add_body(kind="static")
+    floor = ground.add_box(20, 1)
+    floor.collision_type = 1
+    ball = world.add_body(position=(0, 1.2))
+    shape = ball.add_circle(0.5, elasticity=0.9)
+    shape.collision_type = 2
+    data = world.snapshot()
+    batch = c2d.WorldBatch(world, 2)
+    batch.apply_impulses([ball.id], [[[0.0, 0.0]], [[0.0, 3.0]]])
+    lone = [c2d.World.restore(data) for _ in range(2)]
+    lone[1].body(ball.id).apply_impulse((0.0, 3.0))
+    seen = [[0, 0] for _ in range(2)]
+    for i, w in enumerate(lone):
+        w.on_contact_begin(lambda ev, i=i: seen[i].__setitem__(0, seen[i][0] + 1),
+                           between=(1, 2))
+        w.on_contact_end(lambda ev, i=i: seen[i].__setitem__(1, seen[i][1] + 1),
+                         between=(2, 1))
+    began = np.zeros(2, np.int64)
+    ended = np.zeros(2, np.int64)
+    for _ in range(120):
+        batch.step(DT)
+        counts = batch.contact_events((2, 1))
+        began += counts.began[:, 0]
+        ended += counts.ended[:, 0]
+        for w in lone:
+            w.step(DT)
+        touching = np.array([w.contacts().shape_a.size for w in lone])
+        assert np.array_equal(counts.touching[:, 0], touching)
+    assert began.tolist() == [s[0] for s in seen]
+    assert ended.tolist() == [s[1] for s in seen]
+    assert began[1] >= 2 and ended[1] >= 1  # the thrown ball bounced
+
+
+def test_reset_restores_the_starting_world():
+    world, bodies = _scene()
+    data = world.snapshot()
+    batch = c2d.WorldBatch(world, N)
+    for _ in range(20):
+        batch.step(DT)
+    batch.reset([0, 2])
+    assert batch.world(0).snapshot() == data
+    assert batch.world(2).snapshot() == data
+    assert batch.world(1).snapshot() != data
+    # A new snapshot for one world.
+    moved = c2d.World.restore(data)
+    moved.body(bodies[0].id).position = (5, 5)
+    batch.reset(1, moved.snapshot())
+    assert batch.body_states([bodies[0].id]).position[1, 0].tolist() == [5.0, 5.0]
+
+
+def test_impulses_at_points_as_body_apply_impulse():
+    world, bodies = _scene()
+    box = bodies[1]
+    batch = c2d.WorldBatch(world, 2)
+    lone = c2d.World.restore(world.snapshot())
+    lone.body(box.id).apply_impulse((0.3, -1.7), (0.2, 2.5))
+    batch.apply_impulses([box.id], [[[0.3, -1.7]]], [[[0.2, 2.5]]], where=[[False], [True]])
+    s = batch.body_states([box.id])
+    assert s.velocity[1, 0].tolist() == lone.body(box.id).velocity.tolist()
+    assert s.angular_velocity[1, 0] == lone.body(box.id).angular_velocity
+    assert s.velocity[0, 0].tolist() == [0.0, 0.0]  # where=False: untouched
+    angle = s.angle[1, 0]
+    assert s.rotation[1, 0].tolist() == [math.cos(angle), math.sin(angle)]
+
+
+@pytest.mark.nojit
+def test_bad_input_names_the_argument_and_changes_nothing():
+    world, bodies = _scene()
+    batch = c2d.WorldBatch(world, 2)
+    before = [batch.world(i).snapshot() for i in range(2)]
+    with pytest.raises(ValueError, match="dt"):
+        batch.step(-1.0)
+    with pytest.raises(ValueError, match="ids"):
+        batch.body_states([12345])
+    with pytest.raises(ValueError, match="impulses"):
+        batch.apply_impulses([bodies[0].id], np.zeros((3, 1, 2)))
+    with pytest.raises(ValueError, match="impulses"):
+        batch.apply_impulses([bodies[0].id], [[[np.nan, 0.0]], [[0.0, 0.0]]])
+    with pytest.raises(TypeError, match="where"):
+        batch.apply_forces([bodies[0].id], np.zeros((2, 1, 2)), where=np.ones((2, 1)))
+    with pytest.raises(ValueError, match="joints"):
+        batch.set_motors([3], [[1.0], [1.0]], [[1.0], [1.0]])
+    with pytest.raises(ValueError, match="index"):
+        batch.world(2)
+    with pytest.raises(ValueError, match="between"):
+        batch.contact_events((1, 2, 3))
+    with pytest.raises(TypeError, match="n"):
+        c2d.WorldBatch(world)
+    with pytest.raises(TypeError, match="worlds"):
+        c2d.WorldBatch(42)
+    w2 = c2d.World()
+    with pytest.raises(ValueError, match="same World"):
+        c2d.WorldBatch([w2, w2])
+    w2.on_contact_begin(lambda ev: None)
+    with pytest.raises(ValueError, match="callbacks"):
+        c2d.WorldBatch(w2, 2)
+    assert [batch.world(i).snapshot() for i in range(2)] == before
+
+
+def test_a_non_finite_body_stops_every_world():
+    world, bodies = _scene()
+    batch = c2d.WorldBatch(world, 3)
+    batch.step(DT)
+    before = [batch.world(i).snapshot() for i in range(3)]
+    batch.world(1)._bodies.vel[bodies[2]._s()] = np.nan
+    with pytest.raises(ValueError, match="world 1"):
+        batch.step(DT)
+    assert batch.world(0).snapshot() == before[0]
+    assert batch.world(2).snapshot() == before[2]
