@@ -82,16 +82,13 @@ def apply(b, ia, ib, ma, ia_, mb, ib_, px, py, la, lb):
 
 
 @njit(inline="always")
-def solve_point(b, imp, ia, ib, ma, ia_, mb, ib_, rax, ray, rbx, rby, sx, sy, soft_b, soft_m,
-                soft_i, use_bias):
+def point_impulse(vax, vay, wa, vbx, vby, wb, ma, ia_, mb, ib_, rax, ray, rbx, rby, sx, sy,
+                  ox, oy, soft_b, soft_m, soft_i, use_bias):
     """The 2D point constraint (anchor B on anchor A): K = [mA + mB + rA x rA iA ...]
-    solved by Cramer's rule, soft when biased. Accumulates into imp[I_X], imp[I_Y]."""
-    vax = b.vel[ia, 0] - b.angvel[ia] * ray
-    vay = b.vel[ia, 1] + b.angvel[ia] * rax
-    vbx = b.vel[ib, 0] - b.angvel[ib] * rby
-    vby = b.vel[ib, 1] + b.angvel[ib] * rbx
-    cx = vbx - vax
-    cy = vby - vay
+    solved by Cramer's rule, soft when biased. Returns the impulse (px, py) to add to the
+    accumulated (ox, oy). Scalars only: see ``solve_point``."""
+    cx = (vbx - wb * rby) - (vax - wa * ray)
+    cy = (vby + wb * rbx) - (vay + wa * rax)
     ms = 1.0
     is_ = 0.0
     if use_bias:
@@ -107,8 +104,16 @@ def solve_point(b, imp, ia, ib, ma, ia_, mb, ib_, rax, ray, rbx, rby, sx, sy, so
         det = 1.0 / det
     bx = det * (k22 * cx - k12 * cy)
     by = det * (k11 * cy - k12 * cx)
-    px = -ms * bx - is_ * imp[I_X]
-    py = -ms * by - is_ * imp[I_Y]
+    return -ms * bx - is_ * ox, -ms * by - is_ * oy
+
+
+@njit(inline="always")
+def solve_point(b, imp, ia, ib, ma, ia_, mb, ib_, rax, ray, rbx, rby, sx, sy, soft_b, soft_m,
+                soft_i, use_bias):
+    """``point_impulse`` on the bodies' velocities, accumulated into imp[I_X], imp[I_Y]."""
+    px, py = point_impulse(b.vel[ia, 0], b.vel[ia, 1], b.angvel[ia], b.vel[ib, 0],
+                           b.vel[ib, 1], b.angvel[ib], ma, ia_, mb, ib_, rax, ray, rbx, rby,
+                           sx, sy, imp[I_X], imp[I_Y], soft_b, soft_m, soft_i, use_bias)
     imp[I_X] += px
     imp[I_Y] += py
     apply(b, ia, ib, ma, ia_, mb, ib_, px, py, rax * py - ray * px, rbx * py - rby * px)
@@ -134,55 +139,45 @@ def limit_impulse(mass, cdot, c, old, h, use_bias, soft_b, soft_m, soft_i):
 @njit(inline="always")
 def angular_rows(J, j, f, angvel, ia, ib, ia_, ib_, angle, lo, hi, limit, h, use_bias):
     """Spring (toward ``target``), motor and the limits [lo, hi] on the relative angle
-    (rad): revolute and angle joints."""
-    flags = J.flags[j]
-    if (flags & J_SPRING) and J.hertz[j] > 0.0:
-        _angular_spring(J.imp[j], f, angvel, ia, ib, ia_, ib_, angle - J.target[j])
+    (rad): ``angle_impulses`` on the bodies' angular velocities and J.imp[j]."""
+    imp = J.imp[j]
+    (imp[I_SPRING], imp[I_MOTOR], imp[I_LOWER], imp[I_UPPER], angvel[ia],
+     angvel[ib]) = angle_impulses(
+        J.flags[j], f[FR_MASS], f[FR_SOFT], f[FR_SOFT + 1], f[FR_SOFT + 2], f[FR_JOINT],
+        f[FR_JOINT + 1], f[FR_JOINT + 2], J.hertz[j], J.target[j], J.motor_speed[j],
+        h * J.max_motor[j], angle, lo, hi, limit, h, use_bias, angvel[ia], angvel[ib], ia_,
+        ib_, imp[I_SPRING], imp[I_MOTOR], imp[I_LOWER], imp[I_UPPER])
+
+
+# Scalars in, scalars out: a helper given arrays counts a reference to each, per joint and
+# pass (Numba's reference counting), which cost more than the rows' arithmetic.
+@njit(inline="always")
+def angle_impulses(flags, k, spring_b, spring_m, spring_i, sb, sm, si, hertz, target, speed,
+                   top, angle, lo, hi, limit, h, use_bias, wa, wb, ia_, ib_, spring, motor,
+                   lower, upper):
+    """Spring (toward ``target``), motor (``speed``, impulse within +-``top``) and the
+    limits [lo, hi] on the relative angle (rad) of revolute and angle joints, with
+    effective mass ``k``: the new accumulated impulses and angular velocities."""
+    if (flags & J_SPRING) and hertz > 0.0:
+        d = -spring_m * k * (wb - wa + spring_b * (angle - target)) - spring_i * spring
+        spring += d
+        wa -= ia_ * d
+        wb += ib_ * d
     if flags & J_MOTOR_ON:
-        _angular_motor(J.imp[j], f, angvel, ia, ib, ia_, ib_, J.motor_speed[j],
-                       h * J.max_motor[j])
+        old = motor
+        motor = min(max(old - k * (wb - wa - speed), -top), top)
+        wa -= ia_ * (motor - old)
+        wb += ib_ * (motor - old)
     if limit:
-        _angular_limits(J.imp[j], f, angvel, ia, ib, ia_, ib_, angle, lo, hi, h, use_bias)
-
-
-# The rows take the arrays they touch, not the views: every array of a view passed to a
-# helper costs a counted reference per joint and substep.
-@njit(inline="always")
-def _angular_spring(imp, f, angvel, ia, ib, ia_, ib_, c):
-    k = f[FR_MASS]
-    cdot = angvel[ib] - angvel[ia]
-    d = -f[FR_SOFT + 1] * k * (cdot + f[FR_SOFT] * c) - f[FR_SOFT + 2] * imp[I_SPRING]
-    imp[I_SPRING] += d
-    angvel[ia] -= ia_ * d
-    angvel[ib] += ib_ * d
-
-
-@njit(inline="always")
-def _angular_motor(imp, f, angvel, ia, ib, ia_, ib_, speed, top):
-    cdot = angvel[ib] - angvel[ia] - speed
-    old = imp[I_MOTOR]
-    new = min(max(old - f[FR_MASS] * cdot, -top), top)
-    imp[I_MOTOR] = new
-    angvel[ia] -= ia_ * (new - old)
-    angvel[ib] += ib_ * (new - old)
-
-
-@njit(inline="always")
-def _angular_limits(imp, f, angvel, ia, ib, ia_, ib_, angle, lo, hi, h, use_bias):
-    k = f[FR_MASS]
-    sb = f[FR_JOINT]
-    sm = f[FR_JOINT + 1]
-    si = f[FR_JOINT + 2]
-    old = imp[I_LOWER]
-    new = limit_impulse(k, angvel[ib] - angvel[ia], angle - lo, old, h, use_bias, sb, sm, si)
-    imp[I_LOWER] = new
-    angvel[ia] -= ia_ * (new - old)
-    angvel[ib] += ib_ * (new - old)
-    old = imp[I_UPPER]
-    new = limit_impulse(k, angvel[ia] - angvel[ib], hi - angle, old, h, use_bias, sb, sm, si)
-    imp[I_UPPER] = new
-    angvel[ia] += ia_ * (new - old)
-    angvel[ib] -= ib_ * (new - old)
+        old = lower
+        lower = limit_impulse(k, wb - wa, angle - lo, old, h, use_bias, sb, sm, si)
+        wa -= ia_ * (lower - old)
+        wb += ib_ * (lower - old)
+        old = upper
+        upper = limit_impulse(k, wa - wb, hi - angle, old, h, use_bias, sb, sm, si)
+        wa += ia_ * (upper - old)
+        wb -= ib_ * (upper - old)
+    return spring, motor, lower, upper, wa, wb
 
 
 @njit(inline="always")

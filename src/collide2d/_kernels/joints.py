@@ -59,7 +59,7 @@ from .joint_gear import prepare_gear, solve_gear, warm_start_gear
 from .joint_motor import prepare_motor, solve_motor, warm_start_motor
 from .joint_mouse import prepare_mouse, solve_mouse, warm_start_mouse
 from .joint_prismatic import prepare_prismatic, solve_prismatic, warm_start_prismatic
-from .joint_revolute import prepare_revolute, solve_revolute, warm_start_revolute
+from .joint_revolute import prepare_revolute, solve_revolutes, warm_start_revolutes
 from .joint_weld import prepare_weld, solve_weld, warm_start_weld
 from .joint_wheel import prepare_wheel, solve_wheel, warm_start_wheel
 from .solver import make_soft
@@ -137,21 +137,47 @@ def prepare_joints(J, n, b, t, h, contact_hertz, scale):
             prepare_gear(J, j, b, t, ia, ib)
         else:
             prepare_angle(J, j, b, t, ia, ib)
+    _mark_runs(J, n)
     return on
+
+
+@njit
+def _mark_runs(J, n):
+    """``run[j]``, at the first solved joint of each run of solved joints of one kind (in
+    slot order, idle slots among them): the slot after the run's last. The substeps solve a
+    run in one call over its kind's rows."""
+    j = 0
+    while j < n:
+        if not J.on[j]:
+            j += 1
+            continue
+        kind = J.kind[j]
+        end = j + 1
+        k = j + 1
+        while k < n and (J.kind[k] == kind or not J.on[k]):
+            if J.on[k]:
+                end = k + 1
+            k += 1
+        J.run[j] = end
+        j = end
 
 
 @njit
 def warm_start_joints(J, n, b, t):
     jr, bs, ts = _narrow(J, b, t)
-    for j in range(n):
+    j = 0
+    while j < n:
         if not J.on[j]:
+            j += 1
+            continue
+        kind = J.kind[j]
+        if kind == J_REVOLUTE:
+            warm_start_revolutes(J, b, t, j, J.run[j])
+            j = J.run[j]
             continue
         ia = J.body_a[j]
         ib = J.body_b[j]
-        kind = J.kind[j]
-        if kind == J_REVOLUTE:
-            warm_start_revolute(jr, j, bs, ts, ia, ib)
-        elif kind == J_PRISMATIC:
+        if kind == J_PRISMATIC:
             warm_start_prismatic(jr, j, bs, ts, ia, ib)
         elif kind == J_WHEEL:
             warm_start_wheel(jr, j, bs, ts, ia, ib)
@@ -167,20 +193,27 @@ def warm_start_joints(J, n, b, t):
             warm_start_gear(jr, j, bs, ts, ia, ib)
         else:
             warm_start_angle(jr, j, bs, ts, ia, ib)
+        j += 1
 
 
 @njit
 def solve_joints(J, n, b, t, h, use_bias):
+    """One pass over the solved joints, in slot order; ``use_bias`` a runtime bool (the
+    biased pass and the relax pass share one compiled function)."""
     jr, bs, ts = _narrow(J, b, t)
-    for j in range(n):
+    j = 0
+    while j < n:
         if not J.on[j]:
+            j += 1
+            continue
+        kind = J.kind[j]
+        if kind == J_REVOLUTE:
+            solve_revolutes(J, b, t, j, J.run[j], h, use_bias)
+            j = J.run[j]
             continue
         ia = J.body_a[j]
         ib = J.body_b[j]
-        kind = J.kind[j]
-        if kind == J_REVOLUTE:
-            solve_revolute(jr, j, bs, ts, ia, ib, h, use_bias)
-        elif kind == J_PRISMATIC:
+        if kind == J_PRISMATIC:
             solve_prismatic(jr, j, bs, ts, ia, ib, h, use_bias)
         elif kind == J_WHEEL:
             solve_wheel(jr, j, bs, ts, ia, ib, h, use_bias)
@@ -196,11 +229,13 @@ def solve_joints(J, n, b, t, h, use_bias):
             solve_gear(jr, j, bs, ts, ia, ib, h, use_bias)
         else:
             solve_angle(jr, j, bs, ts, ia, ib, h, use_bias)
+        j += 1
 
 
 @njit
 def relax_joints(J, n, b, t, h):
-    solve_joints(J, n, b, t, h, False)
+    # h < 0.0 is False, as a runtime value: a literal False compiled solve_joints again.
+    solve_joints(J, n, b, t, h, h < 0.0)
 
 
 @njit
