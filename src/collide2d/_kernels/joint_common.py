@@ -9,6 +9,8 @@ turned by the body's rotation since the step began (``dq``), and a separation is
 offset plus both bodies' displacements (``dp``), as Box2D v3 solves joints.
 """
 
+import math
+
 from .._jit import njit
 from .constants import J_LIMIT, J_MOTOR_ON, J_SPRING
 
@@ -70,15 +72,11 @@ def separation(f, t, ia, ib, rax, ray, rbx, rby):
 
 
 @njit(inline="always")
-def apply(b, ia, ib, ma, ia_, mb, ib_, px, py, la, lb):
-    """Impulse (px, py) on B and its opposite on A, with angular impulses la on A (taken
-    away) and lb on B (added)."""
-    b.vel[ia, 0] -= ma * px
-    b.vel[ia, 1] -= ma * py
-    b.angvel[ia] -= ia_ * la
-    b.vel[ib, 0] += mb * px
-    b.vel[ib, 1] += mb * py
-    b.angvel[ib] += ib_ * lb
+def push(vax, vay, wa, vbx, vby, wb, ma, ia_, mb, ib_, px, py, la, lb):
+    """The velocities after impulse (px, py) on B and its opposite on A, with angular
+    impulses la on A (taken away) and lb on B."""
+    return (vax - ma * px, vay - ma * py, wa - ia_ * la, vbx + mb * px, vby + mb * py,
+            wb + ib_ * lb)
 
 
 @njit(inline="always")
@@ -86,7 +84,7 @@ def point_impulse(vax, vay, wa, vbx, vby, wb, ma, ia_, mb, ib_, rax, ray, rbx, r
                   ox, oy, soft_b, soft_m, soft_i, use_bias):
     """The 2D point constraint (anchor B on anchor A): K = [mA + mB + rA x rA iA ...]
     solved by Cramer's rule, soft when biased. Returns the impulse (px, py) to add to the
-    accumulated (ox, oy). Scalars only: see ``solve_point``."""
+    accumulated (ox, oy)."""
     cx = (vbx - wb * rby) - (vax - wa * ray)
     cy = (vby + wb * rbx) - (vay + wa * rax)
     ms = 1.0
@@ -108,18 +106,6 @@ def point_impulse(vax, vay, wa, vbx, vby, wb, ma, ia_, mb, ib_, rax, ray, rbx, r
 
 
 @njit(inline="always")
-def solve_point(b, imp, ia, ib, ma, ia_, mb, ib_, rax, ray, rbx, rby, sx, sy, soft_b, soft_m,
-                soft_i, use_bias):
-    """``point_impulse`` on the bodies' velocities, accumulated into imp[I_X], imp[I_Y]."""
-    px, py = point_impulse(b.vel[ia, 0], b.vel[ia, 1], b.angvel[ia], b.vel[ib, 0],
-                           b.vel[ib, 1], b.angvel[ib], ma, ia_, mb, ib_, rax, ray, rbx, rby,
-                           sx, sy, imp[I_X], imp[I_Y], soft_b, soft_m, soft_i, use_bias)
-    imp[I_X] += px
-    imp[I_Y] += py
-    apply(b, ia, ib, ma, ia_, mb, ib_, px, py, rax * py - ray * px, rbx * py - rby * px)
-
-
-@njit(inline="always")
 def limit_impulse(mass, cdot, c, old, h, use_bias, soft_b, soft_m, soft_i):
     """The new accumulated impulse (>= 0) of a one-sided limit with gap c (>= 0: apart)
     and approach rate cdot: speculative while apart, soft when biased."""
@@ -136,21 +122,6 @@ def limit_impulse(mass, cdot, c, old, h, use_bias, soft_b, soft_m, soft_i):
     return new if new > 0.0 else 0.0
 
 
-@njit(inline="always")
-def angular_rows(J, j, f, angvel, ia, ib, ia_, ib_, angle, lo, hi, limit, h, use_bias):
-    """Spring (toward ``target``), motor and the limits [lo, hi] on the relative angle
-    (rad): ``angle_impulses`` on the bodies' angular velocities and J.imp[j]."""
-    imp = J.imp[j]
-    (imp[I_SPRING], imp[I_MOTOR], imp[I_LOWER], imp[I_UPPER], angvel[ia],
-     angvel[ib]) = angle_impulses(
-        J.flags[j], f[FR_MASS], f[FR_SOFT], f[FR_SOFT + 1], f[FR_SOFT + 2], f[FR_JOINT],
-        f[FR_JOINT + 1], f[FR_JOINT + 2], J.hertz[j], J.target[j], J.motor_speed[j],
-        h * J.max_motor[j], angle, lo, hi, limit, h, use_bias, angvel[ia], angvel[ib], ia_,
-        ib_, imp[I_SPRING], imp[I_MOTOR], imp[I_LOWER], imp[I_UPPER])
-
-
-# Scalars in, scalars out: a helper given arrays counts a reference to each, per joint and
-# pass (Numba's reference counting), which cost more than the rows' arithmetic.
 @njit(inline="always")
 def angle_impulses(flags, k, spring_b, spring_m, spring_i, sb, sm, si, hertz, target, speed,
                    top, angle, lo, hi, limit, h, use_bias, wa, wb, ia_, ib_, spring, motor,
@@ -178,6 +149,16 @@ def angle_impulses(flags, k, spring_b, spring_m, spring_i, sb, sm, si, hertz, ta
         wa += ia_ * (upper - old)
         wb -= ib_ * (upper - old)
     return spring, motor, lower, upper, wa, wb
+
+
+@njit(inline="always")
+def clamp_length(x, y, top):
+    """(x, y) scaled down to length ``top`` when longer: a bounded force's impulse."""
+    size = math.sqrt(x * x + y * y)
+    if size > top:
+        x *= top / size
+        y *= top / size
+    return x, y
 
 
 @njit(inline="always")

@@ -36,7 +36,7 @@ from .constants import (
     J_WELD,
     J_WHEEL,
 )
-from .joint_angle import advance_ratchet, prepare_angle, solve_angle, warm_start_angle
+from .joint_angle import advance_ratchet, prepare_angle, solve_angles, warm_start_angles
 from .joint_common import (
     FR_AXIS,
     FR_DC,
@@ -54,14 +54,14 @@ from .joint_common import (
     rotate,
     set_soft,
 )
-from .joint_distance import axis_of, prepare_distance, solve_distance, warm_start_distance
-from .joint_gear import prepare_gear, solve_gear, warm_start_gear
-from .joint_motor import prepare_motor, solve_motor, warm_start_motor
-from .joint_mouse import prepare_mouse, solve_mouse, warm_start_mouse
-from .joint_prismatic import prepare_prismatic, solve_prismatic, warm_start_prismatic
+from .joint_distance import axis_of, prepare_distance, solve_distances, warm_start_distances
+from .joint_gear import prepare_gear, solve_gears, warm_start_gears
+from .joint_motor import prepare_motor, solve_motors, warm_start_motors
+from .joint_mouse import prepare_mouse, solve_mice, warm_start_mice
+from .joint_prismatic import prepare_prismatic, solve_prismatics, warm_start_prismatics
 from .joint_revolute import prepare_revolute, solve_revolutes, warm_start_revolutes
-from .joint_weld import prepare_weld, solve_weld, warm_start_weld
-from .joint_wheel import prepare_wheel, solve_wheel, warm_start_wheel
+from .joint_weld import prepare_weld, solve_welds, warm_start_welds
+from .joint_wheel import prepare_wheel, solve_wheels, warm_start_wheels
 from .solver import make_soft
 
 JOINT_DAMPING_RATIO = 2.0
@@ -164,72 +164,65 @@ def _mark_runs(J, n):
 
 @njit
 def warm_start_joints(J, n, b, t):
-    jr, bs, ts = _narrow(J, b, t)
     j = 0
     while j < n:
         if not J.on[j]:
             j += 1
             continue
         kind = J.kind[j]
+        e = J.run[j]
         if kind == J_REVOLUTE:
-            warm_start_revolutes(J, b, t, j, J.run[j])
-            j = J.run[j]
-            continue
-        ia = J.body_a[j]
-        ib = J.body_b[j]
-        if kind == J_PRISMATIC:
-            warm_start_prismatic(jr, j, bs, ts, ia, ib)
+            warm_start_revolutes(J, b, t, j, e)
+        elif kind == J_PRISMATIC:
+            warm_start_prismatics(J, b, t, j, e)
         elif kind == J_WHEEL:
-            warm_start_wheel(jr, j, bs, ts, ia, ib)
+            warm_start_wheels(J, b, t, j, e)
         elif kind == J_DISTANCE:
-            warm_start_distance(jr, j, bs, ts, ia, ib)
+            warm_start_distances(J, b, t, j, e)
         elif kind == J_WELD:
-            warm_start_weld(jr, j, bs, ts, ia, ib)
+            warm_start_welds(J, b, t, j, e)
         elif kind == J_MOTOR:
-            warm_start_motor(jr, j, bs, ts, ia, ib)
+            warm_start_motors(J, b, t, j, e)
         elif kind == J_MOUSE:
-            warm_start_mouse(jr, j, bs, ts, ib)
+            warm_start_mice(J, b, t, j, e)
         elif kind == J_GEAR:
-            warm_start_gear(jr, j, bs, ts, ia, ib)
+            warm_start_gears(J, b, t, j, e)
         else:
-            warm_start_angle(jr, j, bs, ts, ia, ib)
-        j += 1
+            warm_start_angles(J, b, t, j, e)
+        j = e
 
 
 @njit
 def solve_joints(J, n, b, t, h, use_bias):
-    """One pass over the solved joints, in slot order; ``use_bias`` a runtime bool (the
-    biased pass and the relax pass share one compiled function)."""
-    jr, bs, ts = _narrow(J, b, t)
+    """One pass over the solved joints, in slot order, a run of one kind at a time;
+    ``use_bias`` a runtime bool (the biased pass and the relax pass share one compiled
+    function)."""
     j = 0
     while j < n:
         if not J.on[j]:
             j += 1
             continue
         kind = J.kind[j]
+        e = J.run[j]
         if kind == J_REVOLUTE:
-            solve_revolutes(J, b, t, j, J.run[j], h, use_bias)
-            j = J.run[j]
-            continue
-        ia = J.body_a[j]
-        ib = J.body_b[j]
-        if kind == J_PRISMATIC:
-            solve_prismatic(jr, j, bs, ts, ia, ib, h, use_bias)
+            solve_revolutes(J, b, t, j, e, h, use_bias)
+        elif kind == J_PRISMATIC:
+            solve_prismatics(J, b, t, j, e, h, use_bias)
         elif kind == J_WHEEL:
-            solve_wheel(jr, j, bs, ts, ia, ib, h, use_bias)
+            solve_wheels(J, b, t, j, e, h, use_bias)
         elif kind == J_DISTANCE:
-            solve_distance(jr, j, bs, ts, ia, ib, h, use_bias)
+            solve_distances(J, b, t, j, e, h, use_bias)
         elif kind == J_WELD:
-            solve_weld(jr, j, bs, ts, ia, ib, h, use_bias)
+            solve_welds(J, b, t, j, e, h, use_bias)
         elif kind == J_MOTOR:
-            solve_motor(jr, j, bs, ts, ia, ib, h, use_bias)
+            solve_motors(J, b, t, j, e, h, use_bias)
         elif kind == J_MOUSE:
-            solve_mouse(jr, j, bs, ts, ib, h)
+            solve_mice(J, b, t, j, e, h)
         elif kind == J_GEAR:
-            solve_gear(jr, j, bs, ts, ia, ib, h, use_bias)
+            solve_gears(J, b, t, j, e, h, use_bias)
         else:
-            solve_angle(jr, j, bs, ts, ia, ib, h, use_bias)
-        j += 1
+            solve_angles(J, b, t, j, e, h, use_bias)
+        j = e
 
 
 @njit
