@@ -55,12 +55,18 @@ def axis_terms(f, t, ia, ib):
 # Scalars in and out (see ``joint_revolute``): the bodies' velocities are locals of the
 # run's loop.
 @njit(inline="always")
-def axial_impulses(flags, k, spring_b, spring_m, spring_i, sb, sm, si, hertz, target, speed,
-                   top, lower, upper, translation, h, use_bias, motor, ax, ay, a1, a2, ma, ia_,
-                   mb, ib_, vax, vay, wa, vbx, vby, wb, spring, mot, lo, hi):
+def axial_impulses(flags, k, softs, hertz, target, speed, top, lower, upper, translation, h,
+                   use_bias, motor, ax, ay, a1, a2, masses, vels, imps):
     """Spring, motor (``motor``: a force along the axis; the wheel's motor is a torque) and
     limits along the axis: impulse P = lambda * axis, with angular parts lambda * a1 on A and
-    lambda * a2 on B. The new accumulated impulses and velocities."""
+    lambda * a2 on B. The new accumulated impulses and velocities. Tuples of floats group
+    the arguments (a Python call of over 30 arguments cannot be compiled): ``softs`` the
+    spring's and the joints' soft records, ``masses`` (mA, iA, mB, iB), ``vels`` (vA, wA,
+    vB, wB), ``imps`` the spring, motor, lower and upper impulses."""
+    spring_b, spring_m, spring_i, sb, sm, si = softs
+    ma, ia_, mb, ib_ = masses
+    vax, vay, wa, vbx, vby, wb = vels
+    spring, mot, lo, hi = imps
     if (flags & J_SPRING) and hertz > 0.0:
         c = translation - target
         cdot = _axial_speed(ax, ay, a1, a2, vax, vay, wa, vbx, vby, wb)
@@ -177,12 +183,13 @@ def solve_prismatics(J, b, t, s, e, h, use_bias):
         a2 = rbx * ay - rby * ax
         (imp[j, I_SPRING], imp[j, I_MOTOR], imp[j, I_LOWER], imp[j, I_UPPER], vax, vay, wa,
          vbx, vby, wb) = axial_impulses(
-            flags[j], frame[j, FR_MASS], frame[j, FR_SOFT], frame[j, FR_SOFT + 1],
-            frame[j, FR_SOFT + 2], frame[j, FR_JOINT], frame[j, FR_JOINT + 1],
-            frame[j, FR_JOINT + 2], hertz[j], target[j], motor_speed[j], h * max_motor[j],
-            lower[j], upper[j], translation, h, use_bias, True, ax, ay, a1, a2, ma, ia_, mb,
-            ib_, vel[ia, 0], vel[ia, 1], angvel[ia], vel[ib, 0], vel[ib, 1], angvel[ib],
-            imp[j, I_SPRING], imp[j, I_MOTOR], imp[j, I_LOWER], imp[j, I_UPPER])
+            flags[j], frame[j, FR_MASS],
+            (frame[j, FR_SOFT], frame[j, FR_SOFT + 1], frame[j, FR_SOFT + 2],
+             frame[j, FR_JOINT], frame[j, FR_JOINT + 1], frame[j, FR_JOINT + 2]),
+            hertz[j], target[j], motor_speed[j], h * max_motor[j], lower[j], upper[j],
+            translation, h, use_bias, True, ax, ay, a1, a2, (ma, ia_, mb, ib_),
+            (vel[ia, 0], vel[ia, 1], angvel[ia], vel[ib, 0], vel[ib, 1], angvel[ib]),
+            (imp[j, I_SPRING], imp[j, I_MOTOR], imp[j, I_LOWER], imp[j, I_UPPER]))
         # The perpendicular offset and the relative angle, solved together.
         px_ = -ay
         py_ = ax
