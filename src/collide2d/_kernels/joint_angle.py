@@ -3,8 +3,6 @@ toward a target angle, a motor, and a ratchet (``ratio`` the step: the angle onl
 the step's way, held at ``notch``, the last step it reached). pymunk's RotaryLimitJoint,
 DampedRotarySpring, SimpleMotor and RatchetJoint in one."""
 
-import math
-
 from .._jit import njit
 from .constants import J_LIMIT, J_RATCHET
 from .joint_common import (
@@ -89,12 +87,3 @@ def solve_angles(J, b, t, s, e, h, use_bias):
             angle[ib] - angle[ia] - ref_angle[j], lo, hi, (fl & (J_LIMIT | J_RATCHET)) != 0,
             h, use_bias, angvel[ia], angvel[ib], ia_, ib_, imp[j, I_SPRING], imp[j, I_MOTOR],
             imp[j, I_LOWER], imp[j, I_UPPER])
-
-
-@njit(inline="always")
-def advance_ratchet(J, j, b, ia, ib):
-    """After the step: the notch moves to the last step the angle passed."""
-    step = J.ratio[j]
-    gone = (b.angle[ib] - b.angle[ia] - J.ref_angle[j] - J.notch[j]) / step
-    if gone >= 1.0:
-        J.notch[j] += step * math.floor(gone)

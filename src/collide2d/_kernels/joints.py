@@ -36,11 +36,13 @@ from .constants import (
     J_WELD,
     J_WHEEL,
 )
-from .joint_angle import advance_ratchet, prepare_angle, solve_angles, warm_start_angles
+from .joint_angle import prepare_angle, solve_angles, warm_start_angles
 from .joint_common import (
     FR_AXIS,
     FR_DC,
     FR_JOINT,
+    FR_RA,
+    FR_RB,
     FR_SOFT,
     FR_SOFT2,
     I_ANG,
@@ -54,7 +56,7 @@ from .joint_common import (
     rotate,
     set_soft,
 )
-from .joint_distance import axis_of, prepare_distance, solve_distances, warm_start_distances
+from .joint_distance import prepare_distance, solve_distances, unit_length, warm_start_distances
 from .joint_gear import prepare_gear, solve_gears, warm_start_gears
 from .joint_motor import prepare_motor, solve_motors, warm_start_motors
 from .joint_mouse import prepare_mouse, solve_mice, warm_start_mice
@@ -237,48 +239,77 @@ def relax_joints(J, n, b, t, h):
 def store_joints(J, n, b, t, h):
     """Reactions on B from the last substep's impulses (force N, torque N m), the joints
     they break (disabled and marked ``J_BROKEN``; returns how many) and ratchets moved on.
-    Joints not solved this step report no reaction."""
+    Joints not solved this step report no reaction. Arrays are loaded once and indexed in
+    place, as in the substeps' runs."""
     broken = 0
-    jr, bs, ts = _narrow(J, b, t)
+    on = J.on
+    kinds = J.kind
+    flags = J.flags
+    body_a = J.body_a
+    body_b = J.body_b
+    imp = J.imp
+    frame = J.frame
+    reaction = J.reaction
+    ratio = J.ratio
+    notch = J.notch
+    ref_angle = J.ref_angle
+    break_force = J.break_force
+    break_torque = J.break_torque
+    angle = b.angle
+    dp = t.dp
+    dq = t.dq
+    inv_h = 1.0 / h
     for j in range(n):
         rx = 0.0
         ry = 0.0
         tq = 0.0
-        if J.on[j]:
-            rx, ry, tq = _reaction(jr, j, J.kind[j], J.body_a[j], J.body_b[j], ts)
-            if J.flags[j] & J_RATCHET:
-                advance_ratchet(jr, j, bs, J.body_a[j], J.body_b[j])
-        inv_h = 1.0 / h
-        J.reaction[j, 0] = rx * inv_h
-        J.reaction[j, 1] = ry * inv_h
-        J.reaction[j, 2] = tq * inv_h
-        if J.on[j] and (math.sqrt(rx * rx + ry * ry) * inv_h > J.break_force[j]
-                        or abs(tq) * inv_h > J.break_torque[j]):
-            J.flags[j] = (J.flags[j] & ~J_ENABLED) | J_BROKEN
-            J.imp[j, :] = 0.0
+        if on[j]:
+            ia = body_a[j]
+            ib = body_b[j]
+            kind = kinds[j]
+            # The last substep's impulse on B: linear (x, y) and the joint's own angular
+            # part.
+            axial = imp[j, I_SPRING] + imp[j, I_MOTOR] + imp[j, I_LOWER] - imp[j, I_UPPER]
+            if kind == J_REVOLUTE:
+                rx, ry, tq = imp[j, I_X], imp[j, I_Y], axial
+            elif kind == J_PRISMATIC or kind == J_WHEEL:
+                ax, ay = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_AXIS], frame[j, FR_AXIS + 1])
+                if kind == J_PRISMATIC:
+                    rx = axial * ax - imp[j, I_X] * ay
+                    ry = axial * ay + imp[j, I_X] * ax
+                    tq = imp[j, I_Y]
+                else:
+                    axial -= imp[j, I_MOTOR]
+                    rx = axial * ax - imp[j, I_PERP] * ay
+                    ry = axial * ay + imp[j, I_PERP] * ax
+                    tq = imp[j, I_MOTOR]
+            elif kind == J_DISTANCE:
+                rax, ray = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_RA], frame[j, FR_RA + 1])
+                rbx, rby = rotate(dq[ib, 0], dq[ib, 1], frame[j, FR_RB], frame[j, FR_RB + 1])
+                ux, uy, _ = unit_length(
+                    dp[ib, 0] - dp[ia, 0] + rbx - rax + frame[j, FR_DC],
+                    dp[ib, 1] - dp[ia, 1] + rby - ray + frame[j, FR_DC + 1])
+                rx = axial * ux
+                ry = axial * uy
+            elif kind == J_WELD or kind == J_MOTOR or kind == J_MOUSE:
+                rx, ry, tq = imp[j, I_X], imp[j, I_Y], imp[j, I_ANG]
+            elif kind == J_GEAR:
+                tq = imp[j, I_ANG]
+            else:
+                tq = axial
+            if flags[j] & J_RATCHET:
+                # The notch moves to the last step the angle passed.
+                step = ratio[j]
+                gone = (angle[ib] - angle[ia] - ref_angle[j] - notch[j]) / step
+                if gone >= 1.0:
+                    notch[j] += step * math.floor(gone)
+        reaction[j, 0] = rx * inv_h
+        reaction[j, 1] = ry * inv_h
+        reaction[j, 2] = tq * inv_h
+        if on[j] and (math.sqrt(rx * rx + ry * ry) * inv_h > break_force[j]
+                      or abs(tq) * inv_h > break_torque[j]):
+            flags[j] = (flags[j] & ~J_ENABLED) | J_BROKEN
+            for r in range(imp.shape[1]):
+                imp[j, r] = 0.0
             broken += 1
     return broken
-
-
-@njit(inline="always")
-def _reaction(J, j, kind, ia, ib, t):
-    """The last substep's impulse on B: linear (x, y) and the joint's own angular part."""
-    imp = J.imp[j]
-    f = J.frame[j]
-    axial = imp[I_SPRING] + imp[I_MOTOR] + imp[I_LOWER] - imp[I_UPPER]
-    if kind == J_REVOLUTE:
-        return imp[I_X], imp[I_Y], axial
-    if kind == J_PRISMATIC or kind == J_WHEEL:
-        ax, ay = rotate(t.dq[ia, 0], t.dq[ia, 1], f[FR_AXIS], f[FR_AXIS + 1])
-        if kind == J_PRISMATIC:
-            return axial * ax - imp[I_X] * ay, axial * ay + imp[I_X] * ax, imp[I_Y]
-        axial -= imp[I_MOTOR]
-        return axial * ax - imp[I_PERP] * ay, axial * ay + imp[I_PERP] * ax, imp[I_MOTOR]
-    if kind == J_DISTANCE:
-        ux, uy, _, _, _, _, _ = axis_of(f, t, ia, ib)
-        return axial * ux, axial * uy, 0.0
-    if kind == J_WELD or kind == J_MOTOR or kind == J_MOUSE:
-        return imp[I_X], imp[I_Y], imp[I_ANG]
-    if kind == J_GEAR:
-        return 0.0, 0.0, imp[I_ANG]
-    return 0.0, 0.0, axial
