@@ -27,38 +27,6 @@ def prepare_motor(J, j, b, t, ia, ib):
 
 
 @njit
-def warm_start_motors(J, b, t, s, e):
-    """Warm start the motor joints of slots [s, e) (see ``joint_revolute``)."""
-    on = J.on
-    body_a = J.body_a
-    body_b = J.body_b
-    frame = J.frame
-    imp = J.imp
-    vel = b.vel
-    angvel = b.angvel
-    inv_m = t.inv_m
-    inv_i = t.inv_i
-    dq = t.dq
-    for j in range(s, e):
-        if not on[j]:
-            continue
-        ia = body_a[j]
-        ib = body_b[j]
-        rax, ray = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_RA], frame[j, FR_RA + 1])
-        rbx, rby = rotate(dq[ib, 0], dq[ib, 1], frame[j, FR_RB], frame[j, FR_RB + 1])
-        px = imp[j, I_X]
-        py = imp[j, I_Y]
-        ma = inv_m[ia]
-        mb = inv_m[ib]
-        vel[ia, 0] -= ma * px
-        vel[ia, 1] -= ma * py
-        angvel[ia] -= inv_i[ia] * (rax * py - ray * px + imp[j, I_ANG])
-        vel[ib, 0] += mb * px
-        vel[ib, 1] += mb * py
-        angvel[ib] += inv_i[ib] * (rbx * py - rby * px + imp[j, I_ANG])
-
-
-@njit
 def solve_motors(J, b, t, s, e, h, use_bias):
     on = J.on
     body_a = J.body_a

@@ -42,7 +42,8 @@ def _stiff(f, at):
 
 @njit
 def warm_start_welds(J, b, t, s, e):
-    """Warm start the weld joints of slots [s, e) (see ``joint_revolute``)."""
+    """Warm start the weld joints of slots [s, e) (see ``joint_revolute``), and the motor
+    joints': the same rows, a point and an angle."""
     on = J.on
     body_a = J.body_a
     body_b = J.body_b

@@ -58,7 +58,7 @@ from .joint_common import (
 )
 from .joint_distance import prepare_distance, solve_distances, unit_length, warm_start_distances
 from .joint_gear import prepare_gear, solve_gears, warm_start_gears
-from .joint_motor import prepare_motor, solve_motors, warm_start_motors
+from .joint_motor import prepare_motor, solve_motors
 from .joint_mouse import prepare_mouse, solve_mice, warm_start_mice
 from .joint_prismatic import prepare_prismatic, solve_prismatics, warm_start_prismatics
 from .joint_revolute import prepare_revolute, solve_revolutes, warm_start_revolutes
@@ -182,10 +182,8 @@ def warm_start_joints(J, n, b, t):
             warm_start_wheels(jr, bs, ts, j, e)
         elif kind == J_DISTANCE:
             warm_start_distances(jr, bs, ts, j, e)
-        elif kind == J_WELD:
+        elif kind == J_WELD or kind == J_MOTOR:
             warm_start_welds(jr, bs, ts, j, e)
-        elif kind == J_MOTOR:
-            warm_start_motors(jr, bs, ts, j, e)
         elif kind == J_MOUSE:
             warm_start_mice(jr, bs, ts, j, e)
         elif kind == J_GEAR:
