@@ -21,6 +21,8 @@ stiffness: k = m_eff (2 pi f)^2.
 import math
 from collections import namedtuple
 
+import numpy as np
+
 from .._jit import njit
 from .constants import (
     J_ALIVE,
@@ -167,7 +169,7 @@ def _mark_runs(J, n):
 @njit
 def warm_start_joints(J, n, b, t):
     jr, bs, ts = _narrow(J, b, t)
-    j = 0
+    j = np.int64(0)  # not the literal 0: a literal compiled every run function twice
     while j < n:
         if not J.on[j]:
             j += 1
@@ -199,7 +201,7 @@ def solve_joints(J, n, b, t, h, use_bias):
     ``use_bias`` a runtime bool (the biased pass and the relax pass share one compiled
     function)."""
     jr, bs, ts = _narrow(J, b, t)
-    j = 0
+    j = np.int64(0)  # not the literal 0: a literal compiled every run function twice
     while j < n:
         if not J.on[j]:
             j += 1
