@@ -414,8 +414,9 @@ class JointStore(SlotStore):
         "reaction": ((3,), np.float64, 0.0),
         "frame": ((20,), np.float64, 0.0),
         "on": ((), np.bool_, False),
+        "run": ((), np.int64, 0),          # at a run's first solved joint: the slot after it
     }
-    TRANSIENT = frozenset(("frame", "on"))
+    TRANSIENT = frozenset(("frame", "on", "run"))
     View = V.JointView
     _VIEW_EXTRA = ("keys",)
 

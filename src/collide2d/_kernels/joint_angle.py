@@ -3,11 +3,18 @@ toward a target angle, a motor, and a ratchet (``ratio`` the step: the angle onl
 the step's way, held at ``notch``, the last step it reached). pymunk's RotaryLimitJoint,
 DampedRotarySpring, SimpleMotor and RatchetJoint in one."""
 
-import math
-
 from .._jit import njit
 from .constants import J_LIMIT, J_RATCHET
-from .joint_common import FR_MASS, I_LOWER, I_MOTOR, I_SPRING, I_UPPER, angular_rows
+from .joint_common import (
+    FR_JOINT,
+    FR_MASS,
+    FR_SOFT,
+    I_LOWER,
+    I_MOTOR,
+    I_SPRING,
+    I_UPPER,
+    angle_impulses,
+)
 
 
 @njit(inline="always")
@@ -16,37 +23,67 @@ def prepare_angle(J, j, b, t, ia, ib):
     J.frame[j][FR_MASS] = 1.0 / k if k > 0.0 else 0.0
 
 
-@njit(inline="always")
-def warm_start_angle(J, j, b, t, ia, ib):
-    imp = J.imp[j]
-    d = imp[I_SPRING] + imp[I_MOTOR] + imp[I_LOWER] - imp[I_UPPER]
-    b.angvel[ia] -= t.inv_i[ia] * d
-    b.angvel[ib] += t.inv_i[ib] * d
+@njit
+def warm_start_angles(J, b, t, s, e):
+    """Warm start the angle joints of slots [s, e) (see ``joint_revolute``)."""
+    on = J.on
+    body_a = J.body_a
+    body_b = J.body_b
+    imp = J.imp
+    angvel = b.angvel
+    inv_i = t.inv_i
+    for j in range(s, e):
+        if not on[j]:
+            continue
+        ia = body_a[j]
+        ib = body_b[j]
+        d = imp[j, I_SPRING] + imp[j, I_MOTOR] + imp[j, I_LOWER] - imp[j, I_UPPER]
+        angvel[ia] -= inv_i[ia] * d
+        angvel[ib] += inv_i[ib] * d
 
 
-@njit(inline="always")
-def solve_angle(J, j, b, t, ia, ib, h, use_bias):
-    ia_ = t.inv_i[ia]
-    ib_ = t.inv_i[ib]
-    if ia_ + ib_ == 0.0:
-        return
-    lo = J.lower[j]
-    hi = J.upper[j]
-    flags = J.flags[j]
-    if flags & J_RATCHET:
-        if J.ratio[j] > 0.0:
-            lo = max(lo, J.notch[j])
-        else:
-            hi = min(hi, J.notch[j])
-    angle = b.angle[ib] - b.angle[ia] - J.ref_angle[j]
-    angular_rows(J, j, J.frame[j], b.angvel, ia, ib, ia_, ib_, angle, lo, hi,
-                 (flags & (J_LIMIT | J_RATCHET)) != 0, h, use_bias)
-
-
-@njit(inline="always")
-def advance_ratchet(J, j, b, ia, ib):
-    """After the step: the notch moves to the last step the angle passed."""
-    step = J.ratio[j]
-    gone = (b.angle[ib] - b.angle[ia] - J.ref_angle[j] - J.notch[j]) / step
-    if gone >= 1.0:
-        J.notch[j] += step * math.floor(gone)
+@njit
+def solve_angles(J, b, t, s, e, h, use_bias):
+    on = J.on
+    body_a = J.body_a
+    body_b = J.body_b
+    flags = J.flags
+    frame = J.frame
+    imp = J.imp
+    ref_angle = J.ref_angle
+    lower = J.lower
+    upper = J.upper
+    ratio = J.ratio
+    notch = J.notch
+    hertz = J.hertz
+    target = J.target
+    motor_speed = J.motor_speed
+    max_motor = J.max_motor
+    angvel = b.angvel
+    angle = b.angle
+    inv_i = t.inv_i
+    for j in range(s, e):
+        if not on[j]:
+            continue
+        ia = body_a[j]
+        ib = body_b[j]
+        ia_ = inv_i[ia]
+        ib_ = inv_i[ib]
+        if ia_ + ib_ == 0.0:
+            continue
+        lo = lower[j]
+        hi = upper[j]
+        fl = flags[j]
+        if fl & J_RATCHET:
+            if ratio[j] > 0.0:
+                lo = max(lo, notch[j])
+            else:
+                hi = min(hi, notch[j])
+        (imp[j, I_SPRING], imp[j, I_MOTOR], imp[j, I_LOWER], imp[j, I_UPPER], angvel[ia],
+         angvel[ib]) = angle_impulses(
+            fl, frame[j, FR_MASS], frame[j, FR_SOFT], frame[j, FR_SOFT + 1],
+            frame[j, FR_SOFT + 2], frame[j, FR_JOINT], frame[j, FR_JOINT + 1],
+            frame[j, FR_JOINT + 2], hertz[j], target[j], motor_speed[j], h * max_motor[j],
+            angle[ib] - angle[ia] - ref_angle[j], lo, hi, (fl & (J_LIMIT | J_RATCHET)) != 0,
+            h, use_bias, angvel[ia], angvel[ib], ia_, ib_, imp[j, I_SPRING], imp[j, I_MOTOR],
+            imp[j, I_LOWER], imp[j, I_UPPER])

@@ -9,6 +9,8 @@ turned by the body's rotation since the step began (``dq``), and a separation is
 offset plus both bodies' displacements (``dp``), as Box2D v3 solves joints.
 """
 
+import math
+
 from .._jit import njit
 from .constants import J_LIMIT, J_MOTOR_ON, J_SPRING
 
@@ -70,28 +72,21 @@ def separation(f, t, ia, ib, rax, ray, rbx, rby):
 
 
 @njit(inline="always")
-def apply(b, ia, ib, ma, ia_, mb, ib_, px, py, la, lb):
-    """Impulse (px, py) on B and its opposite on A, with angular impulses la on A (taken
-    away) and lb on B (added)."""
-    b.vel[ia, 0] -= ma * px
-    b.vel[ia, 1] -= ma * py
-    b.angvel[ia] -= ia_ * la
-    b.vel[ib, 0] += mb * px
-    b.vel[ib, 1] += mb * py
-    b.angvel[ib] += ib_ * lb
+def push(vax, vay, wa, vbx, vby, wb, ma, ia_, mb, ib_, px, py, la, lb):
+    """The velocities after impulse (px, py) on B and its opposite on A, with angular
+    impulses la on A (taken away) and lb on B."""
+    return (vax - ma * px, vay - ma * py, wa - ia_ * la, vbx + mb * px, vby + mb * py,
+            wb + ib_ * lb)
 
 
 @njit(inline="always")
-def solve_point(b, imp, ia, ib, ma, ia_, mb, ib_, rax, ray, rbx, rby, sx, sy, soft_b, soft_m,
-                soft_i, use_bias):
+def point_impulse(vax, vay, wa, vbx, vby, wb, ma, ia_, mb, ib_, rax, ray, rbx, rby, sx, sy,
+                  ox, oy, soft_b, soft_m, soft_i, use_bias):
     """The 2D point constraint (anchor B on anchor A): K = [mA + mB + rA x rA iA ...]
-    solved by Cramer's rule, soft when biased. Accumulates into imp[I_X], imp[I_Y]."""
-    vax = b.vel[ia, 0] - b.angvel[ia] * ray
-    vay = b.vel[ia, 1] + b.angvel[ia] * rax
-    vbx = b.vel[ib, 0] - b.angvel[ib] * rby
-    vby = b.vel[ib, 1] + b.angvel[ib] * rbx
-    cx = vbx - vax
-    cy = vby - vay
+    solved by Cramer's rule, soft when biased. Returns the impulse (px, py) to add to the
+    accumulated (ox, oy)."""
+    cx = (vbx - wb * rby) - (vax - wa * ray)
+    cy = (vby + wb * rbx) - (vay + wa * rax)
     ms = 1.0
     is_ = 0.0
     if use_bias:
@@ -107,11 +102,7 @@ def solve_point(b, imp, ia, ib, ma, ia_, mb, ib_, rax, ray, rbx, rby, sx, sy, so
         det = 1.0 / det
     bx = det * (k22 * cx - k12 * cy)
     by = det * (k11 * cy - k12 * cx)
-    px = -ms * bx - is_ * imp[I_X]
-    py = -ms * by - is_ * imp[I_Y]
-    imp[I_X] += px
-    imp[I_Y] += py
-    apply(b, ia, ib, ma, ia_, mb, ib_, px, py, rax * py - ray * px, rbx * py - rby * px)
+    return -ms * bx - is_ * ox, -ms * by - is_ * oy
 
 
 @njit(inline="always")
@@ -132,57 +123,42 @@ def limit_impulse(mass, cdot, c, old, h, use_bias, soft_b, soft_m, soft_i):
 
 
 @njit(inline="always")
-def angular_rows(J, j, f, angvel, ia, ib, ia_, ib_, angle, lo, hi, limit, h, use_bias):
-    """Spring (toward ``target``), motor and the limits [lo, hi] on the relative angle
-    (rad): revolute and angle joints."""
-    flags = J.flags[j]
-    if (flags & J_SPRING) and J.hertz[j] > 0.0:
-        _angular_spring(J.imp[j], f, angvel, ia, ib, ia_, ib_, angle - J.target[j])
+def angle_impulses(flags, k, spring_b, spring_m, spring_i, sb, sm, si, hertz, target, speed,
+                   top, angle, lo, hi, limit, h, use_bias, wa, wb, ia_, ib_, spring, motor,
+                   lower, upper):
+    """Spring (toward ``target``), motor (``speed``, impulse within +-``top``) and the
+    limits [lo, hi] on the relative angle (rad) of revolute and angle joints, with
+    effective mass ``k``: the new accumulated impulses and angular velocities."""
+    if (flags & J_SPRING) and hertz > 0.0:
+        d = -spring_m * k * (wb - wa + spring_b * (angle - target)) - spring_i * spring
+        spring += d
+        wa -= ia_ * d
+        wb += ib_ * d
     if flags & J_MOTOR_ON:
-        _angular_motor(J.imp[j], f, angvel, ia, ib, ia_, ib_, J.motor_speed[j],
-                       h * J.max_motor[j])
+        old = motor
+        motor = min(max(old - k * (wb - wa - speed), -top), top)
+        wa -= ia_ * (motor - old)
+        wb += ib_ * (motor - old)
     if limit:
-        _angular_limits(J.imp[j], f, angvel, ia, ib, ia_, ib_, angle, lo, hi, h, use_bias)
-
-
-# The rows take the arrays they touch, not the views: every array of a view passed to a
-# helper costs a counted reference per joint and substep.
-@njit(inline="always")
-def _angular_spring(imp, f, angvel, ia, ib, ia_, ib_, c):
-    k = f[FR_MASS]
-    cdot = angvel[ib] - angvel[ia]
-    d = -f[FR_SOFT + 1] * k * (cdot + f[FR_SOFT] * c) - f[FR_SOFT + 2] * imp[I_SPRING]
-    imp[I_SPRING] += d
-    angvel[ia] -= ia_ * d
-    angvel[ib] += ib_ * d
+        old = lower
+        lower = limit_impulse(k, wb - wa, angle - lo, old, h, use_bias, sb, sm, si)
+        wa -= ia_ * (lower - old)
+        wb += ib_ * (lower - old)
+        old = upper
+        upper = limit_impulse(k, wa - wb, hi - angle, old, h, use_bias, sb, sm, si)
+        wa += ia_ * (upper - old)
+        wb -= ib_ * (upper - old)
+    return spring, motor, lower, upper, wa, wb
 
 
 @njit(inline="always")
-def _angular_motor(imp, f, angvel, ia, ib, ia_, ib_, speed, top):
-    cdot = angvel[ib] - angvel[ia] - speed
-    old = imp[I_MOTOR]
-    new = min(max(old - f[FR_MASS] * cdot, -top), top)
-    imp[I_MOTOR] = new
-    angvel[ia] -= ia_ * (new - old)
-    angvel[ib] += ib_ * (new - old)
-
-
-@njit(inline="always")
-def _angular_limits(imp, f, angvel, ia, ib, ia_, ib_, angle, lo, hi, h, use_bias):
-    k = f[FR_MASS]
-    sb = f[FR_JOINT]
-    sm = f[FR_JOINT + 1]
-    si = f[FR_JOINT + 2]
-    old = imp[I_LOWER]
-    new = limit_impulse(k, angvel[ib] - angvel[ia], angle - lo, old, h, use_bias, sb, sm, si)
-    imp[I_LOWER] = new
-    angvel[ia] -= ia_ * (new - old)
-    angvel[ib] += ib_ * (new - old)
-    old = imp[I_UPPER]
-    new = limit_impulse(k, angvel[ia] - angvel[ib], hi - angle, old, h, use_bias, sb, sm, si)
-    imp[I_UPPER] = new
-    angvel[ia] += ia_ * (new - old)
-    angvel[ib] -= ib_ * (new - old)
+def clamp_length(x, y, top):
+    """(x, y) scaled down to length ``top`` when longer: a bounded force's impulse."""
+    size = math.sqrt(x * x + y * y)
+    if size > top:
+        x *= top / size
+        y *= top / size
+    return x, y
 
 
 @njit(inline="always")

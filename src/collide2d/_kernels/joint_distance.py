@@ -8,6 +8,7 @@ import math
 from .._jit import njit
 from .constants import J_SPRING
 from .joint_common import (
+    FR_DC,
     FR_JOINT,
     FR_MASS,
     FR_RA,
@@ -17,9 +18,9 @@ from .joint_common import (
     I_SPRING,
     I_UPPER,
     anchors,
-    apply,
     has_limit,
     limit_impulse,
+    rotate,
     separation,
     start_anchor,
 )
@@ -31,11 +32,18 @@ def axis_of(f, t, ia, ib):
     anchors."""
     rax, ray, rbx, rby = anchors(f, t, ia, ib)
     dx, dy = separation(f, t, ia, ib, rax, ray, rbx, rby)
+    ux, uy, length = unit_length(dx, dy)
+    return ux, uy, length, rax, ray, rbx, rby
+
+
+@njit(inline="always")
+def unit_length(dx, dy):
+    """(dx, dy) over its length (unchanged when zero), and the length."""
     length = math.sqrt(dx * dx + dy * dy)
     if length > 0.0:
         dx /= length
         dy /= length
-    return dx, dy, length, rax, ray, rbx, rby
+    return dx, dy, length
 
 
 @njit(inline="always")
@@ -50,67 +58,135 @@ def prepare_distance(J, j, b, t, ia, ib):
     f[FR_MASS] = 1.0 / k if k > 0.0 else 0.0
 
 
+# Scalars in and out (see ``joint_revolute``): the bodies' velocities are locals of the
+# run's loop, va = (vax, vay, wa) and vb likewise.
 @njit(inline="always")
-def _push(b, t, ia, ib, d, ux, uy, rax, ray, rbx, rby):
+def _push(vax, vay, wa, vbx, vby, wb, ma, ia_, mb, ib_, d, ux, uy, rax, ray, rbx, rby):
+    """The velocities after impulse d along (ux, uy) on B and its opposite on A."""
     px = d * ux
     py = d * uy
-    apply(b, ia, ib, t.inv_m[ia], t.inv_i[ia], t.inv_m[ib], t.inv_i[ib], px, py,
-          rax * py - ray * px, rbx * py - rby * px)
+    return (vax - ma * px, vay - ma * py, wa - ia_ * (rax * py - ray * px), vbx + mb * px,
+            vby + mb * py, wb + ib_ * (rbx * py - rby * px))
 
 
 @njit(inline="always")
-def _speed(b, ia, ib, ux, uy, rax, ray, rbx, rby):
-    vx = b.vel[ib, 0] - b.angvel[ib] * rby - b.vel[ia, 0] + b.angvel[ia] * ray
-    vy = b.vel[ib, 1] + b.angvel[ib] * rbx - b.vel[ia, 1] - b.angvel[ia] * rax
+def _speed(vax, vay, wa, vbx, vby, wb, ux, uy, rax, ray, rbx, rby):
+    vx = vbx - wb * rby - vax + wa * ray
+    vy = vby + wb * rbx - vay - wa * rax
     return ux * vx + uy * vy
 
 
-@njit(inline="always")
-def warm_start_distance(J, j, b, t, ia, ib):
-    f = J.frame[j]
-    imp = J.imp[j]
-    ux, uy, _, rax, ray, rbx, rby = axis_of(f, t, ia, ib)
-    _push(b, t, ia, ib, imp[I_SPRING] + imp[I_LOWER] - imp[I_UPPER], ux, uy, rax, ray, rbx,
-          rby)
+@njit
+def warm_start_distances(J, b, t, s, e):
+    """Warm start the distance joints of slots [s, e) (see ``joint_revolute``)."""
+    on = J.on
+    body_a = J.body_a
+    body_b = J.body_b
+    frame = J.frame
+    imp = J.imp
+    vel = b.vel
+    angvel = b.angvel
+    inv_m = t.inv_m
+    inv_i = t.inv_i
+    dp = t.dp
+    dq = t.dq
+    for j in range(s, e):
+        if not on[j]:
+            continue
+        ia = body_a[j]
+        ib = body_b[j]
+        rax, ray = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_RA], frame[j, FR_RA + 1])
+        rbx, rby = rotate(dq[ib, 0], dq[ib, 1], frame[j, FR_RB], frame[j, FR_RB + 1])
+        ux, uy, _ = unit_length(dp[ib, 0] - dp[ia, 0] + rbx - rax + frame[j, FR_DC],
+                                dp[ib, 1] - dp[ia, 1] + rby - ray + frame[j, FR_DC + 1])
+        (vel[ia, 0], vel[ia, 1], angvel[ia], vel[ib, 0], vel[ib, 1], angvel[ib]) = _push(
+            vel[ia, 0], vel[ia, 1], angvel[ia], vel[ib, 0], vel[ib, 1], angvel[ib],
+            inv_m[ia], inv_i[ia], inv_m[ib], inv_i[ib],
+            imp[j, I_SPRING] + imp[j, I_LOWER] - imp[j, I_UPPER], ux, uy, rax, ray, rbx, rby)
 
 
-@njit(inline="always")
-def solve_distance(J, j, b, t, ia, ib, h, use_bias):
-    f = J.frame[j]
-    imp = J.imp[j]
-    k = f[FR_MASS]
-    ux, uy, length, rax, ray, rbx, rby = axis_of(f, t, ia, ib)
-    c = length - J.length[j]
-    if J.flags[j] & J_SPRING:
-        if J.hertz[j] > 0.0:
-            cdot = _speed(b, ia, ib, ux, uy, rax, ray, rbx, rby)
-            d = (-f[FR_SOFT + 1] * k * (cdot + f[FR_SOFT] * c)
-                 - f[FR_SOFT + 2] * imp[I_SPRING])
-            imp[I_SPRING] += d
-            _push(b, t, ia, ib, d, ux, uy, rax, ray, rbx, rby)
-    else:
-        cdot = _speed(b, ia, ib, ux, uy, rax, ray, rbx, rby)
-        bias = 0.0
-        ms = 1.0
-        is_ = 0.0
-        if use_bias:
-            bias = f[FR_JOINT] * c
-            ms = f[FR_JOINT + 1]
-            is_ = f[FR_JOINT + 2]
-        d = -ms * k * (cdot + bias) - is_ * imp[I_SPRING]
-        imp[I_SPRING] += d
-        _push(b, t, ia, ib, d, ux, uy, rax, ray, rbx, rby)
-    if has_limit(J.flags[j]):
-        sb = f[FR_JOINT]
-        sm = f[FR_JOINT + 1]
-        si = f[FR_JOINT + 2]
-        old = imp[I_LOWER]
-        new = limit_impulse(k, _speed(b, ia, ib, ux, uy, rax, ray, rbx, rby),
-                            length - J.lower[j], old, h, use_bias, sb, sm, si)
-        imp[I_LOWER] = new
-        _push(b, t, ia, ib, new - old, ux, uy, rax, ray, rbx, rby)
-        old = imp[I_UPPER]
-        new = limit_impulse(k, -_speed(b, ia, ib, ux, uy, rax, ray, rbx, rby),
-                            J.upper[j] - length, old, h, use_bias, sb, sm, si)
-        imp[I_UPPER] = new
-        _push(b, t, ia, ib, old - new, ux, uy, rax, ray, rbx, rby)
+@njit
+def solve_distances(J, b, t, s, e, h, use_bias):
+    on = J.on
+    body_a = J.body_a
+    body_b = J.body_b
+    flags = J.flags
+    frame = J.frame
+    imp = J.imp
+    rest = J.length
+    hertz = J.hertz
+    lower = J.lower
+    upper = J.upper
+    vel = b.vel
+    angvel = b.angvel
+    inv_m = t.inv_m
+    inv_i = t.inv_i
+    dp = t.dp
+    dq = t.dq
+    for j in range(s, e):
+        if not on[j]:
+            continue
+        ia = body_a[j]
+        ib = body_b[j]
+        ma = inv_m[ia]
+        mb = inv_m[ib]
+        ia_ = inv_i[ia]
+        ib_ = inv_i[ib]
+        k = frame[j, FR_MASS]
+        rax, ray = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_RA], frame[j, FR_RA + 1])
+        rbx, rby = rotate(dq[ib, 0], dq[ib, 1], frame[j, FR_RB], frame[j, FR_RB + 1])
+        ux, uy, length = unit_length(dp[ib, 0] - dp[ia, 0] + rbx - rax + frame[j, FR_DC],
+                                     dp[ib, 1] - dp[ia, 1] + rby - ray + frame[j, FR_DC + 1])
+        vax = vel[ia, 0]
+        vay = vel[ia, 1]
+        wa = angvel[ia]
+        vbx = vel[ib, 0]
+        vby = vel[ib, 1]
+        wb = angvel[ib]
+        c = length - rest[j]
+        d = 0.0
+        if flags[j] & J_SPRING:
+            if hertz[j] > 0.0:
+                cdot = _speed(vax, vay, wa, vbx, vby, wb, ux, uy, rax, ray, rbx, rby)
+                d = (-frame[j, FR_SOFT + 1] * k * (cdot + frame[j, FR_SOFT] * c)
+                     - frame[j, FR_SOFT + 2] * imp[j, I_SPRING])
+                imp[j, I_SPRING] += d
+                vax, vay, wa, vbx, vby, wb = _push(vax, vay, wa, vbx, vby, wb, ma, ia_, mb,
+                                                   ib_, d, ux, uy, rax, ray, rbx, rby)
+        else:
+            cdot = _speed(vax, vay, wa, vbx, vby, wb, ux, uy, rax, ray, rbx, rby)
+            bias = 0.0
+            ms = 1.0
+            is_ = 0.0
+            if use_bias:
+                bias = frame[j, FR_JOINT] * c
+                ms = frame[j, FR_JOINT + 1]
+                is_ = frame[j, FR_JOINT + 2]
+            d = -ms * k * (cdot + bias) - is_ * imp[j, I_SPRING]
+            imp[j, I_SPRING] += d
+            vax, vay, wa, vbx, vby, wb = _push(vax, vay, wa, vbx, vby, wb, ma, ia_, mb, ib_,
+                                               d, ux, uy, rax, ray, rbx, rby)
+        if has_limit(flags[j]):
+            sb = frame[j, FR_JOINT]
+            sm = frame[j, FR_JOINT + 1]
+            si = frame[j, FR_JOINT + 2]
+            old = imp[j, I_LOWER]
+            new = limit_impulse(k, _speed(vax, vay, wa, vbx, vby, wb, ux, uy, rax, ray, rbx,
+                                          rby),
+                                length - lower[j], old, h, use_bias, sb, sm, si)
+            imp[j, I_LOWER] = new
+            vax, vay, wa, vbx, vby, wb = _push(vax, vay, wa, vbx, vby, wb, ma, ia_, mb, ib_,
+                                               new - old, ux, uy, rax, ray, rbx, rby)
+            old = imp[j, I_UPPER]
+            new = limit_impulse(k, -_speed(vax, vay, wa, vbx, vby, wb, ux, uy, rax, ray, rbx,
+                                           rby),
+                                upper[j] - length, old, h, use_bias, sb, sm, si)
+            imp[j, I_UPPER] = new
+            vax, vay, wa, vbx, vby, wb = _push(vax, vay, wa, vbx, vby, wb, ma, ia_, mb, ib_,
+                                               old - new, ux, uy, rax, ray, rbx, rby)
+        vel[ia, 0] = vax
+        vel[ia, 1] = vay
+        angvel[ia] = wa
+        vel[ib, 0] = vbx
+        vel[ib, 1] = vby
+        angvel[ib] = wb

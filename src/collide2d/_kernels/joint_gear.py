@@ -13,26 +13,52 @@ def prepare_gear(J, j, b, t, ia, ib):
     J.frame[j][FR_MASS] = 1.0 / k if k > 0.0 else 0.0
 
 
-@njit(inline="always")
-def warm_start_gear(J, j, b, t, ia, ib):
-    d = J.imp[j][I_ANG]
-    b.angvel[ia] += t.inv_i[ia] * J.ratio[j] * d
-    b.angvel[ib] += t.inv_i[ib] * d
+@njit
+def warm_start_gears(J, b, t, s, e):
+    """Warm start the gear joints of slots [s, e) (see ``joint_revolute``)."""
+    on = J.on
+    body_a = J.body_a
+    body_b = J.body_b
+    ratio = J.ratio
+    imp = J.imp
+    angvel = b.angvel
+    inv_i = t.inv_i
+    for j in range(s, e):
+        if not on[j]:
+            continue
+        ia = body_a[j]
+        ib = body_b[j]
+        d = imp[j, I_ANG]
+        angvel[ia] += inv_i[ia] * ratio[j] * d
+        angvel[ib] += inv_i[ib] * d
 
 
-@njit(inline="always")
-def solve_gear(J, j, b, t, ia, ib, h, use_bias):
-    f = J.frame[j]
-    imp = J.imp[j]
-    r = J.ratio[j]
-    cdot = b.angvel[ib] + r * b.angvel[ia]
-    ms = 1.0
-    is_ = 0.0
-    if use_bias:
-        cdot += f[FR_JOINT] * (b.angle[ib] + r * b.angle[ia] - J.target[j])
-        ms = f[FR_JOINT + 1]
-        is_ = f[FR_JOINT + 2]
-    d = -ms * f[FR_MASS] * cdot - is_ * imp[I_ANG]
-    imp[I_ANG] += d
-    b.angvel[ia] += t.inv_i[ia] * r * d
-    b.angvel[ib] += t.inv_i[ib] * d
+@njit
+def solve_gears(J, b, t, s, e, h, use_bias):
+    on = J.on
+    body_a = J.body_a
+    body_b = J.body_b
+    ratio = J.ratio
+    target = J.target
+    frame = J.frame
+    imp = J.imp
+    angvel = b.angvel
+    angle = b.angle
+    inv_i = t.inv_i
+    for j in range(s, e):
+        if not on[j]:
+            continue
+        ia = body_a[j]
+        ib = body_b[j]
+        r = ratio[j]
+        cdot = angvel[ib] + r * angvel[ia]
+        ms = 1.0
+        is_ = 0.0
+        if use_bias:
+            cdot += frame[j, FR_JOINT] * (angle[ib] + r * angle[ia] - target[j])
+            ms = frame[j, FR_JOINT + 1]
+            is_ = frame[j, FR_JOINT + 2]
+        d = -ms * frame[j, FR_MASS] * cdot - is_ * imp[j, I_ANG]
+        imp[j, I_ANG] += d
+        angvel[ia] += inv_i[ia] * r * d
+        angvel[ib] += inv_i[ib] * d

@@ -2,19 +2,17 @@
 relative angle toward ``ref_angle``, closing ``correction`` of the error per second's
 worth of steps, with bounded force and torque. Box2D v3's motor joint."""
 
-import math
-
 from .._jit import njit
 from .joint_common import (
+    FR_DC,
     FR_MASS,
     FR_RA,
     FR_RB,
     I_ANG,
     I_X,
     I_Y,
-    anchors,
-    apply,
-    separation,
+    clamp_length,
+    rotate,
     start_anchor,
 )
 
@@ -28,54 +26,66 @@ def prepare_motor(J, j, b, t, ia, ib):
     f[FR_MASS] = 1.0 / k if k > 0.0 else 0.0
 
 
-@njit(inline="always")
-def warm_start_motor(J, j, b, t, ia, ib):
-    f = J.frame[j]
-    imp = J.imp[j]
-    rax, ray, rbx, rby = anchors(f, t, ia, ib)
-    px = imp[I_X]
-    py = imp[I_Y]
-    apply(b, ia, ib, t.inv_m[ia], t.inv_i[ia], t.inv_m[ib], t.inv_i[ib], px, py,
-          rax * py - ray * px + imp[I_ANG], rbx * py - rby * px + imp[I_ANG])
-
-
-@njit(inline="always")
-def solve_motor(J, j, b, t, ia, ib, h, use_bias):
-    f = J.frame[j]
-    imp = J.imp[j]
-    ma = t.inv_m[ia]
-    mb = t.inv_m[ib]
-    ia_ = t.inv_i[ia]
-    ib_ = t.inv_i[ib]
-    rate = J.correction[j] / h
-    c = b.angle[ib] - b.angle[ia] - J.ref_angle[j]
-    old = imp[I_ANG]
-    top = h * J.max_torque[j]
-    new = min(max(old - f[FR_MASS] * (b.angvel[ib] - b.angvel[ia] + rate * c), -top), top)
-    imp[I_ANG] = new
-    b.angvel[ia] -= ia_ * (new - old)
-    b.angvel[ib] += ib_ * (new - old)
-    rax, ray, rbx, rby = anchors(f, t, ia, ib)
-    sx, sy = separation(f, t, ia, ib, rax, ray, rbx, rby)
-    cx = (b.vel[ib, 0] - b.angvel[ib] * rby - b.vel[ia, 0] + b.angvel[ia] * ray) + rate * sx
-    cy = (b.vel[ib, 1] + b.angvel[ib] * rbx - b.vel[ia, 1] - b.angvel[ia] * rax) + rate * sy
-    k11 = ma + mb + ray * ray * ia_ + rby * rby * ib_
-    k12 = -ray * rax * ia_ - rby * rbx * ib_
-    k22 = ma + mb + rax * rax * ia_ + rbx * rbx * ib_
-    det = k11 * k22 - k12 * k12
-    if det != 0.0:
-        det = 1.0 / det
-    ox = imp[I_X]
-    oy = imp[I_Y]
-    nx = ox - det * (k22 * cx - k12 * cy)
-    ny = oy - det * (k11 * cy - k12 * cx)
-    top = h * J.max_force[j]
-    size = math.sqrt(nx * nx + ny * ny)
-    if size > top:
-        nx *= top / size
-        ny *= top / size
-    imp[I_X] = nx
-    imp[I_Y] = ny
-    px = nx - ox
-    py = ny - oy
-    apply(b, ia, ib, ma, ia_, mb, ib_, px, py, rax * py - ray * px, rbx * py - rby * px)
+@njit
+def solve_motors(J, b, t, s, e, h, use_bias):
+    on = J.on
+    body_a = J.body_a
+    body_b = J.body_b
+    frame = J.frame
+    imp = J.imp
+    ref_angle = J.ref_angle
+    correction = J.correction
+    max_force = J.max_force
+    max_torque = J.max_torque
+    vel = b.vel
+    angvel = b.angvel
+    angle = b.angle
+    inv_m = t.inv_m
+    inv_i = t.inv_i
+    dp = t.dp
+    dq = t.dq
+    for j in range(s, e):
+        if not on[j]:
+            continue
+        ia = body_a[j]
+        ib = body_b[j]
+        ma = inv_m[ia]
+        mb = inv_m[ib]
+        ia_ = inv_i[ia]
+        ib_ = inv_i[ib]
+        rate = correction[j] / h
+        c = angle[ib] - angle[ia] - ref_angle[j]
+        old = imp[j, I_ANG]
+        top = h * max_torque[j]
+        wa = angvel[ia]
+        wb = angvel[ib]
+        new = min(max(old - frame[j, FR_MASS] * (wb - wa + rate * c), -top), top)
+        imp[j, I_ANG] = new
+        wa -= ia_ * (new - old)
+        wb += ib_ * (new - old)
+        rax, ray = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_RA], frame[j, FR_RA + 1])
+        rbx, rby = rotate(dq[ib, 0], dq[ib, 1], frame[j, FR_RB], frame[j, FR_RB + 1])
+        sx = dp[ib, 0] - dp[ia, 0] + rbx - rax + frame[j, FR_DC]
+        sy = dp[ib, 1] - dp[ia, 1] + rby - ray + frame[j, FR_DC + 1]
+        cx = (vel[ib, 0] - wb * rby - vel[ia, 0] + wa * ray) + rate * sx
+        cy = (vel[ib, 1] + wb * rbx - vel[ia, 1] - wa * rax) + rate * sy
+        k11 = ma + mb + ray * ray * ia_ + rby * rby * ib_
+        k12 = -ray * rax * ia_ - rby * rbx * ib_
+        k22 = ma + mb + rax * rax * ia_ + rbx * rbx * ib_
+        det = k11 * k22 - k12 * k12
+        if det != 0.0:
+            det = 1.0 / det
+        ox = imp[j, I_X]
+        oy = imp[j, I_Y]
+        nx, ny = clamp_length(ox - det * (k22 * cx - k12 * cy), oy - det * (k11 * cy - k12 * cx),
+                              h * max_force[j])
+        imp[j, I_X] = nx
+        imp[j, I_Y] = ny
+        px = nx - ox
+        py = ny - oy
+        vel[ia, 0] -= ma * px
+        vel[ia, 1] -= ma * py
+        angvel[ia] = wa - ia_ * (rax * py - ray * px)
+        vel[ib, 0] += mb * px
+        vel[ib, 1] += mb * py
+        angvel[ib] = wb + ib_ * (rbx * py - rby * px)

@@ -7,6 +7,7 @@ from .._jit import njit
 from .constants import J_MOTOR_ON, J_SPRING
 from .joint_common import (
     FR_AXIS,
+    FR_DC,
     FR_JOINT,
     FR_MASS,
     FR_RA,
@@ -19,9 +20,9 @@ from .joint_common import (
     I_X,
     I_Y,
     anchors,
-    apply,
     has_limit,
     limit_impulse,
+    push,
     rotate,
     separation,
     start_anchor,
@@ -51,115 +52,172 @@ def axis_terms(f, t, ia, ib):
     return ax, ay, dx, dy, rax, ray, rbx, rby
 
 
+# Scalars in and out (see ``joint_revolute``): the bodies' velocities are locals of the
+# run's loop.
 @njit(inline="always")
-def axial_rows(J, j, f, b, t, ia, ib, ax, ay, a1, a2, translation, h, use_bias, motor):
+def axial_impulses(flags, k, softs, hertz, target, speed, top, lower, upper, translation, h,
+                   use_bias, motor, ax, ay, a1, a2, masses, vels, imps):
     """Spring, motor (``motor``: a force along the axis; the wheel's motor is a torque) and
     limits along the axis: impulse P = lambda * axis, with angular parts lambda * a1 on A and
-    lambda * a2 on B."""
-    imp = J.imp[j]
-    flags = J.flags[j]
-    k = f[FR_MASS]
-    ma = t.inv_m[ia]
-    mb = t.inv_m[ib]
-    ia_ = t.inv_i[ia]
-    ib_ = t.inv_i[ib]
-    if (flags & J_SPRING) and J.hertz[j] > 0.0:
-        c = translation - J.target[j]
-        cdot = _axial_speed(b, ia, ib, ax, ay, a1, a2)
-        d = -f[FR_SOFT + 1] * k * (cdot + f[FR_SOFT] * c) - f[FR_SOFT + 2] * imp[I_SPRING]
-        imp[I_SPRING] += d
-        apply(b, ia, ib, ma, ia_, mb, ib_, d * ax, d * ay, d * a1, d * a2)
+    lambda * a2 on B. The new accumulated impulses and velocities. Tuples of floats group
+    the arguments (a Python call of over 30 arguments cannot be compiled): ``softs`` the
+    spring's and the joints' soft records, ``masses`` (mA, iA, mB, iB), ``vels`` (vA, wA,
+    vB, wB), ``imps`` the spring, motor, lower and upper impulses."""
+    spring_b, spring_m, spring_i, sb, sm, si = softs
+    ma, ia_, mb, ib_ = masses
+    vax, vay, wa, vbx, vby, wb = vels
+    spring, mot, lo, hi = imps
+    if (flags & J_SPRING) and hertz > 0.0:
+        c = translation - target
+        cdot = _axial_speed(ax, ay, a1, a2, vax, vay, wa, vbx, vby, wb)
+        d = -spring_m * k * (cdot + spring_b * c) - spring_i * spring
+        spring += d
+        vax, vay, wa, vbx, vby, wb = push(vax, vay, wa, vbx, vby, wb, ma, ia_, mb, ib_,
+                                          d * ax, d * ay, d * a1, d * a2)
     if motor and (flags & J_MOTOR_ON):
-        cdot = _axial_speed(b, ia, ib, ax, ay, a1, a2)
-        old = imp[I_MOTOR]
-        top = h * J.max_motor[j]
-        new = min(max(old + k * (J.motor_speed[j] - cdot), -top), top)
-        imp[I_MOTOR] = new
-        d = new - old
-        apply(b, ia, ib, ma, ia_, mb, ib_, d * ax, d * ay, d * a1, d * a2)
+        cdot = _axial_speed(ax, ay, a1, a2, vax, vay, wa, vbx, vby, wb)
+        old = mot
+        mot = min(max(old + k * (speed - cdot), -top), top)
+        d = mot - old
+        vax, vay, wa, vbx, vby, wb = push(vax, vay, wa, vbx, vby, wb, ma, ia_, mb, ib_,
+                                          d * ax, d * ay, d * a1, d * a2)
     if has_limit(flags):
-        sb = f[FR_JOINT]
-        sm = f[FR_JOINT + 1]
-        si = f[FR_JOINT + 2]
-        old = imp[I_LOWER]
-        new = limit_impulse(k, _axial_speed(b, ia, ib, ax, ay, a1, a2),
-                            translation - J.lower[j], old, h, use_bias, sb, sm, si)
-        imp[I_LOWER] = new
-        d = new - old
-        apply(b, ia, ib, ma, ia_, mb, ib_, d * ax, d * ay, d * a1, d * a2)
-        old = imp[I_UPPER]
-        new = limit_impulse(k, -_axial_speed(b, ia, ib, ax, ay, a1, a2),
-                            J.upper[j] - translation, old, h, use_bias, sb, sm, si)
-        imp[I_UPPER] = new
-        d = old - new
-        apply(b, ia, ib, ma, ia_, mb, ib_, d * ax, d * ay, d * a1, d * a2)
+        old = lo
+        lo = limit_impulse(k, _axial_speed(ax, ay, a1, a2, vax, vay, wa, vbx, vby, wb),
+                           translation - lower, old, h, use_bias, sb, sm, si)
+        d = lo - old
+        vax, vay, wa, vbx, vby, wb = push(vax, vay, wa, vbx, vby, wb, ma, ia_, mb, ib_,
+                                          d * ax, d * ay, d * a1, d * a2)
+        old = hi
+        hi = limit_impulse(k, -_axial_speed(ax, ay, a1, a2, vax, vay, wa, vbx, vby, wb),
+                           upper - translation, old, h, use_bias, sb, sm, si)
+        d = old - hi
+        vax, vay, wa, vbx, vby, wb = push(vax, vay, wa, vbx, vby, wb, ma, ia_, mb, ib_,
+                                          d * ax, d * ay, d * a1, d * a2)
+    return spring, mot, lo, hi, vax, vay, wa, vbx, vby, wb
 
 
 @njit(inline="always")
-def _axial_speed(b, ia, ib, ax, ay, a1, a2):
-    return (ax * (b.vel[ib, 0] - b.vel[ia, 0]) + ay * (b.vel[ib, 1] - b.vel[ia, 1])
-            + a2 * b.angvel[ib] - a1 * b.angvel[ia])
+def _axial_speed(ax, ay, a1, a2, vax, vay, wa, vbx, vby, wb):
+    return ax * (vbx - vax) + ay * (vby - vay) + a2 * wb - a1 * wa
 
 
-@njit(inline="always")
-def warm_start_prismatic(J, j, b, t, ia, ib):
-    f = J.frame[j]
-    imp = J.imp[j]
-    ax, ay, dx, dy, rax, ray, rbx, rby = axis_terms(f, t, ia, ib)
-    a1 = (dx + rax) * ay - (dy + ray) * ax
-    a2 = rbx * ay - rby * ax
-    px_ = -ay  # the perpendicular: A's axis turned a quarter left
-    py_ = ax
-    s1 = (dx + rax) * py_ - (dy + ray) * px_
-    s2 = rbx * py_ - rby * px_
-    axial = imp[I_SPRING] + imp[I_MOTOR] + imp[I_LOWER] - imp[I_UPPER]
-    px = axial * ax + imp[I_X] * px_
-    py = axial * ay + imp[I_X] * py_
-    apply(b, ia, ib, t.inv_m[ia], t.inv_i[ia], t.inv_m[ib], t.inv_i[ib], px, py,
-          axial * a1 + imp[I_X] * s1 + imp[I_Y], axial * a2 + imp[I_X] * s2 + imp[I_Y])
+@njit
+def warm_start_prismatics(J, b, t, s, e):
+    """Warm start the prismatic joints of slots [s, e) (see ``joint_revolute``)."""
+    on = J.on
+    body_a = J.body_a
+    body_b = J.body_b
+    frame = J.frame
+    imp = J.imp
+    vel = b.vel
+    angvel = b.angvel
+    inv_m = t.inv_m
+    inv_i = t.inv_i
+    dp = t.dp
+    dq = t.dq
+    for j in range(s, e):
+        if not on[j]:
+            continue
+        ia = body_a[j]
+        ib = body_b[j]
+        rax, ray = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_RA], frame[j, FR_RA + 1])
+        rbx, rby = rotate(dq[ib, 0], dq[ib, 1], frame[j, FR_RB], frame[j, FR_RB + 1])
+        dx = dp[ib, 0] - dp[ia, 0] + rbx - rax + frame[j, FR_DC]
+        dy = dp[ib, 1] - dp[ia, 1] + rby - ray + frame[j, FR_DC + 1]
+        ax, ay = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_AXIS], frame[j, FR_AXIS + 1])
+        a1 = (dx + rax) * ay - (dy + ray) * ax
+        a2 = rbx * ay - rby * ax
+        px_ = -ay  # the perpendicular: A's axis turned a quarter left
+        py_ = ax
+        s1 = (dx + rax) * py_ - (dy + ray) * px_
+        s2 = rbx * py_ - rby * px_
+        axial = imp[j, I_SPRING] + imp[j, I_MOTOR] + imp[j, I_LOWER] - imp[j, I_UPPER]
+        px = axial * ax + imp[j, I_X] * px_
+        py = axial * ay + imp[j, I_X] * py_
+        (vel[ia, 0], vel[ia, 1], angvel[ia], vel[ib, 0], vel[ib, 1], angvel[ib]) = push(
+            vel[ia, 0], vel[ia, 1], angvel[ia], vel[ib, 0], vel[ib, 1], angvel[ib],
+            inv_m[ia], inv_i[ia], inv_m[ib], inv_i[ib], px, py,
+            axial * a1 + imp[j, I_X] * s1 + imp[j, I_Y],
+            axial * a2 + imp[j, I_X] * s2 + imp[j, I_Y])
 
 
-@njit(inline="always")
-def solve_prismatic(J, j, b, t, ia, ib, h, use_bias):
-    f = J.frame[j]
-    imp = J.imp[j]
-    ax, ay, dx, dy, rax, ray, rbx, rby = axis_terms(f, t, ia, ib)
-    translation = ax * dx + ay * dy
-    a1 = (dx + rax) * ay - (dy + ray) * ax
-    a2 = rbx * ay - rby * ax
-    axial_rows(J, j, f, b, t, ia, ib, ax, ay, a1, a2, translation, h, use_bias, True)
-    # The perpendicular offset and the relative angle, solved together.
-    ma = t.inv_m[ia]
-    mb = t.inv_m[ib]
-    ia_ = t.inv_i[ia]
-    ib_ = t.inv_i[ib]
-    px_ = -ay
-    py_ = ax
-    s1 = (dx + rax) * py_ - (dy + ray) * px_
-    s2 = rbx * py_ - rby * px_
-    c1 = (px_ * (b.vel[ib, 0] - b.vel[ia, 0]) + py_ * (b.vel[ib, 1] - b.vel[ia, 1])
-          + s2 * b.angvel[ib] - s1 * b.angvel[ia])
-    c2 = b.angvel[ib] - b.angvel[ia]
-    ms = 1.0
-    is_ = 0.0
-    if use_bias:
-        angle = b.angle[ib] - b.angle[ia] - J.ref_angle[j]
-        c1 += f[FR_JOINT] * (px_ * dx + py_ * dy)
-        c2 += f[FR_JOINT] * angle
-        ms = f[FR_JOINT + 1]
-        is_ = f[FR_JOINT + 2]
-    k11 = ma + mb + ia_ * s1 * s1 + ib_ * s2 * s2
-    k12 = ia_ * s1 + ib_ * s2
-    k22 = ia_ + ib_
-    if k22 == 0.0:
-        k22 = 1.0  # both rotations fixed: the angular row is idle
-    det = k11 * k22 - k12 * k12
-    if det != 0.0:
-        det = 1.0 / det
-    x = det * (k22 * c1 - k12 * c2)
-    y = det * (k11 * c2 - k12 * c1)
-    lx = -ms * x - is_ * imp[I_X]
-    ly = -ms * y - is_ * imp[I_Y]
-    imp[I_X] += lx
-    imp[I_Y] += ly
-    apply(b, ia, ib, ma, ia_, mb, ib_, lx * px_, lx * py_, lx * s1 + ly, lx * s2 + ly)
+@njit
+def solve_prismatics(J, b, t, s, e, h, use_bias):
+    on = J.on
+    body_a = J.body_a
+    body_b = J.body_b
+    flags = J.flags
+    frame = J.frame
+    imp = J.imp
+    ref_angle = J.ref_angle
+    hertz = J.hertz
+    target = J.target
+    motor_speed = J.motor_speed
+    max_motor = J.max_motor
+    lower = J.lower
+    upper = J.upper
+    vel = b.vel
+    angvel = b.angvel
+    angle = b.angle
+    inv_m = t.inv_m
+    inv_i = t.inv_i
+    dp = t.dp
+    dq = t.dq
+    for j in range(s, e):
+        if not on[j]:
+            continue
+        ia = body_a[j]
+        ib = body_b[j]
+        ma = inv_m[ia]
+        mb = inv_m[ib]
+        ia_ = inv_i[ia]
+        ib_ = inv_i[ib]
+        rax, ray = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_RA], frame[j, FR_RA + 1])
+        rbx, rby = rotate(dq[ib, 0], dq[ib, 1], frame[j, FR_RB], frame[j, FR_RB + 1])
+        dx = dp[ib, 0] - dp[ia, 0] + rbx - rax + frame[j, FR_DC]
+        dy = dp[ib, 1] - dp[ia, 1] + rby - ray + frame[j, FR_DC + 1]
+        ax, ay = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_AXIS], frame[j, FR_AXIS + 1])
+        translation = ax * dx + ay * dy
+        a1 = (dx + rax) * ay - (dy + ray) * ax
+        a2 = rbx * ay - rby * ax
+        (imp[j, I_SPRING], imp[j, I_MOTOR], imp[j, I_LOWER], imp[j, I_UPPER], vax, vay, wa,
+         vbx, vby, wb) = axial_impulses(
+            flags[j], frame[j, FR_MASS],
+            (frame[j, FR_SOFT], frame[j, FR_SOFT + 1], frame[j, FR_SOFT + 2],
+             frame[j, FR_JOINT], frame[j, FR_JOINT + 1], frame[j, FR_JOINT + 2]),
+            hertz[j], target[j], motor_speed[j], h * max_motor[j], lower[j], upper[j],
+            translation, h, use_bias, True, ax, ay, a1, a2, (ma, ia_, mb, ib_),
+            (vel[ia, 0], vel[ia, 1], angvel[ia], vel[ib, 0], vel[ib, 1], angvel[ib]),
+            (imp[j, I_SPRING], imp[j, I_MOTOR], imp[j, I_LOWER], imp[j, I_UPPER]))
+        # The perpendicular offset and the relative angle, solved together.
+        px_ = -ay
+        py_ = ax
+        s1 = (dx + rax) * py_ - (dy + ray) * px_
+        s2 = rbx * py_ - rby * px_
+        c1 = px_ * (vbx - vax) + py_ * (vby - vay) + s2 * wb - s1 * wa
+        c2 = wb - wa
+        ms = 1.0
+        is_ = 0.0
+        if use_bias:
+            c1 += frame[j, FR_JOINT] * (px_ * dx + py_ * dy)
+            c2 += frame[j, FR_JOINT] * (angle[ib] - angle[ia] - ref_angle[j])
+            ms = frame[j, FR_JOINT + 1]
+            is_ = frame[j, FR_JOINT + 2]
+        k11 = ma + mb + ia_ * s1 * s1 + ib_ * s2 * s2
+        k12 = ia_ * s1 + ib_ * s2
+        k22 = ia_ + ib_
+        if k22 == 0.0:
+            k22 = 1.0  # both rotations fixed: the angular row is idle
+        det = k11 * k22 - k12 * k12
+        if det != 0.0:
+            det = 1.0 / det
+        x = det * (k22 * c1 - k12 * c2)
+        y = det * (k11 * c2 - k12 * c1)
+        lx = -ms * x - is_ * imp[j, I_X]
+        ly = -ms * y - is_ * imp[j, I_Y]
+        imp[j, I_X] += lx
+        imp[j, I_Y] += ly
+        (vel[ia, 0], vel[ia, 1], angvel[ia], vel[ib, 0], vel[ib, 1], angvel[ib]) = push(
+            vax, vay, wa, vbx, vby, wb, ma, ia_, mb, ib_, lx * px_, lx * py_, lx * s1 + ly,
+            lx * s2 + ly)

@@ -4,22 +4,22 @@ relative angle (angle_b - angle_a - reference). Box2D v3's revolute joint."""
 
 from .._jit import njit
 from .joint_common import (
+    FR_DC,
     FR_JOINT,
     FR_MASS,
     FR_RA,
     FR_RB,
+    FR_SOFT,
     I_LOWER,
     I_MOTOR,
     I_SPRING,
     I_UPPER,
     I_X,
     I_Y,
-    anchors,
-    angular_rows,
-    apply,
+    angle_impulses,
     has_limit,
-    separation,
-    solve_point,
+    point_impulse,
+    rotate,
     start_anchor,
 )
 
@@ -33,28 +33,96 @@ def prepare_revolute(J, j, b, t, ia, ib):
     f[FR_MASS] = 1.0 / k if k > 0.0 else 0.0
 
 
-@njit(inline="always")
-def warm_start_revolute(J, j, b, t, ia, ib):
-    f = J.frame[j]
-    imp = J.imp[j]
-    rax, ray, rbx, rby = anchors(f, t, ia, ib)
-    axial = imp[I_SPRING] + imp[I_MOTOR] + imp[I_LOWER] - imp[I_UPPER]
-    px = imp[I_X]
-    py = imp[I_Y]
-    apply(b, ia, ib, t.inv_m[ia], t.inv_i[ia], t.inv_m[ib], t.inv_i[ib], px, py,
-          rax * py - ray * px + axial, rbx * py - rby * px + axial)
+# The substep passes run over a run of revolute rows (consecutive in slot order, others
+# idle among them) with every array loaded once: a per-joint helper given arrays or row
+# views counted a reference to each, which cost 20 times the rows' arithmetic.
+@njit
+def warm_start_revolutes(J, b, t, s, e):
+    on = J.on
+    body_a = J.body_a
+    body_b = J.body_b
+    frame = J.frame
+    imp = J.imp
+    vel = b.vel
+    angvel = b.angvel
+    inv_m = t.inv_m
+    inv_i = t.inv_i
+    dq = t.dq
+    for j in range(s, e):
+        if not on[j]:
+            continue
+        ia = body_a[j]
+        ib = body_b[j]
+        rax, ray = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_RA], frame[j, FR_RA + 1])
+        rbx, rby = rotate(dq[ib, 0], dq[ib, 1], frame[j, FR_RB], frame[j, FR_RB + 1])
+        axial = imp[j, I_SPRING] + imp[j, I_MOTOR] + imp[j, I_LOWER] - imp[j, I_UPPER]
+        px = imp[j, I_X]
+        py = imp[j, I_Y]
+        ma = inv_m[ia]
+        mb = inv_m[ib]
+        vel[ia, 0] -= ma * px
+        vel[ia, 1] -= ma * py
+        angvel[ia] -= inv_i[ia] * (rax * py - ray * px + axial)
+        vel[ib, 0] += mb * px
+        vel[ib, 1] += mb * py
+        angvel[ib] += inv_i[ib] * (rbx * py - rby * px + axial)
 
 
-@njit(inline="always")
-def solve_revolute(J, j, b, t, ia, ib, h, use_bias):
-    f = J.frame[j]
-    ia_ = t.inv_i[ia]
-    ib_ = t.inv_i[ib]
-    if ia_ + ib_ > 0.0:
-        angle = b.angle[ib] - b.angle[ia] - J.ref_angle[j]
-        angular_rows(J, j, f, b.angvel, ia, ib, ia_, ib_, angle, J.lower[j], J.upper[j],
-                     has_limit(J.flags[j]), h, use_bias)
-    rax, ray, rbx, rby = anchors(f, t, ia, ib)
-    sx, sy = separation(f, t, ia, ib, rax, ray, rbx, rby)
-    solve_point(b, J.imp[j], ia, ib, t.inv_m[ia], ia_, t.inv_m[ib], ib_, rax, ray, rbx, rby,
-                sx, sy, f[FR_JOINT], f[FR_JOINT + 1], f[FR_JOINT + 2], use_bias)
+@njit
+def solve_revolutes(J, b, t, s, e, h, use_bias):
+    on = J.on
+    body_a = J.body_a
+    body_b = J.body_b
+    flags = J.flags
+    frame = J.frame
+    imp = J.imp
+    ref_angle = J.ref_angle
+    lower = J.lower
+    upper = J.upper
+    hertz = J.hertz
+    target = J.target
+    motor_speed = J.motor_speed
+    max_motor = J.max_motor
+    vel = b.vel
+    angvel = b.angvel
+    angle = b.angle
+    inv_m = t.inv_m
+    inv_i = t.inv_i
+    dp = t.dp
+    dq = t.dq
+    for j in range(s, e):
+        if not on[j]:
+            continue
+        ia = body_a[j]
+        ib = body_b[j]
+        ia_ = inv_i[ia]
+        ib_ = inv_i[ib]
+        wa = angvel[ia]
+        wb = angvel[ib]
+        if ia_ + ib_ > 0.0:
+            (imp[j, I_SPRING], imp[j, I_MOTOR], imp[j, I_LOWER], imp[j, I_UPPER], wa,
+             wb) = angle_impulses(
+                flags[j], frame[j, FR_MASS], frame[j, FR_SOFT], frame[j, FR_SOFT + 1],
+                frame[j, FR_SOFT + 2], frame[j, FR_JOINT], frame[j, FR_JOINT + 1],
+                frame[j, FR_JOINT + 2], hertz[j], target[j], motor_speed[j],
+                h * max_motor[j], angle[ib] - angle[ia] - ref_angle[j], lower[j], upper[j],
+                has_limit(flags[j]), h, use_bias, wa, wb, ia_, ib_, imp[j, I_SPRING],
+                imp[j, I_MOTOR], imp[j, I_LOWER], imp[j, I_UPPER])
+        rax, ray = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_RA], frame[j, FR_RA + 1])
+        rbx, rby = rotate(dq[ib, 0], dq[ib, 1], frame[j, FR_RB], frame[j, FR_RB + 1])
+        sx = dp[ib, 0] - dp[ia, 0] + rbx - rax + frame[j, FR_DC]
+        sy = dp[ib, 1] - dp[ia, 1] + rby - ray + frame[j, FR_DC + 1]
+        ma = inv_m[ia]
+        mb = inv_m[ib]
+        px, py = point_impulse(vel[ia, 0], vel[ia, 1], wa, vel[ib, 0], vel[ib, 1], wb, ma,
+                               ia_, mb, ib_, rax, ray, rbx, rby, sx, sy, imp[j, I_X],
+                               imp[j, I_Y], frame[j, FR_JOINT], frame[j, FR_JOINT + 1],
+                               frame[j, FR_JOINT + 2], use_bias)
+        imp[j, I_X] += px
+        imp[j, I_Y] += py
+        vel[ia, 0] -= ma * px
+        vel[ia, 1] -= ma * py
+        angvel[ia] = wa - ia_ * (rax * py - ray * px)
+        vel[ib, 0] += mb * px
+        vel[ib, 1] += mb * py
+        angvel[ib] = wb + ib_ * (rbx * py - rby * px)

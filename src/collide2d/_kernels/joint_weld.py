@@ -3,6 +3,7 @@ softness) or a spring of its own hertz and damping ratio. Box2D v3's weld joint.
 
 from .._jit import njit
 from .joint_common import (
+    FR_DC,
     FR_JOINT,
     FR_MASS,
     FR_RA,
@@ -12,10 +13,8 @@ from .joint_common import (
     I_ANG,
     I_X,
     I_Y,
-    anchors,
-    apply,
-    separation,
-    solve_point,
+    point_impulse,
+    rotate,
     start_anchor,
 )
 
@@ -41,36 +40,91 @@ def _stiff(f, at):
     f[at + 2] = f[FR_JOINT + 2]
 
 
-@njit(inline="always")
-def warm_start_weld(J, j, b, t, ia, ib):
-    f = J.frame[j]
-    imp = J.imp[j]
-    rax, ray, rbx, rby = anchors(f, t, ia, ib)
-    px = imp[I_X]
-    py = imp[I_Y]
-    apply(b, ia, ib, t.inv_m[ia], t.inv_i[ia], t.inv_m[ib], t.inv_i[ib], px, py,
-          rax * py - ray * px + imp[I_ANG], rbx * py - rby * px + imp[I_ANG])
+@njit
+def warm_start_welds(J, b, t, s, e):
+    """Warm start the weld joints of slots [s, e) (see ``joint_revolute``), and the motor
+    joints': the same rows, a point and an angle."""
+    on = J.on
+    body_a = J.body_a
+    body_b = J.body_b
+    frame = J.frame
+    imp = J.imp
+    vel = b.vel
+    angvel = b.angvel
+    inv_m = t.inv_m
+    inv_i = t.inv_i
+    dq = t.dq
+    for j in range(s, e):
+        if not on[j]:
+            continue
+        ia = body_a[j]
+        ib = body_b[j]
+        rax, ray = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_RA], frame[j, FR_RA + 1])
+        rbx, rby = rotate(dq[ib, 0], dq[ib, 1], frame[j, FR_RB], frame[j, FR_RB + 1])
+        px = imp[j, I_X]
+        py = imp[j, I_Y]
+        ma = inv_m[ia]
+        mb = inv_m[ib]
+        vel[ia, 0] -= ma * px
+        vel[ia, 1] -= ma * py
+        angvel[ia] -= inv_i[ia] * (rax * py - ray * px + imp[j, I_ANG])
+        vel[ib, 0] += mb * px
+        vel[ib, 1] += mb * py
+        angvel[ib] += inv_i[ib] * (rbx * py - rby * px + imp[j, I_ANG])
 
 
-@njit(inline="always")
-def solve_weld(J, j, b, t, ia, ib, h, use_bias):
-    f = J.frame[j]
-    imp = J.imp[j]
-    ia_ = t.inv_i[ia]
-    ib_ = t.inv_i[ib]
-    bias = 0.0
-    ms = 1.0
-    is_ = 0.0
-    if use_bias or J.hertz2[j] > 0.0:
-        bias = f[FR_SOFT2] * (b.angle[ib] - b.angle[ia] - J.ref_angle[j])
-        ms = f[FR_SOFT2 + 1]
-        is_ = f[FR_SOFT2 + 2]
-    d = -f[FR_MASS] * ms * (b.angvel[ib] - b.angvel[ia] + bias) - is_ * imp[I_ANG]
-    imp[I_ANG] += d
-    b.angvel[ia] -= ia_ * d
-    b.angvel[ib] += ib_ * d
-    rax, ray, rbx, rby = anchors(f, t, ia, ib)
-    sx, sy = separation(f, t, ia, ib, rax, ray, rbx, rby)
-    solve_point(b, imp, ia, ib, t.inv_m[ia], ia_, t.inv_m[ib], ib_, rax, ray, rbx, rby, sx,
-                sy, f[FR_SOFT], f[FR_SOFT + 1], f[FR_SOFT + 2],
-                use_bias or J.hertz[j] > 0.0)
+@njit
+def solve_welds(J, b, t, s, e, h, use_bias):
+    on = J.on
+    body_a = J.body_a
+    body_b = J.body_b
+    frame = J.frame
+    imp = J.imp
+    ref_angle = J.ref_angle
+    hertz = J.hertz
+    hertz2 = J.hertz2
+    vel = b.vel
+    angvel = b.angvel
+    angle = b.angle
+    inv_m = t.inv_m
+    inv_i = t.inv_i
+    dp = t.dp
+    dq = t.dq
+    for j in range(s, e):
+        if not on[j]:
+            continue
+        ia = body_a[j]
+        ib = body_b[j]
+        ia_ = inv_i[ia]
+        ib_ = inv_i[ib]
+        bias = 0.0
+        ms = 1.0
+        is_ = 0.0
+        if use_bias or hertz2[j] > 0.0:
+            bias = frame[j, FR_SOFT2] * (angle[ib] - angle[ia] - ref_angle[j])
+            ms = frame[j, FR_SOFT2 + 1]
+            is_ = frame[j, FR_SOFT2 + 2]
+        wa = angvel[ia]
+        wb = angvel[ib]
+        d = -frame[j, FR_MASS] * ms * (wb - wa + bias) - is_ * imp[j, I_ANG]
+        imp[j, I_ANG] += d
+        wa -= ia_ * d
+        wb += ib_ * d
+        rax, ray = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_RA], frame[j, FR_RA + 1])
+        rbx, rby = rotate(dq[ib, 0], dq[ib, 1], frame[j, FR_RB], frame[j, FR_RB + 1])
+        sx = dp[ib, 0] - dp[ia, 0] + rbx - rax + frame[j, FR_DC]
+        sy = dp[ib, 1] - dp[ia, 1] + rby - ray + frame[j, FR_DC + 1]
+        ma = inv_m[ia]
+        mb = inv_m[ib]
+        px, py = point_impulse(vel[ia, 0], vel[ia, 1], wa, vel[ib, 0], vel[ib, 1], wb, ma,
+                               ia_, mb, ib_, rax, ray, rbx, rby, sx, sy, imp[j, I_X],
+                               imp[j, I_Y], frame[j, FR_SOFT], frame[j, FR_SOFT + 1],
+                               frame[j, FR_SOFT + 2], use_bias or hertz[j] > 0.0)
+        imp[j, I_X] += px
+        imp[j, I_Y] += py
+        vel[ia, 0] -= ma * px
+        vel[ia, 1] -= ma * py
+        angvel[ia] = wa - ia_ * (rax * py - ray * px)
+        vel[ib, 0] += mb * px
+        vel[ib, 1] += mb * py
+        angvel[ib] = wb + ib_ * (rbx * py - rby * px)

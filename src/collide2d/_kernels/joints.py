@@ -21,6 +21,8 @@ stiffness: k = m_eff (2 pi f)^2.
 import math
 from collections import namedtuple
 
+import numpy as np
+
 from .._jit import njit
 from .constants import (
     J_ALIVE,
@@ -36,11 +38,13 @@ from .constants import (
     J_WELD,
     J_WHEEL,
 )
-from .joint_angle import advance_ratchet, prepare_angle, solve_angle, warm_start_angle
+from .joint_angle import prepare_angle, solve_angles, warm_start_angles
 from .joint_common import (
     FR_AXIS,
     FR_DC,
     FR_JOINT,
+    FR_RA,
+    FR_RB,
     FR_SOFT,
     FR_SOFT2,
     I_ANG,
@@ -54,35 +58,35 @@ from .joint_common import (
     rotate,
     set_soft,
 )
-from .joint_distance import axis_of, prepare_distance, solve_distance, warm_start_distance
-from .joint_gear import prepare_gear, solve_gear, warm_start_gear
-from .joint_motor import prepare_motor, solve_motor, warm_start_motor
-from .joint_mouse import prepare_mouse, solve_mouse, warm_start_mouse
-from .joint_prismatic import prepare_prismatic, solve_prismatic, warm_start_prismatic
-from .joint_revolute import prepare_revolute, solve_revolute, warm_start_revolute
-from .joint_weld import prepare_weld, solve_weld, warm_start_weld
-from .joint_wheel import prepare_wheel, solve_wheel, warm_start_wheel
+from .joint_distance import prepare_distance, solve_distances, unit_length, warm_start_distances
+from .joint_gear import prepare_gear, solve_gears, warm_start_gears
+from .joint_motor import prepare_motor, solve_motors
+from .joint_mouse import prepare_mouse, solve_mice, warm_start_mice
+from .joint_prismatic import prepare_prismatic, solve_prismatics, warm_start_prismatics
+from .joint_revolute import prepare_revolute, solve_revolutes, warm_start_revolutes
+from .joint_weld import prepare_weld, solve_welds, warm_start_welds
+from .joint_wheel import prepare_wheel, solve_wheels, warm_start_wheels
 from .solver import make_soft
 
 JOINT_DAMPING_RATIO = 2.0
 
-# Narrow views for the substeps' per-joint kernels, with the field names of the store's
-# and the step's views: each helper a joint calls counts a reference to every array of the
-# tuples it is given, and with the whole views that was 6 us a joint (10 ms a pass over
-# 1740 joints); these cut it to a few hundred nanoseconds.
+# Narrow views for the kinds' runs, with the field names of the store's and the step's
+# views: a compiled call counts a reference to every array of the tuples it is given, 27
+# arrays here against 80 in the whole views (the fixed cost of a run, paid per pass).
 SolveJoints = namedtuple("SolveJoints", (
-    "flags", "imp", "frame", "ref_angle", "lower", "upper", "motor_speed", "max_motor",
-    "hertz", "hertz2", "target", "length", "ratio", "notch", "max_force", "max_torque",
-    "correction"))
+    "on", "body_a", "body_b", "flags", "imp", "frame", "ref_angle", "lower", "upper",
+    "motor_speed", "max_motor", "hertz", "hertz2", "target", "length", "ratio", "notch",
+    "max_force", "max_torque", "correction"))
 SolveBodies = namedtuple("SolveBodies", ("vel", "angvel", "angle"))
 SolveStep = namedtuple("SolveStep", ("inv_m", "inv_i", "dp", "dq"))
 
 
 @njit(inline="always")
 def _narrow(J, b, t):
-    return (SolveJoints(J.flags, J.imp, J.frame, J.ref_angle, J.lower, J.upper,
-                        J.motor_speed, J.max_motor, J.hertz, J.hertz2, J.target, J.length,
-                        J.ratio, J.notch, J.max_force, J.max_torque, J.correction),
+    return (SolveJoints(J.on, J.body_a, J.body_b, J.flags, J.imp, J.frame, J.ref_angle,
+                        J.lower, J.upper, J.motor_speed, J.max_motor, J.hertz, J.hertz2,
+                        J.target, J.length, J.ratio, J.notch, J.max_force, J.max_torque,
+                        J.correction),
             SolveBodies(b.vel, b.angvel, b.angle), SolveStep(t.inv_m, t.inv_i, t.dp, t.dq))
 
 
@@ -137,118 +141,175 @@ def prepare_joints(J, n, b, t, h, contact_hertz, scale):
             prepare_gear(J, j, b, t, ia, ib)
         else:
             prepare_angle(J, j, b, t, ia, ib)
+    _mark_runs(J, n)
     return on
+
+
+@njit
+def _mark_runs(J, n):
+    """``run[j]``, at the first solved joint of each run of solved joints of one kind (in
+    slot order, idle slots among them): the slot after the run's last. The substeps solve a
+    run in one call over its kind's rows."""
+    j = 0
+    while j < n:
+        if not J.on[j]:
+            j += 1
+            continue
+        kind = J.kind[j]
+        end = j + 1
+        k = j + 1
+        while k < n and (J.kind[k] == kind or not J.on[k]):
+            if J.on[k]:
+                end = k + 1
+            k += 1
+        J.run[j] = end
+        j = end
 
 
 @njit
 def warm_start_joints(J, n, b, t):
     jr, bs, ts = _narrow(J, b, t)
-    for j in range(n):
+    j = np.int64(0)  # not the literal 0: a literal compiled every run function twice
+    while j < n:
         if not J.on[j]:
+            j += 1
             continue
-        ia = J.body_a[j]
-        ib = J.body_b[j]
         kind = J.kind[j]
+        e = J.run[j]
         if kind == J_REVOLUTE:
-            warm_start_revolute(jr, j, bs, ts, ia, ib)
+            warm_start_revolutes(jr, bs, ts, j, e)
         elif kind == J_PRISMATIC:
-            warm_start_prismatic(jr, j, bs, ts, ia, ib)
+            warm_start_prismatics(jr, bs, ts, j, e)
         elif kind == J_WHEEL:
-            warm_start_wheel(jr, j, bs, ts, ia, ib)
+            warm_start_wheels(jr, bs, ts, j, e)
         elif kind == J_DISTANCE:
-            warm_start_distance(jr, j, bs, ts, ia, ib)
-        elif kind == J_WELD:
-            warm_start_weld(jr, j, bs, ts, ia, ib)
-        elif kind == J_MOTOR:
-            warm_start_motor(jr, j, bs, ts, ia, ib)
+            warm_start_distances(jr, bs, ts, j, e)
+        elif kind == J_WELD or kind == J_MOTOR:
+            warm_start_welds(jr, bs, ts, j, e)
         elif kind == J_MOUSE:
-            warm_start_mouse(jr, j, bs, ts, ib)
+            warm_start_mice(jr, bs, ts, j, e)
         elif kind == J_GEAR:
-            warm_start_gear(jr, j, bs, ts, ia, ib)
+            warm_start_gears(jr, bs, ts, j, e)
         else:
-            warm_start_angle(jr, j, bs, ts, ia, ib)
+            warm_start_angles(jr, bs, ts, j, e)
+        j = e
 
 
 @njit
 def solve_joints(J, n, b, t, h, use_bias):
+    """One pass over the solved joints, in slot order, a run of one kind at a time;
+    ``use_bias`` a runtime bool (the biased pass and the relax pass share one compiled
+    function)."""
     jr, bs, ts = _narrow(J, b, t)
-    for j in range(n):
+    j = np.int64(0)  # not the literal 0: a literal compiled every run function twice
+    while j < n:
         if not J.on[j]:
+            j += 1
             continue
-        ia = J.body_a[j]
-        ib = J.body_b[j]
         kind = J.kind[j]
+        e = J.run[j]
         if kind == J_REVOLUTE:
-            solve_revolute(jr, j, bs, ts, ia, ib, h, use_bias)
+            solve_revolutes(jr, bs, ts, j, e, h, use_bias)
         elif kind == J_PRISMATIC:
-            solve_prismatic(jr, j, bs, ts, ia, ib, h, use_bias)
+            solve_prismatics(jr, bs, ts, j, e, h, use_bias)
         elif kind == J_WHEEL:
-            solve_wheel(jr, j, bs, ts, ia, ib, h, use_bias)
+            solve_wheels(jr, bs, ts, j, e, h, use_bias)
         elif kind == J_DISTANCE:
-            solve_distance(jr, j, bs, ts, ia, ib, h, use_bias)
+            solve_distances(jr, bs, ts, j, e, h, use_bias)
         elif kind == J_WELD:
-            solve_weld(jr, j, bs, ts, ia, ib, h, use_bias)
+            solve_welds(jr, bs, ts, j, e, h, use_bias)
         elif kind == J_MOTOR:
-            solve_motor(jr, j, bs, ts, ia, ib, h, use_bias)
+            solve_motors(jr, bs, ts, j, e, h, use_bias)
         elif kind == J_MOUSE:
-            solve_mouse(jr, j, bs, ts, ib, h)
+            solve_mice(jr, bs, ts, j, e, h)
         elif kind == J_GEAR:
-            solve_gear(jr, j, bs, ts, ia, ib, h, use_bias)
+            solve_gears(jr, bs, ts, j, e, h, use_bias)
         else:
-            solve_angle(jr, j, bs, ts, ia, ib, h, use_bias)
+            solve_angles(jr, bs, ts, j, e, h, use_bias)
+        j = e
 
 
 @njit
 def relax_joints(J, n, b, t, h):
-    solve_joints(J, n, b, t, h, False)
+    # h < 0.0 is False, as a runtime value: a literal False compiled solve_joints again.
+    solve_joints(J, n, b, t, h, h < 0.0)
 
 
 @njit
 def store_joints(J, n, b, t, h):
     """Reactions on B from the last substep's impulses (force N, torque N m), the joints
     they break (disabled and marked ``J_BROKEN``; returns how many) and ratchets moved on.
-    Joints not solved this step report no reaction."""
+    Joints not solved this step report no reaction. Arrays are loaded once and indexed in
+    place, as in the substeps' runs."""
     broken = 0
-    jr, bs, ts = _narrow(J, b, t)
+    on = J.on
+    kinds = J.kind
+    flags = J.flags
+    body_a = J.body_a
+    body_b = J.body_b
+    imp = J.imp
+    frame = J.frame
+    reaction = J.reaction
+    ratio = J.ratio
+    notch = J.notch
+    ref_angle = J.ref_angle
+    break_force = J.break_force
+    break_torque = J.break_torque
+    angle = b.angle
+    dp = t.dp
+    dq = t.dq
+    inv_h = 1.0 / h
     for j in range(n):
         rx = 0.0
         ry = 0.0
         tq = 0.0
-        if J.on[j]:
-            rx, ry, tq = _reaction(jr, j, J.kind[j], J.body_a[j], J.body_b[j], ts)
-            if J.flags[j] & J_RATCHET:
-                advance_ratchet(jr, j, bs, J.body_a[j], J.body_b[j])
-        inv_h = 1.0 / h
-        J.reaction[j, 0] = rx * inv_h
-        J.reaction[j, 1] = ry * inv_h
-        J.reaction[j, 2] = tq * inv_h
-        if J.on[j] and (math.sqrt(rx * rx + ry * ry) * inv_h > J.break_force[j]
-                        or abs(tq) * inv_h > J.break_torque[j]):
-            J.flags[j] = (J.flags[j] & ~J_ENABLED) | J_BROKEN
-            J.imp[j, :] = 0.0
+        if on[j]:
+            ia = body_a[j]
+            ib = body_b[j]
+            kind = kinds[j]
+            # The last substep's impulse on B: linear (x, y) and the joint's own angular
+            # part.
+            axial = imp[j, I_SPRING] + imp[j, I_MOTOR] + imp[j, I_LOWER] - imp[j, I_UPPER]
+            if kind == J_REVOLUTE:
+                rx, ry, tq = imp[j, I_X], imp[j, I_Y], axial
+            elif kind == J_PRISMATIC or kind == J_WHEEL:
+                ax, ay = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_AXIS], frame[j, FR_AXIS + 1])
+                if kind == J_PRISMATIC:
+                    rx = axial * ax - imp[j, I_X] * ay
+                    ry = axial * ay + imp[j, I_X] * ax
+                    tq = imp[j, I_Y]
+                else:
+                    axial -= imp[j, I_MOTOR]
+                    rx = axial * ax - imp[j, I_PERP] * ay
+                    ry = axial * ay + imp[j, I_PERP] * ax
+                    tq = imp[j, I_MOTOR]
+            elif kind == J_DISTANCE:
+                rax, ray = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_RA], frame[j, FR_RA + 1])
+                rbx, rby = rotate(dq[ib, 0], dq[ib, 1], frame[j, FR_RB], frame[j, FR_RB + 1])
+                ux, uy, _ = unit_length(
+                    dp[ib, 0] - dp[ia, 0] + rbx - rax + frame[j, FR_DC],
+                    dp[ib, 1] - dp[ia, 1] + rby - ray + frame[j, FR_DC + 1])
+                rx = axial * ux
+                ry = axial * uy
+            elif kind == J_WELD or kind == J_MOTOR or kind == J_MOUSE:
+                rx, ry, tq = imp[j, I_X], imp[j, I_Y], imp[j, I_ANG]
+            elif kind == J_GEAR:
+                tq = imp[j, I_ANG]
+            else:
+                tq = axial
+            if flags[j] & J_RATCHET:
+                # The notch moves to the last step the angle passed.
+                step = ratio[j]
+                gone = (angle[ib] - angle[ia] - ref_angle[j] - notch[j]) / step
+                if gone >= 1.0:
+                    notch[j] += step * math.floor(gone)
+        reaction[j, 0] = rx * inv_h
+        reaction[j, 1] = ry * inv_h
+        reaction[j, 2] = tq * inv_h
+        if on[j] and (math.sqrt(rx * rx + ry * ry) * inv_h > break_force[j]
+                      or abs(tq) * inv_h > break_torque[j]):
+            flags[j] = (flags[j] & ~J_ENABLED) | J_BROKEN
+            for r in range(imp.shape[1]):
+                imp[j, r] = 0.0
             broken += 1
     return broken
-
-
-@njit(inline="always")
-def _reaction(J, j, kind, ia, ib, t):
-    """The last substep's impulse on B: linear (x, y) and the joint's own angular part."""
-    imp = J.imp[j]
-    f = J.frame[j]
-    axial = imp[I_SPRING] + imp[I_MOTOR] + imp[I_LOWER] - imp[I_UPPER]
-    if kind == J_REVOLUTE:
-        return imp[I_X], imp[I_Y], axial
-    if kind == J_PRISMATIC or kind == J_WHEEL:
-        ax, ay = rotate(t.dq[ia, 0], t.dq[ia, 1], f[FR_AXIS], f[FR_AXIS + 1])
-        if kind == J_PRISMATIC:
-            return axial * ax - imp[I_X] * ay, axial * ay + imp[I_X] * ax, imp[I_Y]
-        axial -= imp[I_MOTOR]
-        return axial * ax - imp[I_PERP] * ay, axial * ay + imp[I_PERP] * ax, imp[I_MOTOR]
-    if kind == J_DISTANCE:
-        ux, uy, _, _, _, _, _ = axis_of(f, t, ia, ib)
-        return axial * ux, axial * uy, 0.0
-    if kind == J_WELD or kind == J_MOTOR or kind == J_MOUSE:
-        return imp[I_X], imp[I_Y], imp[I_ANG]
-    if kind == J_GEAR:
-        return 0.0, 0.0, imp[I_ANG]
-    return 0.0, 0.0, axial

@@ -264,7 +264,8 @@ def solve(w, p, t):
     """The biased pass, then the extra passes for light bodies under heavy ones."""
     st = t.state[0]
     if st["n_joints_on"] > 0:
-        solve_joints(w.joints, p[0]["n_joints"], w.bodies, t, st["h"], True)
+        # use_bias True as a runtime value: the relax pass shares the one compiled function.
+        solve_joints(w.joints, p[0]["n_joints"], w.bodies, t, st["h"], st["h"] > 0.0)
     back = st["sub"] % 2 == 1
     _pass(w, p, t, True, back, False)
     for extra in range(EXTRA_PASSES if st["n_heavy"] > 0 else 0):
