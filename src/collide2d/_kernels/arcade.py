@@ -12,10 +12,10 @@ from .constants import B_ARCADE
 
 
 @njit
-def arcade_response(c_a, c_b, c_resp, c_count, c_normal, c_sep, s_body, s_friction,
+def arcade_response(c_a, c_b, c_resp, c_count, c_normal, c_sep, c_enabled, s_body, s_friction,
                     s_elasticity, flags, com, dp, vel, angvel, inv_m, static_speed):
     for i in range(c_a.shape[0]):
-        if c_resp[i] != 1 or c_count[i] == 0:
+        if c_resp[i] != 1 or c_count[i] == 0 or not c_enabled[i]:
             continue
         a = s_body[c_a[i]]
         b = s_body[c_b[i]]

@@ -21,14 +21,17 @@ BodyView = namedtuple("BodyView", BODY_FIELDS)
 #: Shape store fields plus the vertex pool (local and world frame).
 SHAPE_FIELDS = ("body", "owner", "vstart", "vcount", "radius", "density", "friction",
                 "elasticity", "category", "mask", "group", "flags", "generation", "aabb",
-                "one_way", "collision_type", "vlocal", "vworld")
+                "one_way", "collision_type", "surface_speed", "vlocal", "vworld")
 ShapeView = namedtuple("ShapeView", SHAPE_FIELDS)
 
 #: One row per pair of shape rows in contact (a < b, sorted by pair): the persistent
 #: manifold (points, normal from a to b, separations, feature ids, accumulated impulses:
-#: the warm start) and the results of the step that wrote the row.
+#: the warm start) and the results of the step that wrote the row; then what the solver
+#: uses for the row this step (friction, restitution, surface speed, solved or not), written
+#: by the ``collide`` stage from the shapes and open to a pre-solve callback.
 CONTACT_FIELDS = ("a", "b", "resp", "count", "normal", "point", "sep", "id", "nimp", "timp",
-                  "flags", "began", "ended", "impulse")
+                  "flags", "began", "ended", "impulse", "friction", "restitution",
+                  "surface_speed", "enabled")
 ContactView = namedtuple("ContactView", CONTACT_FIELDS)
 
 #: One row per overlapping sensor pair (a < b, sorted), with the step's changes.
@@ -104,6 +107,8 @@ PARAMS_DTYPE = np.dtype([
     ("mass_ratio_passes", np.int64), ("shed_weight", np.int64),
     ("restitution_energy_cap", np.int64), ("block_impacts", np.int64),
     ("n_joints", np.int64),  # joint store rows in use
+    # 1: a pre-solve callback is registered, run_step returns PRESOLVE after collide
+    ("presolve", np.int64),
 ])
 
 #: Scalars a step passes from stage to stage, and its results.
@@ -170,9 +175,11 @@ PARTICLE_STEP_DTYPE = np.dtype([
 # ---------------------------------------------------------------------------- character movers
 #: The movers' state (``_store.CharacterStore``): per body slot the character mark (the body's
 #: generation when marked, -1 otherwise) and the kinematic floor it ended its last move on
-#: (slot, generation, pose then); per shape row its mover response (valid while ``resp_gen``
-#: is the row's generation, SLIDE otherwise).
-CHARACTER_FIELDS = ("ch_gen", "floor", "floor_gen", "floor_pose", "resp", "resp_gen")
+#: (slot, generation, pose then) and the velocity (m/s) of that floor's surface (a conveyor's
+#: surface speed along it), which carries the mover in its next move; per shape row its
+#: mover response (valid while ``resp_gen`` is the row's generation, SLIDE otherwise).
+CHARACTER_FIELDS = ("ch_gen", "floor", "floor_gen", "floor_pose", "resp", "resp_gen",
+                    "floor_speed")
 CharacterView = namedtuple("CharacterView", CHARACTER_FIELDS)
 
 #: The tile maps as movers read them: every map's tile classes back to back in ``cls``, and

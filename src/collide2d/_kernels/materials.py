@@ -1,0 +1,30 @@
+"""A contact row's material: what the solver uses for it this step.
+
+The ``collide`` stage writes each row's friction, restitution and surface speed from its two
+shapes (the mixing rules live here and nowhere else) and marks it enabled; a pre-solve
+callback may then change them for this step only, before ``prepare`` reads them.
+
+Surface speed: a shape's ``surface_speed`` s moves its surface along its outline,
+counter-clockwise for s > 0, as a belt around it would (a wheel turning counter-clockwise
+at w has s = w r). At a contact with normal n from a to b, a's counter-clockwise tangent is
+(-ny, nx) and b's is (ny, -nx) = t, the solver's tangent; friction drives the surfaces'
+relative velocity to zero, ``(v_b - v_a) . t + s_a + s_b = 0``, so a row keeps the sum.
+"""
+
+import math
+
+from .._jit import njit
+
+
+@njit
+def contact_materials(c_a, c_b, m, s_friction, s_elasticity, s_speed, c_friction,
+                      c_restitution, c_speed, c_enabled):
+    """Rows 0..m-1: friction sqrt(f_a f_b), restitution max(e_a, e_b), surface speed
+    s_a + s_b (m/s), enabled."""
+    for i in range(m):
+        a = c_a[i]
+        b = c_b[i]
+        c_friction[i] = math.sqrt(s_friction[a] * s_friction[b])
+        c_restitution[i] = max(s_elasticity[a], s_elasticity[b])
+        c_speed[i] = s_speed[a] + s_speed[b]
+        c_enabled[i] = True
