@@ -179,7 +179,13 @@ class Shape:
 
     @property
     def group(self) -> int:
-        """Shapes of the same positive group always collide, of the same negative never."""
+        """Shapes of the same negative group never collide; of the same positive group they
+        collide whatever their categories and masks and the world's ``dynamic_response``
+        say (two dynamic crates of group 1 stack in a world whose dynamic bodies pass
+        through each other). Still stronger: same body, ``ignore_collisions``, joints that
+        keep bodies apart, sensors, and a response set for the shapes' collision types
+        (``set_pair_response``); the full order is in
+        ``collide2d._kernels.broadphase.shape_response``. Default 0: no group."""
         return int(self._get("group"))
 
     @group.setter
