@@ -65,6 +65,24 @@ def test_a_crate_on_a_belt_accelerates_at_mu_g_until_it_reaches_the_belt_speed()
     assert crate.velocity[0] == pytest.approx(2.0, abs=1e-3)
 
 
+def test_a_belt_matches_box2d_whose_tangent_speed_has_the_opposite_sign():
+    # Box2D v3's tangent speed runs along its right-perpendicular tangent, clockwise round
+    # the shape: its +2 on a ground's top carries a box toward +x, as our -2 does.
+    b2 = pytest.importorskip("pyb2d3")
+    bw = b2.World(gravity=(0.0, -G))
+    ground = bw.create_static_body(position=(0.0, -0.5))
+    ground.create_polygon_shape(b2.shape_def(material=b2.surface_material(tangent_speed=2.0)),
+                                b2.box(20.0, 0.5))
+    box = bw.create_dynamic_body(position=(0.0, 0.5))
+    box.create_polygon_shape(b2.shape_def(density=1.0), b2.box(0.5, 0.5))
+    w, crate = belt_world(-2.0)
+    for _ in range(60):
+        bw.step(DT, 4)
+        w.step(DT)
+    assert crate.velocity[0] == pytest.approx(box.linear_velocity[0], abs=1e-3)
+    assert crate.position[0] == pytest.approx(box.position[0], abs=5e-3)
+
+
 def test_a_belt_with_no_friction_carries_nothing():
     w, crate = belt_world(-2.0)
     for body in w.bodies:
