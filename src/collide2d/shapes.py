@@ -234,11 +234,11 @@ class Shape:
         on it toward -x (at the belt speed, once friction has caught it up); a negative speed
         toward +x. Friction drives the surfaces' relative sliding to this speed (a pair's
         speeds add; Box2D v3's tangent speed with the sign reversed, as its positive runs
-        clockwise), up to what friction can hold: a body on a
-        belt with zero friction is not carried. Character movers standing on the shape are
-        carried too (``MoveResult.floor_velocity`` includes the surface's velocity). A
-        pre-solve callback can change it per contact for one step
-        (:meth:`World.on_pre_solve`). Setting it wakes the bodies touching the shape.
+        clockwise), up to what friction can hold: a body on a belt with zero friction is
+        not carried. Character movers standing on the shape are carried too
+        (``MoveResult.floor_velocity`` includes the surface's velocity). A pre-solve
+        callback can change it per contact for one step (:meth:`World.on_pre_solve`).
+        Setting it wakes the bodies touching the shape.
 
         Example
         -------

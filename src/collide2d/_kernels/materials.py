@@ -9,6 +9,7 @@ counter-clockwise for s > 0, as a belt around it would (a wheel turning counter-
 at w has s = w r). At a contact with normal n from a to b, a's counter-clockwise tangent is
 (-ny, nx) and b's is (ny, -nx) = t, the solver's tangent; friction drives the surfaces'
 relative velocity to zero, ``(v_b - v_a) . t + s_a + s_b = 0``, so a row keeps the sum.
+Box2D v3's tangent speed runs along t on a and -t on b, clockwise: the opposite sign.
 """
 
 import math
