@@ -286,3 +286,18 @@ def test_a_bad_callback_or_between_is_refused():
         w.on_pre_solve(3)
     with pytest.raises(ValueError, match="between"):
         w.on_pre_solve(print, between=(1, -1))
+
+
+@pytest.mark.nojit
+def test_a_copy_keeps_its_callbacks_and_a_restored_world_has_none():
+    import copy
+
+    w, crates = ghost_scene()
+    calls = []
+    w.on_pre_solve(lambda pre: calls.append(1))
+    twin = copy.deepcopy(w)
+    twin.step(DT)
+    assert calls == [1]
+    back = c2d.World.restore(w.snapshot())
+    back.step(DT)
+    assert calls == [1]
