@@ -301,3 +301,24 @@ def test_a_copy_keeps_its_callbacks_and_a_restored_world_has_none():
     back = c2d.World.restore(w.snapshot())
     back.step(DT)
     assert calls == [1]
+
+
+@pytest.mark.nojit
+def test_a_handler_for_one_type_twice_gets_lower_ids_first():
+    w = c2d.World(gravity=(0.0, -G))
+    crates = []
+    for y in (0.5, 1.5):
+        b = w.add_body(position=(0.0, y))
+        b.add_box(1.0, 1.0).collision_type = 2
+        crates.append(b)
+    floor = w.add_body(kind="static").add_box(20.0, 1.0, offset=(0.0, -0.5))
+    floor.collision_type = 2  # the floor's id is the highest
+    got = []
+    w.on_pre_solve(lambda pre: got.append((pre.shape_a.tolist(), pre.shape_b.tolist(),
+                                           pre.normal[:, 1].round(3).tolist())),
+                   between=(2, 2))
+    w.step(DT)
+    low, high, fl = crates[0].shapes[0].id, crates[1].shapes[0].id, floor.id
+    rows = sorted(zip(*got[0], strict=True))
+    # Lower crate to upper crate: normal up; lower crate to floor: normal down.
+    assert rows == sorted([(low, high, 1.0), (low, fl, -1.0)])

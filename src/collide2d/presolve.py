@@ -104,7 +104,10 @@ def run_pre_solve(world, c, m: int, handlers: list) -> BaseException | None:
             back = (ta == between[1]) & (tb == between[0])
             keep = fwd | back
             sel = rows[keep]
-            flip = back[keep] & ~fwd[keep]
+            # Of the handler's types the other way round; both ways (equal types): lower
+            # shape id first.
+            flip = np.where(fwd[keep] & back[keep], sh.owner[c.a[sel]] > sh.owner[c.b[sel]],
+                            back[keep])
         pre = _view(world, c, sel, flip)
         try:
             fn(pre)
