@@ -204,3 +204,14 @@ def test_a_character_snapshot_on_a_belt_restores_and_moves_on_identically():
         w.move_and_slide(hero, (0.0, -1.0), DT, up=(0, 1))
         back.move_and_slide(hero2, (0.0, -1.0), DT, up=(0, 1))
     assert hero2.position.tolist() == hero.position.tolist()
+
+
+@pytest.mark.nojit
+def test_a_character_world_without_belts_saves_no_floor_speed_and_restores():
+    w, hero = character_on_belt(0.0)
+    for _ in range(3):
+        w.move_and_slide(hero, (1.0, -1.0), DT, up=(0, 1))
+    data = w.snapshot()
+    assert b"floor_speed" not in data
+    back = c2d.World.restore(data)
+    assert back.snapshot() == data

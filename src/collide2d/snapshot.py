@@ -765,6 +765,7 @@ def _validate_characters(ch, arrays, alive, s_alive, sf, nb) -> set[str]:
         if name in S.CharacterStore.OPTIONAL and "char." + name not in arrays:
             fill = S.CharacterStore.FIELDS[name][2]
             arrays["char." + name] = np.full((lengths.get(group, 0),) + trailing, fill, dtype)
+            names.add("char." + name)
             continue
         arr = _take(arrays, "char." + name, dtype, (None,) + trailing)
         _check(lengths.setdefault(group, arr.shape[0]) == arr.shape[0],
