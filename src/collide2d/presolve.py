@@ -16,7 +16,7 @@ import numpy as np
 
 from . import _validate as V
 from ._kernels.constants import SOLID
-from .body import _ids_by_slot
+from .body import _SLOT_BITS
 
 
 class PreSolve(NamedTuple):
@@ -59,31 +59,39 @@ def _solved_rows(c, m: int) -> np.ndarray:
 
 
 def _view(world, c, rows: np.ndarray, flip: np.ndarray) -> PreSolve:
-    """The rows as a callback sees them, flipped (a and b swapped) where ``flip``."""
+    """The rows as a callback sees them, flipped (a and b swapped) where ``flip``. Indexing
+    by ``rows`` copies, so the callback never holds the table's own arrays."""
     sh = world._shapes
-    own_a, own_b = sh.owner[c.a[rows]], sh.owner[c.b[rows]]
-    ids = _ids_by_slot(world._bodies)
-    bod_a, bod_b = ids[sh.body[c.a[rows]]], ids[sh.body[c.b[rows]]]
-    normal = c.normal[rows].copy()
-    normal[flip] *= -1.0
-    return PreSolve(
-        np.where(flip, own_b, own_a), np.where(flip, own_a, own_b),
-        np.where(flip, bod_b, bod_a), np.where(flip, bod_a, bod_b),
-        normal, c.point[rows].copy(), c.count[rows].copy(), c.sep[rows].copy(),
-        c.began[rows].copy(), c.enabled[rows].copy(), c.friction[rows].copy(),
-        c.restitution[rows].copy(), c.surface_speed[rows].copy())
+    sa, sb = c.a[rows], c.b[rows]
+    own_a, own_b = sh.owner[sa], sh.owner[sb]
+    gen = world._bodies.generation
+    slot_a, slot_b = sh.body[sa], sh.body[sb]
+    bod_a = (gen[slot_a] << _SLOT_BITS) | slot_a  # Body.id
+    bod_b = (gen[slot_b] << _SLOT_BITS) | slot_b
+    normal = c.normal[rows]
+    if flip.any():
+        normal[flip] *= -1.0
+        own_a, own_b = np.where(flip, own_b, own_a), np.where(flip, own_a, own_b)
+        bod_a, bod_b = np.where(flip, bod_b, bod_a), np.where(flip, bod_a, bod_b)
+    return PreSolve(own_a, own_b, bod_a, bod_b, normal, c.point[rows], c.count[rows],
+                    c.sep[rows], c.began[rows], c.enabled[rows], c.friction[rows],
+                    c.restitution[rows], c.surface_speed[rows])
 
 
 def _checked(pre: PreSolve) -> None:
-    """What a callback wrote must be usable: raise ValueError (its writes are dropped)."""
-    for name, arr in (("friction", pre.friction), ("elasticity", pre.elasticity),
-                      ("surface_speed", pre.surface_speed)):
+    """What a callback wrote must be usable: raise ValueError (its writes are dropped). One
+    reduction per bound (NaN fails every comparison); the details only on failure."""
+    fr, el, sp = pre.friction, pre.elasticity, pre.surface_speed
+    if not len(fr) or (fr.min() >= 0.0 and fr.max() < np.inf and el.min() >= 0.0
+                       and el.max() < np.inf and np.abs(sp).max() <= V.COORD_MAX):
+        return
+    for name, arr in (("friction", fr), ("elasticity", el), ("surface_speed", sp)):
         if not np.all(np.isfinite(arr)):
             raise ValueError(f"pre.{name}: a pre-solve callback wrote NaN or inf")
         if name != "surface_speed" and np.any(arr < 0.0):
             raise ValueError(f"pre.{name}: a pre-solve callback wrote a negative value "
                              f"({float(arr.min())!r}); {name} must be >= 0")
-    V.check_bound("pre.surface_speed", pre.surface_speed)
+    V.check_bound("pre.surface_speed", sp)
 
 
 def run_pre_solve(world, c, m: int, handlers: list) -> BaseException | None:
