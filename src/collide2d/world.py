@@ -1210,7 +1210,7 @@ class World:
         callbacks raise, the others still run and get every event; the first exception is
         raised again once all have run."""
         cb = self._callbacks
-        if not any(v for k, v in cb.items() if k != "pre_solve"):
+        if not any(cb.values()):
             return
         calls = []
         c = self._contacts.rows()
