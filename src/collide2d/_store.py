@@ -314,12 +314,6 @@ class ContactStore:
         "began": ((), np.bool_, False),
         "ended": ((), np.bool_, False),
         "impulse": ((2,), np.float64, 0.0),
-        # what the solver uses this step (the collide stage writes it from the shapes; a
-        # pre-solve callback may change it): never saved, rewritten every step
-        "friction": ((), np.float64, 0.0),
-        "restitution": ((), np.float64, 0.0),
-        "surface_speed": ((), np.float64, 0.0),  # m/s, the two shapes' summed
-        "enabled": ((), np.bool_, True),
     }
     SAVED = ("a", "b", "resp", "count", "normal", "point", "sep", "id", "nimp", "timp",
              "flags")
@@ -474,6 +468,7 @@ class StepBuffers:
             self.arrays["pair_a"] = np.zeros(cap, dtype=np.int64)
             self.arrays["pair_b"] = np.zeros(cap, dtype=np.int64)
             self.arrays["pair_resp"] = np.zeros(cap, dtype=np.int8)
+            self.arrays["material"] = np.zeros((cap, 4))  # materials.MATERIAL_COLUMNS
             for name, (shape, dtype) in self.ROWS.items():
                 self.arrays[name] = np.zeros((cap,) + shape, dtype=dtype)
             self.pair_capacity = cap

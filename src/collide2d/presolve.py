@@ -3,8 +3,9 @@
 With a callback registered (:meth:`World.on_pre_solve`) the compiled step returns after its
 ``collide`` stage (``_kernels.step.PRESOLVE``); :func:`run_pre_solve` gives each callback
 the contacts it asked for as arrays, writes what it changed back into the step's contact
-table (``friction``, ``restitution``, ``surface_speed``, ``enabled``: used for this step
-only, the ``collide`` stage rewrites them from the shapes every step), and the step goes
+material rows (``StepBuffers`` ``material``: friction, restitution, surface speed,
+enabled; used for this step only, the ``collide`` stage rewrites them from the shapes every
+step), and the step goes
 on from ``prepare``. With none registered the step never stops there.
 """
 
@@ -16,6 +17,7 @@ import numpy as np
 
 from . import _validate as V
 from ._kernels.constants import SOLID
+from ._kernels.materials import ENABLED, FRICTION, RESTITUTION, SURFACE_SPEED
 from .body import _SLOT_BITS
 
 
@@ -58,7 +60,7 @@ def _solved_rows(c, m: int) -> np.ndarray:
     return np.flatnonzero((c.resp[:m] == SOLID) & (c.count[:m] > 0))
 
 
-def _view(world, c, rows: np.ndarray, flip: np.ndarray) -> PreSolve:
+def _view(world, c, mat, rows: np.ndarray, flip: np.ndarray) -> PreSolve:
     """The rows as a callback sees them, flipped (a and b swapped) where ``flip``. Indexing
     by ``rows`` copies, so the callback never holds the table's own arrays."""
     sh = world._shapes
@@ -74,8 +76,8 @@ def _view(world, c, rows: np.ndarray, flip: np.ndarray) -> PreSolve:
         own_a, own_b = np.where(flip, own_b, own_a), np.where(flip, own_a, own_b)
         bod_a, bod_b = np.where(flip, bod_b, bod_a), np.where(flip, bod_a, bod_b)
     return PreSolve(own_a, own_b, bod_a, bod_b, normal, c.point[rows], c.count[rows],
-                    c.sep[rows], c.began[rows], c.enabled[rows], c.friction[rows],
-                    c.restitution[rows], c.surface_speed[rows])
+                    c.sep[rows], c.began[rows], mat[rows, ENABLED] != 0.0,
+                    mat[rows, FRICTION], mat[rows, RESTITUTION], mat[rows, SURFACE_SPEED])
 
 
 def _checked(pre: PreSolve) -> None:
@@ -94,9 +96,10 @@ def _checked(pre: PreSolve) -> None:
     V.check_bound("pre.surface_speed", sp)
 
 
-def run_pre_solve(world, c, m: int, handlers: list) -> BaseException | None:
+def run_pre_solve(world, c, mat, m: int, handlers: list) -> BaseException | None:
     """Call each ``(fn, between)`` once with the contacts among the table ``c``'s first
-    ``m`` rows it asked for, and write back what it changed. A callback that raises (or
+    ``m`` rows it asked for, and write back what it changed into their rows of ``mat``
+    (the step's material array). A callback that raises (or
     writes what the solver cannot use) has its writes dropped; the others still run. Returns
     the first exception, for the caller to raise once the step is done."""
     rows = _solved_rows(c, m)
@@ -116,7 +119,7 @@ def run_pre_solve(world, c, m: int, handlers: list) -> BaseException | None:
             # shape id first.
             flip = np.where(fwd[keep] & back[keep], sh.owner[c.a[sel]] > sh.owner[c.b[sel]],
                             back[keep])
-        pre = _view(world, c, sel, flip)
+        pre = _view(world, c, mat, sel, flip)
         try:
             fn(pre)
             _checked(pre)
@@ -124,13 +127,13 @@ def run_pre_solve(world, c, m: int, handlers: list) -> BaseException | None:
             if first_error is None:
                 first_error = exc
             continue
-        c.enabled[sel] = pre.enabled
-        c.friction[sel] = pre.friction
-        c.restitution[sel] = pre.elasticity
-        c.surface_speed[sel] = pre.surface_speed
+        mat[sel, ENABLED] = pre.enabled
+        mat[sel, FRICTION] = pre.friction
+        mat[sel, RESTITUTION] = pre.elasticity
+        mat[sel, SURFACE_SPEED] = pre.surface_speed
     # A disabled contact starts again from zero impulse when it is next solved (as Box2D v3
     # and pymunk, whose disabled contacts lose their points).
-    off = rows[~c.enabled[rows]]
+    off = rows[mat[rows, ENABLED] == 0.0]
     c.nimp[off] = 0.0
     c.timp[off] = 0.0
     return first_error

@@ -793,7 +793,7 @@ class World:
     def _pre_solve(self, buffers):
         """The pre-solve callbacks on the step's contacts (the step's buffers' table); the
         first exception one raised, to raise once the step is done."""
-        return _presolve.run_pre_solve(self, buffers.contacts.table,
+        return _presolve.run_pre_solve(self, buffers.contacts.table, buffers.arrays["material"],
                                        int(buffers.state[0]["n_contacts"]),
                                        self._callbacks["pre_solve"])
 

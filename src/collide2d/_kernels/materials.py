@@ -16,16 +16,22 @@ import math
 
 from .._jit import njit
 
+#: The columns of the step's ``material`` array, one row per contact row.
+FRICTION = 0
+RESTITUTION = 1
+SURFACE_SPEED = 2  # m/s
+ENABLED = 3        # 1.0: solved this step, 0.0: not
+MATERIAL_COLUMNS = ("friction", "restitution", "surface_speed", "enabled")
+
 
 @njit
-def contact_materials(c_a, c_b, m, s_friction, s_elasticity, s_speed, c_friction,
-                      c_restitution, c_speed, c_enabled):
+def contact_materials(c_a, c_b, m, s_friction, s_elasticity, s_speed, material):
     """Rows 0..m-1: friction sqrt(f_a f_b), restitution max(e_a, e_b), surface speed
     s_a + s_b (m/s), enabled."""
     for i in range(m):
         a = c_a[i]
         b = c_b[i]
-        c_friction[i] = math.sqrt(s_friction[a] * s_friction[b])
-        c_restitution[i] = max(s_elasticity[a], s_elasticity[b])
-        c_speed[i] = s_speed[a] + s_speed[b]
-        c_enabled[i] = True
+        material[i, FRICTION] = math.sqrt(s_friction[a] * s_friction[b])
+        material[i, RESTITUTION] = max(s_elasticity[a], s_elasticity[b])
+        material[i, SURFACE_SPEED] = s_speed[a] + s_speed[b]
+        material[i, ENABLED] = 1.0

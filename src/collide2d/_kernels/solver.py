@@ -28,6 +28,7 @@ import numpy as np
 
 from .._jit import njit
 from .constants import B_ARCADE
+from .materials import ENABLED, FRICTION, RESTITUTION, SURFACE_SPEED
 
 # Overlap (m) the springs leave alone: a stack rests this much deeper per contact, and
 # bodies a hair inside each other are not moved at all.
@@ -66,7 +67,7 @@ def prepare_contacts(contacts, m, shapes, bodies, t, block):
     c_normal = contacts.normal
     c_point = contacts.point
     c_sep = contacts.sep
-    c_enabled = contacts.enabled
+    material = t.material
     s_body = shapes.body
     vel = bodies.vel
     angvel = bodies.angvel
@@ -77,7 +78,7 @@ def prepare_contacts(contacts, m, shapes, bodies, t, block):
     rows = t.rows
     k = 0
     for i in range(m):
-        if c_resp[i] == 1 and c_count[i] > 0 and c_enabled[i]:
+        if c_resp[i] == 1 and c_count[i] > 0 and material[i, ENABLED] != 0.0:
             ba = s_body[c_a[i]]
             bb = s_body[c_b[i]]
             arcade = (b_flags[ba] | b_flags[bb]) & B_ARCADE
@@ -119,8 +120,8 @@ def prepare_contacts(contacts, m, shapes, bodies, t, block):
         ba_arr[q] = ba
         bb_arr[q] = bb
         # The row's material (materials.contact_materials, or a pre-solve callback's).
-        fric[q] = contacts.friction[i]
-        rest[q] = contacts.restitution[i]
+        fric[q] = material[i, FRICTION]
+        rest[q] = material[i, RESTITUTION]
         static_pair[q] = inv_m[ba] == 0.0 or inv_m[bb] == 0.0
         nx = c_normal[i, 0]
         ny = c_normal[i, 1]
@@ -283,7 +284,7 @@ def warm_start(rows, ba, bb, jac, c_count, c_normal, c_nimp, c_timp, vel, angvel
 
 @njit
 def solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair, max_imp,
-                   kinv, c_count, c_normal, c_nimp, c_timp, c_speed, vel, angvel, inv_m, inv_i,
+                   kinv, c_count, c_normal, c_nimp, c_timp, material, vel, angvel, inv_m, inv_i,
                    dp, dq, h, use_bias, soft, soft_static, max_push, reverse, total_imp, sel,
                    subset):
     """One Gauss-Seidel pass over all contacts, or over the manifolds ``sel`` with
@@ -385,7 +386,7 @@ def solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair
         # Friction: Coulomb, the tangent impulse within friction * normal impulse, toward
         # the surfaces' relative speed (materials.py; added only when set, so that a zero
         # leaves every bit as it was, signed zeros included).
-        spd = c_speed[i]
+        spd = material[i, SURFACE_SPEED]
         if spd != 0.0:
             vt1 += spd
             vt2 += spd

@@ -136,8 +136,7 @@ def collide(w, p, t):
     st["n_contacts"] = m
     s = w.shapes
     c = t.contacts
-    contact_materials(c.a, c.b, m, s.friction, s.elasticity, s.surface_speed, c.friction,
-                      c.restitution, c.surface_speed, c.enabled)
+    contact_materials(c.a, c.b, m, s.friction, s.elasticity, s.surface_speed, t.material)
     return 0
 
 
@@ -162,7 +161,7 @@ def prepare(w, p, t):
                     gy, dt, b.kind, b.flags, nb if m > 0 else 0, t.vfree, t.wfree,
                     t.kin_moving)
     arcade_response(c.a[:m], c.b[:m], c.resp[:m], c.count[:m], c.normal[:m], c.sep[:m],
-                    c.enabled[:m], s.body, s.friction, s.elasticity, b.flags, t.com, t.dp,
+                    t.material[:m], s.body, s.friction, s.elasticity, b.flags, t.com, t.dp,
                     b.vel, b.angvel, t.inv_m, prm["arcade_static_speed"])
     k = prepare_contacts(c, m, s, b, t, prm["block_impacts"] != 0)
     st["n_rows"] = k
@@ -265,7 +264,7 @@ def _pass(w, p, t, use_bias, reverse, subset):
     solve_contacts(t.rows[:k], t.ba[:k], t.bb[:k], t.jac[:k], t.nmass[:k], t.tmass[:k],
                    t.coup[:k], t.adj[:k], t.fric[:k], t.static_pair[:k], t.max_imp[:k],
                    t.kinv[:k], c.count[:m], c.normal[:m], c.nimp[:m], c.timp[:m],
-                   c.surface_speed[:m], b.vel,
+                   t.material[:m], b.vel,
                    b.angvel, t.inv_m, t.inv_i, t.dp, t.dq, st["h"], use_bias, t.soft,
                    t.soft_static, p[0]["contact_push_speed"], reverse, c.impulse[:m],
                    t.heavy[:st["n_heavy"]], subset)

@@ -26,12 +26,9 @@ ShapeView = namedtuple("ShapeView", SHAPE_FIELDS)
 
 #: One row per pair of shape rows in contact (a < b, sorted by pair): the persistent
 #: manifold (points, normal from a to b, separations, feature ids, accumulated impulses:
-#: the warm start) and the results of the step that wrote the row; then what the solver
-#: uses for the row this step (friction, restitution, surface speed, solved or not), written
-#: by the ``collide`` stage from the shapes and open to a pre-solve callback.
+#: the warm start) and the results of the step that wrote the row.
 CONTACT_FIELDS = ("a", "b", "resp", "count", "normal", "point", "sep", "id", "nimp", "timp",
-                  "flags", "began", "ended", "impulse", "friction", "restitution",
-                  "surface_speed", "enabled")
+                  "flags", "began", "ended", "impulse")
 ContactView = namedtuple("ContactView", CONTACT_FIELDS)
 
 #: One row per overlapping sensor pair (a < b, sorted), with the step's changes.
@@ -67,8 +64,11 @@ WorldView = namedtuple("WorldView", ("bodies", "shapes", "contacts", "sensors", 
 #: constraint rows, and the step record. Capacity-sized, kept between steps.
 STEP_FIELDS = (
     "contacts", "sensors",
-    # candidate pairs (shape rows a < b, sorted) and their responses
-    "pair_a", "pair_b", "pair_resp",
+    # candidate pairs (shape rows a < b, sorted) and their responses; per row of the
+    # contact table written, what the solver uses for it this step (materials.py: friction,
+    # restitution, surface speed, enabled 1 / 0), open to a pre-solve callback. One wide
+    # array: every array in a view costs its unboxing on each compiled call.
+    "pair_a", "pair_b", "pair_resp", "material",
     # per body: centre of mass now and at the step's start, start angle, position and
     # rotation deltas, effective inverse masses (zero: immovable this step), restitution's
     # free velocities, and flags
