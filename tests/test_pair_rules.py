@@ -138,3 +138,47 @@ def test_rules_are_saved_copied_and_cost_no_bytes_unused():
     assert back.snapshot() == w.snapshot() == twin.snapshot()
     assert hero.position[1] < 0.0 and ghost.position[1] < 0.0
     np.testing.assert_array_equal(back.positions(), w.positions())
+
+
+@pytest.mark.parametrize("world_response", ["ignore", "sensor"])
+def test_a_shared_positive_group_collides_whatever_dynamic_response_says(world_response):
+    # Two dynamic crates of group 1 in a world whose dynamic pairs pass: they stack (the
+    # upper one's centre at 1.5 m); a third crate of no group passes through to the floor.
+    w = c2d.World(gravity=(0.0, -10.0), dynamic_response=world_response)
+    _floor(w)
+    low, high, other = _drop(w, y=0.5), _drop(w, y=2.0), _drop(w, y=3.5)
+    low.shapes[0].group = 1
+    high.shapes[0].group = 1
+    _fall(w, 120)
+    assert low.position[1] == pytest.approx(0.5, abs=0.01)
+    assert high.position[1] == pytest.approx(1.5, abs=0.02)
+    assert other.position[1] == pytest.approx(0.5, abs=0.01)
+
+
+def test_a_type_rule_and_ignore_collisions_still_beat_a_positive_group():
+    # The order written in broadphase.shape_response: ignored bodies first, then the filter
+    # (the group), then a response set for the collision types.
+    w = c2d.World(gravity=(0.0, -10.0))
+    _floor(w)
+    low, high = _drop(w, CRATE, y=0.5), _drop(w, CRATE, y=2.0)
+    low.shapes[0].group = high.shapes[0].group = 1
+    w.set_pair_response(CRATE, CRATE, "ignore")
+    _fall(w, 60)
+    assert high.position[1] == pytest.approx(0.5, abs=0.01)
+    w2 = c2d.World(gravity=(0.0, -10.0))
+    _floor(w2)
+    a, b = _drop(w2, y=0.5), _drop(w2, y=2.0)
+    a.shapes[0].group = b.shapes[0].group = 1
+    w2.ignore_collisions(a, b)
+    _fall(w2, 60)
+    assert b.position[1] == pytest.approx(0.5, abs=0.01)
+
+
+def test_a_shared_negative_group_never_collides_even_when_a_type_rule_says_solid():
+    w = c2d.World(gravity=(0.0, -10.0))
+    _floor(w)
+    w.set_pair_response(CRATE, CRATE, "solid")
+    low, high = _drop(w, CRATE, y=0.5), _drop(w, CRATE, y=2.0)
+    low.shapes[0].group = high.shapes[0].group = -1
+    _fall(w, 60)
+    assert high.position[1] == pytest.approx(0.5, abs=0.01)

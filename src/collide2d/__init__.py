@@ -45,6 +45,7 @@ from .geometry import (
 )
 from .joint import JOINT_KINDS, Joint, JointGeometry
 from .particles import ParticleHitArrays, Particles
+from .presolve import PreSolve
 from .queries import (
     PointHitArrays,
     QueryFilter,
@@ -68,7 +69,7 @@ __all__ = [
     "polygons_overlap_many", "segment_intersection", "segment_intersection_many",
     "segment_polygon", "segment_polygon_many", "sweep", "sweep_many",
 ]
-__all__ += ["Joint", "JOINT_KINDS", "JointGeometry"]
+__all__ += ["Joint", "JOINT_KINDS", "JointGeometry", "PreSolve"]
 __all__ += ["WorldBatch", "BodyStates", "ContactCounts"]
 __all__ += ["TileMap", "MoveResult", "MoveResults", "MoveContact", "ShapeGeometry"]
 # World query results. collide2d.RayHit is what world.raycast returns (shape, body, point,

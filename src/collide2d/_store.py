@@ -174,8 +174,9 @@ class ShapeStore(SlotStore):
         "aabb": ((4,), np.float64, 0.0),  # world frame: min x, min y, max x, max y
         "collision_type": ((), np.int64, 0),  # the user's tag that typed handlers select on
         "one_way": ((2,), np.float64, 0.0),  # body frame, unit; zero: blocks from every side
+        "surface_speed": ((), np.float64, 0.0),  # m/s along the outline, counter-clockwise
     }
-    OPTIONAL = frozenset({"collision_type", "one_way"})
+    OPTIONAL = frozenset({"collision_type", "one_way", "surface_speed"})
     View = V.ShapeView
     _VIEW_EXTRA = ("vlocal", "vworld")
 
@@ -470,6 +471,7 @@ class StepBuffers:
             self.arrays["pair_a"] = np.zeros(cap, dtype=np.int64)
             self.arrays["pair_b"] = np.zeros(cap, dtype=np.int64)
             self.arrays["pair_resp"] = np.zeros(cap, dtype=np.int8)
+            self.arrays["material"] = np.zeros((cap, 4))  # materials.MATERIAL_COLUMNS
             for name, (shape, dtype) in self.ROWS.items():
                 self.arrays[name] = np.zeros((cap,) + shape, dtype=dtype)
             self.pair_capacity = cap
@@ -686,10 +688,13 @@ class CharacterStore:
         "floor_pose": ((3,), np.float64, 0.0),
         "resp": ((), np.int8, 0),             # mover response (tilemap.RESPONSES index)
         "resp_gen": ((), np.int64, -1),       # valid while the row's generation is this
+        "floor_speed": ((2,), np.float64, 0.0),  # the floor's surface velocity (m/s)
     }
     GROUP = {"ch_gen": "slot", "floor": "slot", "floor_gen": "slot", "floor_pose": "slot",
-             "resp": "row", "resp_gen": "row"}
+             "resp": "row", "resp_gen": "row", "floor_speed": "slot"}
     TRANSIENT: frozenset = frozenset()
+    #: Saved only when some row differs from the fill (as SlotStore.OPTIONAL).
+    OPTIONAL = frozenset({"floor_speed"})
     View = V.CharacterView
 
     def __init__(self):

@@ -381,7 +381,7 @@ class WorldBatch:
             old._params = old._params.copy()  # the retired world keeps its own record
         self._params[i] = w._params[0]
         w._params = self._params[i:i + 1]
-        w._record = [0.0, -1, -1]
+        w._record = [0.0, -1, -1, -1]
         self._worlds[i] = w
         self._parity[i] = 0
         self._prev[i] = 0
@@ -431,8 +431,8 @@ class WorldBatch:
         w._sensors.count = int(self._params[i]["n_sensors"])
         w._step_buffers.contacts.count = int(self._prev[i])
         w.time = float(self.times[i])
-        w._record = [0.0, -1, -1]
-        w._wview = None
+        w._record = [0.0, -1, -1, -1]
+        w._wview = {}
 
     def _refresh(self) -> None:
         """Views of the worlds read (and maybe changed) since the last call: each was

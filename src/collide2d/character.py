@@ -38,8 +38,11 @@ at zero. Dynamic bodies may be moved too, but ``world.step`` also integrates the
 kinematic bodies for characters in a world you step.
 
 ``MoveResult.floor_velocity`` is the velocity of the floor under the mover (a moving
-platform's, zero on static ground and tiles): add it to the velocity when the character
-jumps or walks off, so it keeps the platform's motion.
+platform's, zero on static ground and tiles, plus the surface's own motion on a conveyor,
+``Shape.surface_speed``): add it to the velocity when the character jumps or walks off, so
+it keeps the platform's motion. A conveyor carries a mover standing on it: each move starts
+by sweeping it along the belt by the surface's velocity times dt (as a kinematic platform's
+motion carries it), stopping at walls.
 
 Call order: step, then move
 ---------------------------
@@ -402,7 +405,8 @@ class Characters:
         at most ``max_slides`` times. Responses follow :meth:`set_response` and
         ``TileMap.set_response``. Overlaps found at the start (a tile set under the mover, a
         platform that moved into it) are pushed out first; a character that ended its last
-        move on the floor of a kinematic body is first carried by that body's motion.
+        move on the floor of a kinematic body is first carried by that body's motion, and
+        one on a conveyor (``Shape.surface_speed``) by the belt's.
 
         Parameters
         ----------

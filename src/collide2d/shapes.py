@@ -179,7 +179,13 @@ class Shape:
 
     @property
     def group(self) -> int:
-        """Shapes of the same positive group always collide, of the same negative never."""
+        """Shapes of the same negative group never collide; of the same positive group they
+        collide whatever their categories and masks and the world's ``dynamic_response``
+        say (two dynamic crates of group 1 stack in a world whose dynamic bodies pass
+        through each other). Still stronger: same body, ``ignore_collisions``, joints that
+        keep bodies apart, sensors, and a response set for the shapes' collision types
+        (``set_pair_response``); the full order is in
+        ``collide2d._kernels.broadphase.shape_response``. Default 0: no group."""
         return int(self._get("group"))
 
     @group.setter
@@ -216,6 +222,54 @@ class Shape:
             raise ValueError(f"collision_type: must be an int in [0, {COLLISION_TYPE_MAX}], "
                              f"got {v}")
         self._set("collision_type", v)
+
+    @property
+    def surface_speed(self) -> float:
+        """Speed (m/s) at which the shape's surface moves along its outline, counter-clockwise
+        positive, while the shape stays put: a conveyor belt (default 0).
+
+        Counter-clockwise runs along the outline the way a polygon's vertices go: on a box's
+        top face that is toward -x, on its bottom face toward +x, as on a wheel turning
+        counter-clockwise. So a positive speed on the top of a static box carries what rests
+        on it toward -x (at the belt speed, once friction has caught it up); a negative speed
+        toward +x. Friction drives the surfaces' relative sliding to this speed (a pair's
+        speeds add; Box2D v3's tangent speed with the sign reversed, as its positive runs
+        clockwise), up to what friction can hold: a body on a belt with zero friction is
+        not carried. Character movers standing on the shape are carried too
+        (``MoveResult.floor_velocity`` includes the surface's velocity). A pre-solve
+        callback can change it per contact for one step (:meth:`World.on_pre_solve`).
+        Setting it wakes the bodies touching the shape.
+
+        Example
+        -------
+        >>> import collide2d as c2d
+        >>> world = c2d.World(gravity=(0, -10))
+        >>> belt = world.add_body(kind="static").add_box(20, 1, offset=(0, -0.5))
+        >>> belt.surface_speed = -2.0          # the top face runs toward +x
+        >>> crate = world.add_body(position=(0, 0.5))
+        >>> _ = crate.add_box(1, 1)
+        >>> for _ in range(60):
+        ...     world.step(1 / 60)
+        >>> round(float(crate.velocity[0]), 3)
+        2.0
+        """
+        return float(self._get("surface_speed"))
+
+    @surface_speed.setter
+    def surface_speed(self, value):
+        v = V.finite_scalar("surface_speed", value)
+        V.check_bound("surface_speed", v)
+        self._set("surface_speed", v)
+        world = self._world
+        c = world._contacts.rows()
+        rows = np.asarray(self._rows, dtype=np.int64)
+        touching = np.isin(c.a, rows) | np.isin(c.b, rows)
+        st, b = world._shapes, world._bodies
+        for other in np.unique(np.concatenate((st.body[c.a[touching]],
+                                               st.body[c.b[touching]]))).tolist():
+            if b.kind[other] == S.DYNAMIC:
+                b.flags[other] |= S.B_AWAKE
+                b.sleep_time[other] = 0.0
 
     @property
     def one_way(self):

@@ -722,7 +722,10 @@ def _collect_characters(world, arrays) -> dict | None:
         # change the snapshot.
         return None
     for name in _CHAR_ARRAYS:
-        arrays["char." + name] = getattr(ch.store, name)
+        arr = getattr(ch.store, name)
+        if name in S.CharacterStore.OPTIONAL and np.all(arr == S.CharacterStore.FIELDS[name][2]):
+            continue  # a feature the world does not use leaves its bytes as they were
+        arrays["char." + name] = arr
     maps = []
     for k, tm in enumerate(ch.maps):
         arrays[f"char.tilemap.{k}.grid"] = tm._grid
@@ -759,6 +762,11 @@ def _validate_characters(ch, arrays, alive, s_alive, sf, nb) -> set[str]:
     names = set()
     lengths: dict[str, int] = {}
     for name, (dtype, trailing, group) in _CHAR_ARRAYS.items():
+        if name in S.CharacterStore.OPTIONAL and "char." + name not in arrays:
+            fill = S.CharacterStore.FIELDS[name][2]
+            arrays["char." + name] = np.full((lengths.get(group, 0),) + trailing, fill, dtype)
+            names.add("char." + name)
+            continue
         arr = _take(arrays, "char." + name, dtype, (None,) + trailing)
         _check(lengths.setdefault(group, arr.shape[0]) == arr.shape[0],
                f"character array {name} has the wrong length")

@@ -30,11 +30,13 @@ from . import _validate as V
 from . import batch as _batch
 from . import character as _character
 from . import joint as _joint
+from . import presolve as _presolve
 from . import snapshot as _snapshot
 from ._kernels import views as _views
 from ._kernels.constants import C_TOUCHING, IGNORE, SENSOR, SOLID
 from .batch import ShapeGeometry
 from .body import Body, _ids_by_slot, _slots_of_ids
+from .presolve import PreSolve
 from .queries import Queries
 from .shapes import COLLISION_TYPE_MAX, Shape
 
@@ -156,7 +158,7 @@ class World:
         # The step's settings as the kernels read them; setters write them here.
         self._params = np.zeros(1, _views.PARAMS_DTYPE)
         # What the record holds of dt and the store counts (written only when they change).
-        self._record = [0.0, -1, -1]
+        self._record = [0.0, -1, -1, 0]  # dt, n_bodies, n_shapes, the pre-solve flag
         self._wview: dict = {}  # id of a contact table -> the WorldView over it
         for name, value in {**_EXTRAS, **_TOLERANCES}.items():
             self._params[0][name] = value
@@ -186,7 +188,7 @@ class World:
         self._rules = S.PairRules()  # set_pair_response, ignore_collisions
         self._callbacks: dict[str, list[Callable]] = {
             k: [] for k in ("contact_begin", "contact_persist", "contact_end", "sensor_begin",
-                            "sensor_end")}
+                            "sensor_end", "pre_solve")}
         self._systems: list = []   # particle systems etc., stepped after the bodies
         self._shapes_dirty = True
         self._locked = False
@@ -653,6 +655,10 @@ class World:
         if b.count != self._record[1] or s.count != self._record[2]:
             self._params[0]["n_bodies"] = self._record[1] = b.count
             self._params[0]["n_shapes"] = self._record[2] = s.count
+        # The compiled step stops for pre-solve only while a callback is registered.
+        presolve = 1 if self._callbacks["pre_solve"] else 0
+        if presolve != self._record[3]:
+            self._params[0]["presolve"] = self._record[3] = presolve
         buffers = self._step_buffers
         if b.capacity > buffers.body_capacity:
             buffers.fit(b.capacity, 0)
@@ -763,6 +769,7 @@ class World:
         dt, w, buffers = self._begin_step(dt)
         self._locked = True
         stage = 0
+        pre_error = None
         try:
             first = 0
             while True:
@@ -771,7 +778,10 @@ class World:
                     break
                 if stage == _step.NON_FINITE:
                     self._raise_non_finite(buffers)
-                self._grow(buffers, stage)
+                if stage == _step.PRESOLVE:
+                    pre_error = self._pre_solve(buffers)
+                else:
+                    self._grow(buffers, stage)
                 first = stage
         except BaseException:
             if stage != _step.NON_FINITE:
@@ -779,7 +789,18 @@ class World:
             raise
         finally:
             self._locked = False
-        self._end_step(dt, buffers)
+        try:
+            self._end_step(dt, buffers)
+        finally:
+            if pre_error is not None:
+                raise pre_error
+
+    def _pre_solve(self, buffers):
+        """The pre-solve callbacks on the step's contacts (the step's buffers' table); the
+        first exception one raised, to raise once the step is done."""
+        return _presolve.run_pre_solve(self, buffers.contacts.table, buffers.arrays["material"],
+                                       int(buffers.state[0]["n_contacts"]),
+                                       self._callbacks["pre_solve"])
 
     def profile(self, dt: float) -> StepProfile:
         """Take one step like ``step(dt)``, running its stages one by one from Python, and
@@ -814,6 +835,7 @@ class World:
         clock = time.perf_counter
         start = clock()
         self._locked = True
+        pre_error = None
         try:
             for name, fn, per_substep in _step.STAGES:
                 if per_substep:
@@ -822,6 +844,8 @@ class World:
                 while fn(w, self._params, buffers.view()):
                     self._grow(buffers, _step.PAIRS if name == "pairs" else _step.SENSORS)
                 times[name] += clock() - t0
+                if name == "collide" and self._params[0]["presolve"]:
+                    pre_error = self._pre_solve(buffers)  # as run_step's PRESOLVE return
                 if name == "prepare":
                     self._profile_substeps(w, buffers, times)
         except BaseException:
@@ -831,7 +855,11 @@ class World:
             self._locked = False
         total = clock() - start
         _step.end_record(self._params, buffers.view())
-        self._end_step(dt, buffers)
+        try:
+            self._end_step(dt, buffers)
+        finally:
+            if pre_error is not None:
+                raise pre_error
         return StepProfile(times, int(buffers.state[0]["substeps"]), total)
 
     def _profile_substeps(self, w, buffers, times) -> None:
@@ -1103,6 +1131,70 @@ class World:
         [True]
         """
         return self._add_callback("sensor_end", fn, between)
+
+    def on_pre_solve(self, fn: Callable[[PreSolve], None] | None = None, *,
+                     between: tuple[int, int] | None = None) -> Callable:
+        """Call ``fn(pre)`` once per step, after the step has found its contacts and before
+        it solves them, with those contacts as arrays (:class:`PreSolve`): one Python call
+        per step however many contacts.
+
+        ``pre`` holds one row per contact manifold the solver is about to solve: ``shape_a``,
+        ``shape_b`` (shape ids, lower first), ``body_a``, ``body_b`` (body ids), ``normal``
+        (from shape_a to shape_b), ``points``, ``count``, ``separation`` (m), ``new`` (began
+        this step); and four arrays to write into, prefilled with what the solver would use:
+        ``enabled`` (False: not solved this step), ``friction``, ``elasticity`` and
+        ``surface_speed`` (m/s, see :attr:`Shape.surface_speed`). What ``fn`` writes holds
+        for this step only.
+
+        A disabled contact is still a contact: its events fire and ``contacts()`` lists it
+        (impulse 0); its accumulated impulses are dropped, so it starts from zero when next
+        solved (as in Box2D v3 and pymunk). Fast bodies' sweeps (the continuous stage) and
+        arcade bodies' friction and elasticity do not read ``pre``; to let two things pass
+        for good, use :meth:`set_pair_response` or :meth:`ignore_collisions`.
+
+        The world is mid-step while ``fn`` runs: ``step`` raises ``RuntimeError``, adding or
+        removing bodies raises; read the world, write ``pre``. If ``fn`` raises, or writes
+        a negative or non-finite friction or elasticity (or a non-finite surface speed), its
+        writes are dropped, the other callbacks still run, the step completes as if it had
+        written nothing, and the first exception is raised once the step is done. With no
+        callback registered the compiled step never stops for pre-solve (it costs nothing).
+
+        Parameters
+        ----------
+        fn : callable
+            Called with a :class:`PreSolve`.
+        between : (type_a, type_b), optional
+            Only contacts between a shape of ``collision_type`` type_a and one of type_b,
+            oriented so that ``pre.shape_a`` is the one of type_a (normal from it to
+            shape_b); what ``fn`` writes goes back to the right contacts.
+
+        Returns
+        -------
+        fn, so that it also works as a decorator (``@world.on_pre_solve`` or
+        ``@world.on_pre_solve(between=(1, 2))``).
+
+        Example
+        -------
+        A ghost crate (collision type 2) passes through the floor (type 1) and nothing
+        else does:
+
+        >>> import collide2d as c2d
+        >>> world = c2d.World(gravity=(0, -10))
+        >>> floor = world.add_body(kind="static").add_box(10, 1, offset=(0, -0.5))
+        >>> floor.collision_type = 1
+        >>> ghost = world.add_body(position=(-2, 0.5))
+        >>> ghost.add_box(1, 1).collision_type = 2
+        >>> crate = world.add_body(position=(2, 0.5))
+        >>> _ = crate.add_box(1, 1)
+        >>> @world.on_pre_solve(between=(1, 2))
+        ... def let_through(pre):
+        ...     pre.enabled[:] = False
+        >>> for _ in range(30):
+        ...     world.step(1 / 60)
+        >>> bool(ghost.position[1] < -0.5), round(float(crate.position[1]), 2)
+        (True, 0.5)
+        """
+        return self._add_callback("pre_solve", fn, between)
 
     def _add_callback(self, name: str, fn, between):
         """Register ``(fn, between)``; with fn None, a decorator that does."""

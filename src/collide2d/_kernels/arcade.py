@@ -9,13 +9,15 @@ the tangential part stops (static friction, which keeps characters on slopes).
 
 from .._jit import njit
 from .constants import B_ARCADE
+from .materials import ENABLED
 
 
 @njit
-def arcade_response(c_a, c_b, c_resp, c_count, c_normal, c_sep, s_body, s_friction,
+def arcade_response(c_a, c_b, c_resp, c_count, c_normal, c_sep, material, s_body, s_friction,
                     s_elasticity, flags, com, dp, vel, angvel, inv_m, static_speed):
     for i in range(c_a.shape[0]):
-        if c_resp[i] != 1 or c_count[i] == 0:
+        # Not for a row a pre-solve callback disabled (materials.ENABLED).
+        if c_resp[i] != 1 or c_count[i] == 0 or material[i, ENABLED] == 0.0:
             continue
         a = s_body[c_a[i]]
         b = s_body[c_b[i]]

@@ -76,7 +76,23 @@ def shape_response(body_a, kind_a, flags_a, category_a, mask_a, group_a,
     """What a pair of shapes does, IGNORE, SOLID or SENSOR, from their rows' values (kind
     is their body's kind) and the pair's rule (:func:`pair_rule`: a response its collision
     types set, or -1; whether its bodies never collide). Scalars only: a call with array
-    arguments costs reference counts that outweigh the test itself in the sweep."""
+    arguments costs reference counts that outweigh the test itself in the sweep.
+
+    The rules, first match wins (the one place they are decided):
+
+    1. same body, or bodies kept apart (``ignore_collisions``, a joint with
+       ``collide_connected=False``): ignore;
+    2. two immovable bodies (static, kinematic): ignore, unless a sensor meets a kinematic
+       body;
+    3. the filter: a shared negative group never collides; a shared positive group passes
+       the filter whatever the categories and masks; otherwise each category must be in the
+       other's mask;
+    4. either shape a sensor: sensor;
+    5. a response set for the pair's collision types (``set_pair_response``);
+    6. two dynamic bodies: ``dynamic_response``, except a shared positive group, which
+       always collides (solid);
+    7. solid.
+    """
     if body_a == body_b or ignored:
         return IGNORE
     sensor = (flags_a | flags_b) & S_SENSOR
@@ -91,7 +107,7 @@ def shape_response(body_a, kind_a, flags_a, category_a, mask_a, group_a,
         return SENSOR
     if rule >= 0:
         return rule
-    if kind_a == DYNAMIC and kind_b == DYNAMIC:
+    if kind_a == DYNAMIC and kind_b == DYNAMIC and not (group_a > 0 and group_a == group_b):
         return dynamic_response
     return SOLID
 

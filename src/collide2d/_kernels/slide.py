@@ -718,6 +718,7 @@ def _run_movers(movers, req_vel, bodies, shapes, chars, tiles, params, out, cont
     ch_floor = chars.floor
     ch_floor_gen = chars.floor_gen
     ch_floor_pose = chars.floor_pose
+    ch_floor_speed = chars.floor_speed
     start = work.start
     rows = work.rows
     mrows = work.mrows
@@ -786,10 +787,17 @@ def _run_movers(movers, req_vel, bodies, shapes, chars, tiles, params, out, cont
             out.vel[k, 0] = vx
             out.vel[k, 1] = vy
             ch_floor[b] = -1
+            ch_floor_speed[b, 0] = 0.0
+            ch_floor_speed[b, 1] = 0.0
             continue
 
-        # 1. carry: follow the kinematic body this mover stood on.
+        # 1. carry: follow the kinematic body this mover stood on, and the surface of a
+        # conveyor it stood on (its surface velocity over dt).
         fb = ch_floor[b]
+        cdx = 0.0
+        cdy = 0.0
+        excl = no_body
+        carry = False
         if (has_up and fb >= 0 and fb < n_bodies and b_gen[fb] == ch_floor_gen[b]
                 and (b_flags[fb] & B_ALIVE) and kind[fb] == KINEMATIC):
             da = angle[fb] - ch_floor_pose[b, 2]
@@ -799,11 +807,19 @@ def _run_movers(movers, req_vel, bodies, shapes, chars, tiles, params, out, cont
             sn = math.sin(da)
             cdx = pos[fb, 0] + c * rx - sn * ry - px
             cdy = pos[fb, 1] + sn * rx + c * ry - py
+            excl = fb
+            carry = True
+        # Added only when set: a zero leaves the platform carry's bits as they were.
+        if ch_floor_speed[b, 0] != 0.0 or ch_floor_speed[b, 1] != 0.0:
+            cdx += ch_floor_speed[b, 0] * dt
+            cdy += ch_floor_speed[b, 1] * dt
+            carry = True
+        if carry:
             n_planes = 0
             for _ in range(max_slides):
                 if cdx == 0.0 and cdy == 0.0:
                     break
-                if not _sweep(b, px, py, cdx, cdy, fb, bodies, shapes, chars, tiles, margin,
+                if not _sweep(b, px, py, cdx, cdy, excl, bodies, shapes, chars, tiles, margin,
                               drop, work):
                     px += cdx
                     py += cdy
@@ -851,6 +867,8 @@ def _run_movers(movers, req_vel, bodies, shapes, chars, tiles, params, out, cont
         floor_body = -1
         floor_obs = -1     # the last floor's shape row (-1: a tile), its mover shape row
         floor_own = -1
+        floor_nx = 0.0     # and its normal (toward the mover)
+        floor_ny = 0.0
         end_floor = False  # the last slide ended against a floor
         for slide in range(max_slides):
             if dx == 0.0 and dy == 0.0:
@@ -893,6 +911,8 @@ def _run_movers(movers, req_vel, bodies, shapes, chars, tiles, params, out, cont
                     floor_body = s_body[hobs] if hk == KIND_SHAPE else -1
                     floor_obs = hobs if hk == KIND_SHAPE else -1
                     floor_own = hit["own"]
+                    floor_nx = nx
+                    floor_ny = ny
                 elif -cu >= cos_floor - 1e-12:
                     flags |= FLAG_CEILING
                 else:
@@ -972,6 +992,8 @@ def _run_movers(movers, req_vel, bodies, shapes, chars, tiles, params, out, cont
                 floor_body = s_body[hobs] if hk == KIND_SHAPE else -1
                 floor_obs = hobs if hk == KIND_SHAPE else -1
                 floor_own = hit["own"]
+                floor_nx = nx
+                floor_ny = ny
                 vn = vx * nx + vy * ny
                 if vn < 0.0:
                     vx -= vn * nx
@@ -982,10 +1004,22 @@ def _run_movers(movers, req_vel, bodies, shapes, chars, tiles, params, out, cont
             vu = vx * ux + vy * uy
             vx -= vu * ux
             vy -= vu * uy
+        fsx = 0.0
+        fsy = 0.0
         if (flags & FLAG_FLOOR) and floor_obs >= 0:
             fvx, fvy = _floor_velocity(floor_own, floor_obs, px, py, bodies, shapes, work)
+            # A conveyor: the floor's surface moves along its outline, counter-clockwise for
+            # a positive speed, i.e. along (-ny, nx) with n its outward normal (materials.py).
+            speed = shapes.surface_speed[floor_obs]
+            if speed != 0.0:
+                fsx = -speed * floor_ny
+                fsy = speed * floor_nx
+                fvx += fsx
+                fvy += fsy
             out.floor_vel[k, 0] = fvx
             out.floor_vel[k, 1] = fvy
+        ch_floor_speed[b, 0] = fsx
+        ch_floor_speed[b, 1] = fsy
         pos[b, 0] = px
         pos[b, 1] = py
         out.vel[k, 0] = vx

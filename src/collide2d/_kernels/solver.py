@@ -29,6 +29,7 @@ import numpy as np
 from .._jit import njit
 from .colouring import colour_rows
 from .constants import B_ARCADE
+from .materials import ENABLED, FRICTION, RESTITUTION, SURFACE_SPEED
 
 # Overlap (m) the springs leave alone: a stack rests this much deeper per contact, and
 # bodies a hair inside each other are not moved at all.
@@ -69,9 +70,8 @@ def prepare_contacts(contacts, m, shapes, bodies, t, block, colour):
     c_normal = contacts.normal
     c_point = contacts.point
     c_sep = contacts.sep
+    material = t.material
     s_body = shapes.body
-    s_friction = shapes.friction
-    s_elasticity = shapes.elasticity
     vel = bodies.vel
     angvel = bodies.angvel
     b_flags = bodies.flags
@@ -81,7 +81,7 @@ def prepare_contacts(contacts, m, shapes, bodies, t, block, colour):
     rows = t.rows
     k = 0
     for i in range(m):
-        if c_resp[i] == 1 and c_count[i] > 0:
+        if c_resp[i] == 1 and c_count[i] > 0 and material[i, ENABLED] != 0.0:
             ba = s_body[c_a[i]]
             bb = s_body[c_b[i]]
             arcade = (b_flags[ba] | b_flags[bb]) & B_ARCADE
@@ -130,7 +130,9 @@ def prepare_contacts(contacts, m, shapes, bodies, t, block, colour):
         b = c_b[i]
         ba = ba_arr[q]
         bb = bb_arr[q]
-        fric[q], rest[q] = row_material(a, b, s_friction, s_elasticity)
+        # The row's material (materials.contact_materials, or a pre-solve callback's).
+        fric[q] = material[i, FRICTION]
+        rest[q] = material[i, RESTITUTION]
         static_pair[q] = inv_m[ba] == 0.0 or inv_m[bb] == 0.0
         nx = c_normal[i, 0]
         ny = c_normal[i, 1]
@@ -187,13 +189,6 @@ def prepare_contacts(contacts, m, shapes, bodies, t, block, colour):
                 kinv[q, 1] = -k12 / det
                 kinv[q, 2] = k11 / det
     return k
-
-
-@njit(inline="always")
-def row_material(a, b, s_friction, s_elasticity):
-    """(friction, restitution) of the rows between shape rows a and b: the one place a
-    contact's material is mixed."""
-    return math.sqrt(s_friction[a] * s_friction[b]), max(s_elasticity[a], s_elasticity[b])
 
 
 @njit
@@ -300,8 +295,9 @@ def warm_start(rows, ba, bb, jac, c_count, c_normal, c_nimp, c_timp, vel, angvel
 
 @njit
 def solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair, max_imp,
-                   kinv, c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m, inv_i, dp, dq,
-                   h, use_bias, soft, soft_static, max_push, reverse, total_imp, sel, subset):
+                   kinv, c_count, c_normal, c_nimp, c_timp, material, vel, angvel, inv_m, inv_i,
+                   dp, dq, h, use_bias, soft, soft_static, max_push, reverse, total_imp, sel,
+                   subset):
     """One Gauss-Seidel pass over all contacts, or over the manifolds ``sel`` with
     ``subset`` (last to first with ``reverse``): normal impulses (soft, with the current
     separation), then friction.
@@ -398,7 +394,13 @@ def solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair
             d1 = _normal_point(i, 0, vn1, bias1, nmass[q, 0] * ms1, isc1, c_nimp)
             vt1 += coup[q, 1] * d1
         max_imp[q, 0] = max(max_imp[q, 0], d1)
-        # Friction: Coulomb, the tangent impulse within friction * normal impulse.
+        # Friction: Coulomb, the tangent impulse within friction * normal impulse, toward
+        # the surfaces' relative speed (materials.py; added only when set, so that a zero
+        # leaves every bit as it was, signed zeros included).
+        spd = material[i, SURFACE_SPEED]
+        if spd != 0.0:
+            vt1 += spd
+            vt2 += spd
         mu = fric[q]
         old = c_timp[i, 0]
         limit = mu * c_nimp[i, 0]

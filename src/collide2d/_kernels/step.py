@@ -13,7 +13,11 @@ Stages, in order (``STAGES``):
 
 1. ``place``: shapes to world space and fattened boxes (poses.py)
 2. ``pairs``: candidate pairs (broadphase.py)
-3. ``collide``: manifolds, warm-start matching, begin / end (narrowphase.py)
+3. ``collide``: manifolds, warm-start matching, begin / end (narrowphase.py), each row's
+   friction, restitution and surface speed (materials.py). With a pre-solve callback
+   registered (``p["presolve"]``), ``run_step`` returns ``PRESOLVE`` here: the surface
+   calls the callbacks, which may change those and disable rows for this step, and runs
+   the step again from ``prepare``.
 4. ``prepare``: centres of mass and effective masses (integrate.py), arcade response
    (arcade.py), constraint rows (solver.py), the substep count from the stacks' predicted
    resting depth and the warm start's rescale (stacks.py), the soft-contact coefficients;
@@ -59,6 +63,7 @@ from .joints import (
     store_joints,
     warm_start_joints,
 )
+from .materials import contact_materials
 from .narrowphase import collide_pairs, sensor_pairs
 from .poses import body_rotations, fatten_boxes, place_shapes
 from .solver import (
@@ -75,6 +80,7 @@ from .stacks import contact_loads, rest_depths, shed_weight, stack_depth, stack_
 
 # Stage numbers: where run_step starts again after a table grew.
 PAIRS = 1
+PRESOLVE = 3  # the pre-solve callbacks run, then the step goes on from prepare
 SENSORS = 13
 DONE = -1
 # A body's pose, velocity or force is NaN or inf (its slot in the step record's "need"):
@@ -124,9 +130,13 @@ def collide(w, p, t):
     prm = p[0]
     st = t.state[0]
     k = st["n_pairs"]
-    st["n_contacts"] = collide_pairs(t.pair_a[:k], t.pair_b[:k], t.pair_resp[:k], w.shapes,
-                                     w.bodies, prm["n_shapes"], prm["margin"], w.contacts,
-                                     prm["n_contacts"], t.contacts)
+    m = collide_pairs(t.pair_a[:k], t.pair_b[:k], t.pair_resp[:k], w.shapes, w.bodies,
+                      prm["n_shapes"], prm["margin"], w.contacts, prm["n_contacts"],
+                      t.contacts)
+    st["n_contacts"] = m
+    s = w.shapes
+    c = t.contacts
+    contact_materials(c.a, c.b, m, s.friction, s.elasticity, s.surface_speed, t.material)
     return 0
 
 
@@ -151,8 +161,8 @@ def prepare(w, p, t):
                     gy, dt, b.kind, b.flags, nb if m > 0 else 0, t.vfree, t.wfree,
                     t.kin_moving)
     arcade_response(c.a[:m], c.b[:m], c.resp[:m], c.count[:m], c.normal[:m], c.sep[:m],
-                    s.body, s.friction, s.elasticity, b.flags, t.com, t.dp, b.vel, b.angvel,
-                    t.inv_m, prm["arcade_static_speed"])
+                    t.material[:m], s.body, s.friction, s.elasticity, b.flags, t.com, t.dp,
+                    b.vel, b.angvel, t.inv_m, prm["arcade_static_speed"])
     k = prepare_contacts(c, m, s, b, t, prm["block_impacts"] != 0, prm["colour_rows"] != 0)
     st["n_rows"] = k
     rows = t.rows[:k]
@@ -253,7 +263,8 @@ def _pass(w, p, t, use_bias, reverse, subset):
     m = st["n_contacts"]
     solve_contacts(t.rows[:k], t.ba[:k], t.bb[:k], t.jac[:k], t.nmass[:k], t.tmass[:k],
                    t.coup[:k], t.adj[:k], t.fric[:k], t.static_pair[:k], t.max_imp[:k],
-                   t.kinv[:k], c.count[:m], c.normal[:m], c.nimp[:m], c.timp[:m], b.vel,
+                   t.kinv[:k], c.count[:m], c.normal[:m], c.nimp[:m], c.timp[:m],
+                   t.material[:m], b.vel,
                    b.angvel, t.inv_m, t.inv_i, t.dp, t.dq, st["h"], use_bias, t.soft,
                    t.soft_static, p[0]["contact_push_speed"], reverse, c.impulse[:m],
                    t.heavy[:st["n_heavy"]], subset)
@@ -380,7 +391,9 @@ def sensors(w, p, t):
 @njit
 def run_step(w, p, t, first):
     """Every stage in order from ``first`` (0, or where a grown table lets a stage run
-    again). Returns ``DONE``, ``NON_FINITE``, or the stage to run again once
+    again, or ``PRESOLVE`` after the pre-solve callbacks). Returns ``DONE``, ``NON_FINITE``,
+    ``PRESOLVE`` (with ``p["presolve"]`` set, once the contacts are found: call the
+    callbacks, then again from ``PRESOLVE``), or the stage to run again once
     ``t.state["need"]`` rows fit. At ``DONE`` the record ``p`` describes the world the step
     left (its tables' rows, substeps, the gravity its impulses were solved under)."""
     st = t.state[0]
@@ -392,12 +405,15 @@ def run_step(w, p, t, first):
         if bad >= 0:
             st["need"] = bad
             return NON_FINITE
-    if first <= PAIRS:
-        if first == 0:
-            place(w, p, t)
-        if pairs(w, p, t):
-            return PAIRS
-        collide(w, p, t)
+    if first <= PRESOLVE:
+        if first <= PAIRS:
+            if first == 0:
+                place(w, p, t)
+            if pairs(w, p, t):
+                return PAIRS
+            collide(w, p, t)
+            if prm["presolve"] != 0:
+                return PRESOLVE
         prepare(w, p, t)
         for sub in range(st["substeps"] if substep_loop(st) else 0):
             st["sub"] = sub

@@ -21,7 +21,7 @@ BodyView = namedtuple("BodyView", BODY_FIELDS)
 #: Shape store fields plus the vertex pool (local and world frame).
 SHAPE_FIELDS = ("body", "owner", "vstart", "vcount", "radius", "density", "friction",
                 "elasticity", "category", "mask", "group", "flags", "generation", "aabb",
-                "one_way", "collision_type", "vlocal", "vworld")
+                "one_way", "collision_type", "surface_speed", "vlocal", "vworld")
 ShapeView = namedtuple("ShapeView", SHAPE_FIELDS)
 
 #: One row per pair of shape rows in contact (a < b, sorted by pair): the persistent
@@ -65,8 +65,11 @@ WorldView = namedtuple("WorldView", ("bodies", "shapes", "contacts", "sensors", 
 #: constraint rows, and the step record. Capacity-sized, kept between steps.
 STEP_FIELDS = (
     "contacts", "sensors",
-    # candidate pairs (shape rows a < b, sorted) and their responses
-    "pair_a", "pair_b", "pair_resp",
+    # candidate pairs (shape rows a < b, sorted) and their responses; per row of the
+    # contact table written, what the solver uses for it this step (materials.py: friction,
+    # restitution, surface speed, enabled 1 / 0), open to a pre-solve callback. One wide
+    # array: every array in a view costs its unboxing on each compiled call.
+    "pair_a", "pair_b", "pair_resp", "material",
     # per body: centre of mass now and at the step's start, start angle, position and
     # rotation deltas, effective inverse masses (zero: immovable this step), restitution's
     # free velocities, and flags
@@ -109,6 +112,8 @@ PARAMS_DTYPE = np.dtype([
     # contact rows solved colour by colour (colouring.py; 0: in pair order, the default)
     ("colour_rows", np.int64),
     ("n_joints", np.int64),  # joint store rows in use
+    # 1: a pre-solve callback is registered, run_step returns PRESOLVE after collide
+    ("presolve", np.int64),
 ])
 
 #: Scalars a step passes from stage to stage, and its results.
@@ -175,9 +180,11 @@ PARTICLE_STEP_DTYPE = np.dtype([
 # ---------------------------------------------------------------------------- character movers
 #: The movers' state (``_store.CharacterStore``): per body slot the character mark (the body's
 #: generation when marked, -1 otherwise) and the kinematic floor it ended its last move on
-#: (slot, generation, pose then); per shape row its mover response (valid while ``resp_gen``
-#: is the row's generation, SLIDE otherwise).
-CHARACTER_FIELDS = ("ch_gen", "floor", "floor_gen", "floor_pose", "resp", "resp_gen")
+#: (slot, generation, pose then) and the velocity (m/s) of that floor's surface (a conveyor's
+#: surface speed along it), which carries the mover in its next move; per shape row its
+#: mover response (valid while ``resp_gen`` is the row's generation, SLIDE otherwise).
+CHARACTER_FIELDS = ("ch_gen", "floor", "floor_gen", "floor_pose", "resp", "resp_gen",
+                    "floor_speed")
 CharacterView = namedtuple("CharacterView", CHARACTER_FIELDS)
 
 #: The tile maps as movers read them: every map's tile classes back to back in ``cls``, and
