@@ -1,9 +1,9 @@
 """The box pile (``scenes.pile``), collide2d and Box2D v3 side by side.
 
 Columns of 1 m boxes (Box2D v3's large pyramid's boxes: 0.5 m half-extent) dropped with
-0.15 m gaps between rows and columns onto a wide ground. Reports, over the run, the highest
-box top reached above the starting top (m; the goal is never above 0: no body is thrown
-higher than it started), the largest speed (m/s), where the boxes end and the time per step.
+0.15 m gaps between rows and columns onto a wide ground. Reports, over the run, the most any box's
+centre rose above its own starting height (m; the goal is never above 0: no body is thrown higher
+than it started), the largest speed (m/s), where the boxes end and the time per step.
 Defaults of both engines (4 substeps, contact hertz 30), sleeping off.
 
 Run: ``python bench/pile.py --columns 10 --rows 50 --seconds 10`` (the full scene is
@@ -74,12 +74,15 @@ def run_b2d(scene, steps: int, sample: int = 1, log: bool = False) -> dict:
 
 def _run(step, state, scene, steps: int, sample: int, log: bool = False) -> dict:
     half = 0.5 * scene.box_size
-    top = scene.top
+    start = scene.centres[:, 1]
+
+    def tops(p, a):
+        """Each box's highest vertex: a square's top is its centre plus half
+        (|cos| + |sin|) of its size above it."""
+        return p[:, 1] + half * (np.abs(np.cos(a)) + np.abs(np.sin(a)))
 
     def highest(p, a):
-        """The highest vertex of any box: a square's top is its centre plus
-        half (|cos| + |sin|) of its size above it."""
-        return float((p[:, 1] + half * (np.abs(np.cos(a)) + np.abs(np.sin(a)))).max())
+        return float(tops(p, a).max())
 
     max_rise = -np.inf
     max_speed = 0.0
@@ -90,7 +93,7 @@ def _run(step, state, scene, steps: int, sample: int, log: bool = False) -> dict
         seconds += time.perf_counter() - t0
         if (k + 1) % sample == 0 or k == steps - 1:
             p, a, v = state()
-            max_rise = max(max_rise, highest(p, a) - top)
+            max_rise = max(max_rise, float((p[:, 1] - start).max()))
             speed = np.hypot(v[:, 0], v[:, 1])
             max_speed = max(max_speed, float(speed.max()))
             if log:
@@ -114,7 +117,7 @@ def main(argv=None) -> int:
     scene = pile(args.columns, args.rows)
     steps = int(round(args.seconds / DT))
     print(f"pile {args.columns} x {args.rows}, top {scene.top:.2f} m, {steps} steps")
-    print("| engine | highest rise above the start (m) | max speed (m/s) | final top (m) "
+    print("| engine | most a box rose above its start (m) | max speed (m/s) | final top (m) "
           "| final max speed (m/s) | ms / step |")
     print("|---|---|---|---|---|---|")
     runs = {"collide2d": run_c2d, "box2d": run_b2d}

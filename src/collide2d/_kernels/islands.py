@@ -7,12 +7,16 @@ island). An island whose
 least-rested member has rested ``time_to_sleep`` goes to sleep (velocities zeroed); an island
 with any restless member is awake as a whole, which is how a moving body that touches a
 sleeping pile, a force, or a moved neighbour wakes it.
+
+Waking is immediate: before the solver reads who is awake, ``wake_islands`` wakes every
+sleeping island that a touching contact or a joint links to an awake body, so a pile hit
+this step is solved as bodies this step, not as a wall that wakes when the step is over.
 """
 
 import numpy as np
 
 from .._jit import njit
-from .constants import B_ALIVE, B_AWAKE, C_TOUCHING, DYNAMIC, J_ALIVE, J_ENABLED
+from .constants import B_ALIVE, B_AWAKE, C_TOUCHING, DYNAMIC, J_ALIVE, J_ENABLED, SOLID
 
 
 @njit(inline="always")
@@ -44,6 +48,55 @@ def _join(parent, kind, a, b):
             parent[rb] = ra
         else:
             parent[ra] = rb
+
+
+@njit(inline="always")
+def _mixed(kind, flags, a, b):
+    """Two dynamic bodies, one awake and one asleep."""
+    return (kind[a] == DYNAMIC and kind[b] == DYNAMIC
+            and ((flags[a] ^ flags[b]) & B_AWAKE) != 0)
+
+
+@njit
+def wake_islands(n_bodies, kind, flags, sleep_time, c_a, c_b, c_resp, c_flags, s_body, j_a,
+                 j_b, j_flags, n_joints):
+    """Wake, clocks reset, every sleeping body linked (touching solid contacts, enabled
+    joints, through other sleeping bodies) to an awake dynamic body. Returns how many woke.
+    Islands are whole after each sleep stage, so only a link between an awake and a
+    sleeping body (a new touch, a body woken by the user or the narrowphase) needs the
+    union-find; most steps end after the first loop."""
+    mixed = False
+    for i in range(c_a.shape[0]):
+        if c_resp[i] == SOLID and (c_flags[i] & C_TOUCHING) and _mixed(
+                kind, flags, s_body[c_a[i]], s_body[c_b[i]]):
+            mixed = True
+            break
+    for j in range(n_joints if not mixed else 0):
+        if ((j_flags[j] & J_ALIVE) and (j_flags[j] & J_ENABLED) and j_a[j] >= 0
+                and j_b[j] >= 0 and _mixed(kind, flags, j_a[j], j_b[j])):
+            mixed = True
+            break
+    if not mixed:
+        return 0
+    parent = np.arange(n_bodies)
+    for i in range(c_a.shape[0]):
+        if c_resp[i] == SOLID and (c_flags[i] & C_TOUCHING):
+            _join(parent, kind, s_body[c_a[i]], s_body[c_b[i]])
+    for j in range(n_joints):
+        if ((j_flags[j] & J_ALIVE) and (j_flags[j] & J_ENABLED) and j_a[j] >= 0
+                and j_b[j] >= 0):
+            _join(parent, kind, j_a[j], j_b[j])
+    awake = np.zeros(n_bodies, dtype=np.bool_)
+    for b in range(n_bodies):
+        if kind[b] == DYNAMIC and (flags[b] & B_ALIVE) and (flags[b] & B_AWAKE):
+            awake[_find(parent, b)] = True
+    woke = 0
+    for b in range(n_bodies):
+        if (kind[b] == DYNAMIC and (flags[b] & B_ALIVE) and not (flags[b] & B_AWAKE)
+                and awake[_find(parent, b)]):
+            wake(b, flags, sleep_time)
+            woke += 1
+    return woke
 
 
 @njit
