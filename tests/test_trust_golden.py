@@ -103,7 +103,7 @@ def character_scene() -> str:
 
 
 GOLDEN = {
-    "busy": "2152dd50943f2dcdd801f91c4ad704aa1d60078806201daf4639f9ce211113fc",
+    "busy": "40e8d22e9e10248cbc83d27a5c876ab87fb17090eb5f1e2797c7c0737bb17a31",
     "stack_and_rain": "ba888503752145ffcac0544212232f97bb6b9164daeb55df7d5d88a376674bbb",
     "particles": "0692e6aee5ce61a63b2df96cb07624b2751765c961b2bbd8749b8892c8120211",
     "character": "5f858b7122788edc463a3e1ed29f8844a28f16a69a852b9a3053dc8df3d75013",

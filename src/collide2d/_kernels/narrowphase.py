@@ -17,7 +17,6 @@ import numpy as np
 
 from .._jit import njit
 from .constants import B_AWAKE, C_PASSING, C_TOUCHING, DYNAMIC, IGNORE, KINEMATIC
-from .islands import wake
 from .sat import collide, collide_polygons, shape_distance, vertex_normals
 
 # A manifold point counts as touching (for events and islands) within this separation.
@@ -238,9 +237,9 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
         if touching or (not passing and (vel[bb, 0] - vel[ba, 0]) * nx
                         + (vel[bb, 1] - vel[ba, 1]) * ny < 0.0):
             if kind[ba] == DYNAMIC and not b_flags[ba] & B_AWAKE:
-                wake(ba, b_flags, bodies.sleep_time)
+                b_flags[ba] |= B_AWAKE
             if kind[bb] == DYNAMIC and not b_flags[bb] & B_AWAKE:
-                wake(bb, b_flags, bodies.sleep_time)
+                b_flags[bb] |= B_AWAKE
         m += 1
     # Ended: old touching rows that are gone or no longer touching.
     ended = old.ended
