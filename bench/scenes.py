@@ -96,6 +96,26 @@ class RainScene:
 
 
 @dataclass(frozen=True)
+class PileScene:
+    """Columns of boxes dropped with gaps between rows (Box2D v3's large pyramid's 1 m boxes)."""
+
+    columns: int
+    rows: int
+    ground: StaticBoxes
+    centres: np.ndarray  # (columns * rows, 2), row by row from the bottom
+    box_size: float = 1.0
+    gap: float = 0.15  # between rows; neighbouring columns' faces touch
+    density: float = 1.0
+    friction: float = 0.6
+    restitution: float = 0.0
+
+    @property
+    def top(self) -> float:
+        """The highest point of any box at the start (m)."""
+        return float(self.centres[:, 1].max()) + 0.5 * self.box_size
+
+
+@dataclass(frozen=True)
 class BulletsScene:
     size: int
     centres: np.ndarray  # (64, 2) hull body positions
@@ -449,6 +469,19 @@ def slide(n: int = SLIDE_MAX) -> SlideScene:
         headings=headings[:, :n].copy(),
         speeds=speeds[:, :n].copy(),
     )
+
+
+def pile(columns: int = 100, rows: int = 200) -> PileScene:
+    """``columns`` x ``rows`` unit boxes, columns side by side (faces touching), rows 1.15 m
+    apart (0.15 m gaps), the lowest row 0.15 m above a 1,000 m ground whose top is at y = 0,
+    centred on x = 0."""
+    pitch = 1.0 + PileScene.gap
+    i, j = np.meshgrid(np.arange(columns), np.arange(rows))
+    x = i.ravel() - 0.5 * (columns - 1)
+    y = PileScene.gap + 0.5 + j.ravel() * pitch
+    return PileScene(columns=columns, rows=rows,
+                     ground=_boxes((-500.0, -1.0, 500.0, 0.0)),
+                     centres=np.stack([x, y], axis=1).astype(np.float64))
 
 
 def build(scene: str, size: int):

@@ -55,7 +55,7 @@ from .integrate import (
     integrate_positions,
     integrate_velocities,
 )
-from .islands import update_sleep
+from .islands import update_sleep, wake_islands
 from .joints import (
     prepare_joints,
     relax_joints,
@@ -154,6 +154,11 @@ def prepare(w, p, t):
     gx = prm["gx"]
     gy = prm["gy"]
     dt = prm["dt"]
+    # Sleeping islands an awake body now touches or joins wake before the solver reads who
+    # is awake (begin_step's masses, the joints' rows).
+    if prm["sleeping"] != 0:
+        wake_islands(nb, b.kind, b.flags, c.a[:m], c.b[:m], c.resp[:m], c.flags[:m], s.body,
+                     w.joints.body_a, w.joints.body_b, w.joints.flags, prm["n_joints"])
     begin_step(b.pos, b.rot, b.local_com, b.kind, b.flags, b.inv_mass, b.inv_inertia, b.mass,
                b.inertia, nb, t.com, t.com0, b.angle, t.angle0, t.dp, t.dq, t.inv_m, t.inv_i)
     # Restitution's energy bound: only contacts read it, so without any it is skipped.

@@ -1,0 +1,84 @@
+"""Settled scenes with sleeping on: time per step once every body sleeps, collide2d and
+Box2D v3 side by side (pyramid B = 100 and rain 2000 by default).
+
+Each engine steps its scene (sleeping on, defaults) until every body sleeps (at most
+``--seconds`` of simulated time), then times ``--steps`` more steps; a scene that never
+fell asleep is timed as it is and marked. ``--profile`` adds collide2d's ``world.profile``
+of a settled step, stage by stage (each stage then pays a call from Python).
+Run: ``python bench/settled.py [pyramid100 rain2000] [--steps 200]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from sleep_times import DT, build_b2d, build_c2d  # noqa: E402
+
+
+def settle_c2d(name: str, seconds: float):
+    world = build_c2d(name)
+    ids = [b.id for b in world.bodies[1:]]
+    for k in range(int(round(seconds / DT))):
+        world.step(DT)
+        if not np.any(world.awake(ids)):
+            return world, (k + 1) * DT
+    return world, None
+
+
+def settle_b2d(name: str, seconds: float):
+    world, bodies = build_b2d(name)
+    for k in range(int(round(seconds / DT))):
+        world.step(DT, 4)
+        if k % 10 == 9 and not any(b.awake for b in bodies):
+            return world, (k + 1) * DT
+    return world, None
+
+
+def per_step_us(step, steps: int) -> float:
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        step()
+    return 1e6 * (time.perf_counter() - t0) / steps
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("scenes", nargs="*", default=["pyramid100", "rain2000"])
+    ap.add_argument("--seconds", type=float, default=30.0)
+    ap.add_argument("--steps", type=int, default=200)
+    ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--engines", default="collide2d,box2d")
+    args = ap.parse_args(argv)
+    engines = args.engines.split(",")
+    print("| scene | engine | asleep at (s) | settled step (us) |")
+    print("|---|---|---|---|")
+    for name in args.scenes:
+        if "collide2d" in engines:
+            world, at = settle_c2d(name, args.seconds)
+            us = per_step_us(lambda w=world: w.step(DT), args.steps)
+            print(f"| {name} | collide2d | {at if at is None else f'{at:.2f}'} | {us:.1f} |",
+                  flush=True)
+            if args.profile:
+                stages = {}
+                for _ in range(20):
+                    for stage, s in world.profile(DT).stages.items():
+                        stages[stage] = stages.get(stage, 0.0) + s / 20
+                print("    profile (us): " + ", ".join(
+                    f"{k} {1e6 * v:.0f}" for k, v in stages.items() if v > 0.0))
+        if "box2d" in engines:
+            world, at = settle_b2d(name, args.seconds)
+            us = per_step_us(lambda w=world: w.step(DT, 4), args.steps)
+            print(f"| {name} | Box2D v3 | {at if at is None else f'{at:.2f}'} | {us:.1f} |",
+                  flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
