@@ -126,8 +126,6 @@ def prepare_contacts(contacts, m, shapes, bodies, t, block, colour):
     # J M^-1 J^T): n1-n2, n1-t1, n1-t2, n2-t1, n2-t2, t1-t2.
     for q in range(k):
         i = rows[q]
-        a = c_a[i]
-        b = c_b[i]
         ba = ba_arr[q]
         bb = bb_arr[q]
         # The row's material (materials.contact_materials, or a pre-solve callback's).
