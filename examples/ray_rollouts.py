@@ -11,11 +11,12 @@ Needs the ``ray`` extra (``pip install "collide2d[ray]"``: Ray, Gymnasium, pygam
 
 Run it on a local cluster of two CPUs::
 
-    python -m collide2d warmup          # compile the kernels once, before any worker starts
     python examples/ray_rollouts.py --actors 2 --envs 16 --steps 500
 
-On a real cluster, install collide2d on every node and run ``python -m collide2d warmup``
-on each (a cluster launcher's ``setup_commands``), start Ray there (``ray start --head`` on
+It first runs ``python -m collide2d warmup`` once on each node (:func:`warm_up_nodes`), so
+the workers load compiled kernels from the node's on-disk cache instead of each starting
+from a cold one. On a real cluster, install collide2d on every node (a cluster launcher's
+``setup_commands`` can also run the warm-up there), start Ray (``ray start --head`` on
 one node, ``ray start --address=HEAD:6379`` on the others), then pass the address:
 ``--address auto`` on a node of the cluster, or ``--address ray://HEAD:10001`` from
 outside it through Ray Client. Ask for as many actors as the cluster has CPUs.
@@ -37,6 +38,7 @@ Example
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from typing import NamedTuple
 
@@ -111,6 +113,31 @@ class EnvActor:
         self.env.close()
 
 
+def warm_up_nodes() -> int:
+    """Run ``python -m collide2d warmup`` once on every node of the cluster, and wait.
+
+    A worker that finds Numba's on-disk cache cold runs the kernels as Python and starts
+    one background compile per node (a lock file keeps it to one), but Ray ends that
+    compile with the worker that started it: short-lived actors on a cold node would keep
+    restarting it. On a warm cache this takes a few seconds per node. Returns the number
+    of nodes.
+    """
+    import subprocess
+
+    import ray
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    @ray.remote(num_cpus=1)
+    def warm_up() -> None:
+        subprocess.run([sys.executable, "-m", "collide2d", "warmup"], check=True,
+                       stdout=subprocess.DEVNULL)
+
+    nodes = [n["NodeID"] for n in ray.nodes() if n["Alive"]]
+    ray.get([warm_up.options(scheduling_strategy=NodeAffinitySchedulingStrategy(
+        node_id=node, soft=False)).remote() for node in nodes])
+    return len(nodes)
+
+
 def actor_seed(seed: int, actor: int, num_envs: int) -> int:
     """The seed actor ``actor`` resets with: its copies take ``seed + actor * num_envs``
     onwards, so no two copies in the cluster share one."""
@@ -132,6 +159,10 @@ def collect(env_id: str = "collide2d/LunarLander-v3", num_actors: int = 2,
     if num_actors < 1 or num_envs < 1 or steps < 1:
         raise ValueError(f"num_actors, num_envs, steps: expected >= 1, got {num_actors}, "
                          f"{num_envs}, {steps}")
+    if __name__ != "__main__":
+        # Imported (by a notebook, a test) from a folder the workers cannot import: send
+        # this module's classes by value, as Ray does for a script's own.
+        ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
     remote = ray.remote(num_cpus=cpus_per_actor)(EnvActor)
     actors = [remote.remote(env_id, num_envs, env_kwargs) for _ in range(num_actors)]
     try:
@@ -168,6 +199,9 @@ def main(argv=None) -> None:
     else:
         ray.init(num_cpus=args.cpus)
     try:
+        start = time.perf_counter()
+        nodes = warm_up_nodes()
+        print(f"kernels warm on {nodes} node(s) in {time.perf_counter() - start:.1f} s")
         r = collect(args.env, args.actors, args.envs, args.steps, args.seed)
     finally:
         ray.shutdown()

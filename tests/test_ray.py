@@ -29,8 +29,8 @@ LANDER = "collide2d/LunarLander-v3"
 
 
 def _example():
-    """examples/ray_rollouts.py as a module; Ray sends its classes by value, since the
-    workers cannot import examples/."""
+    """examples/ray_rollouts.py as a module (its ``collect`` has Ray send its classes by
+    value: the workers cannot import examples/)."""
     mod = sys.modules.get("ray_rollouts")
     if mod is None:
         spec = importlib.util.spec_from_file_location(
@@ -38,7 +38,6 @@ def _example():
         mod = importlib.util.module_from_spec(spec)
         sys.modules["ray_rollouts"] = mod
         spec.loader.exec_module(mod)
-        ray.cloudpickle.register_pickle_by_value(mod)
     return mod
 
 
@@ -49,6 +48,13 @@ def cluster():
              log_to_driver=False, configure_logging=False)
     yield
     ray.shutdown()
+
+
+def test_warm_up_nodes_leaves_the_kernel_cache_warm(cluster):
+    from collide2d import _tiers
+
+    assert _example().warm_up_nodes() == 1  # the local cluster is this one machine
+    assert _tiers.is_warm()  # the stamp warm-up writes once every kernel is cached
 
 
 def test_rollouts_from_actors_equal_the_same_rollouts_without_ray(cluster):
