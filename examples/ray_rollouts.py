@@ -59,12 +59,20 @@ class Rollouts(NamedTuple):
     terminations: np.ndarray  # (steps, n) bool
     truncations: np.ndarray   # (steps, n) bool
     seconds: float            # wall-clock time of the stepping (not of starting actors)
+    cpu_seconds: float        # CPU time the stepping took, summed over the actors
 
     @property
     def steps_per_second(self) -> float:
         """Environment steps (one copy, one step) per wall-clock second."""
         n_steps = self.rewards.size
         return n_steps / self.seconds if self.seconds > 0 else float("inf")
+
+    @property
+    def steps_per_cpu_second(self) -> float:
+        """Environment steps per CPU second: what one core does, however loaded the
+        machine is (on a busy machine the wall clock also counts other programs' turns)."""
+        n_steps = self.rewards.size
+        return n_steps / self.cpu_seconds if self.cpu_seconds > 0 else float("inf")
 
 
 class EnvActor:
@@ -99,7 +107,7 @@ class EnvActor:
         terminations = np.empty((steps, n), bool)
         truncations = np.empty((steps, n), bool)
         observations[0] = obs
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         action = first
         for t in range(steps):
             actions[t] = action
@@ -107,7 +115,9 @@ class EnvActor:
             observations[t + 1] = obs
             action = env.action_space.sample()
         seconds = time.perf_counter() - start
-        return Rollouts(observations, actions, rewards, terminations, truncations, seconds)
+        cpu_seconds = time.process_time() - cpu_start
+        return Rollouts(observations, actions, rewards, terminations, truncations, seconds,
+                        cpu_seconds)
 
     def close(self) -> None:
         self.env.close()
@@ -176,7 +186,7 @@ def collect(env_id: str = "collide2d/LunarLander-v3", num_actors: int = 2,
             ray.kill(a)
     joined = [np.concatenate(arrays, axis=1) for arrays in zip(*(p[:5] for p in parts),
                                                                strict=True)]
-    return Rollouts(*joined, seconds)
+    return Rollouts(*joined, seconds, sum(p.cpu_seconds for p in parts))
 
 
 def main(argv=None) -> None:
@@ -208,7 +218,8 @@ def main(argv=None) -> None:
     episodes = int(r.terminations.sum() + r.truncations.sum())
     print(f"{args.env}: {args.actors} actors x {args.envs} copies x {args.steps} steps = "
           f"{r.rewards.size} env steps in {r.seconds:.2f} s: "
-          f"{r.steps_per_second:,.0f} env steps/s; {episodes} episodes ended; "
+          f"{r.steps_per_second:,.0f} env steps/s ({r.steps_per_cpu_second:,.0f} per CPU "
+          f"second); {episodes} episodes ended; "
           f"observations {r.observations.shape} {r.observations.dtype}")
 
 

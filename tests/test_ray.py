@@ -77,6 +77,7 @@ def test_rollouts_from_actors_equal_the_same_rollouts_without_ray(cluster):
     assert r.terminations.shape == r.truncations.shape == (steps, n)
     assert r.terminations.dtype == r.truncations.dtype == np.bool_
     assert r.seconds > 0 and r.steps_per_second == n * steps / r.seconds
+    assert r.cpu_seconds > 0 and r.steps_per_cpu_second == n * steps / r.cpu_seconds
     for i, ref in enumerate(local):
         cols = slice(i * copies, (i + 1) * copies)
         assert r.observations[:, cols].tobytes() == ref.observations.tobytes()
