@@ -149,9 +149,10 @@ def test_worlds_travel_to_ray_tasks_and_back_bit_identically(cluster):
 def test_rllib_env_runner_samples_the_lander_by_its_gymnasium_id(cluster):
     # RLlib builds the environment in its env runner actor with gymnasium.make_vec; the
     # module prefix makes Gymnasium import collide2d.envs (which registers the ids) there.
-    pytest.importorskip("ray.rllib", reason="RLlib is not installed: the rllib extra")
-    pytest.importorskip("torch", reason="RLlib's default models need PyTorch")
-    from ray.rllib.algorithms.ppo import PPOConfig
+    pytest.importorskip("torch", reason="RLlib's default models need PyTorch (rllib extra)")
+    ppo = pytest.importorskip("ray.rllib.algorithms.ppo",
+                              reason="RLlib's dependencies are not installed (rllib extra)")
+    PPOConfig = ppo.PPOConfig
 
     config = (PPOConfig()
               .environment("collide2d.envs:collide2d/LunarLander-v3")
