@@ -8,6 +8,7 @@ generation: after ``world.remove(body)`` any use raises ``ValueError``.
 from __future__ import annotations
 
 import math
+import operator
 
 import numpy as np
 
@@ -677,6 +678,10 @@ class Body:
         b = self._world._bodies
         b.flags[s] |= S.B_AWAKE
         b.sleep_time[s] = 0.0
+
+    def __reduce__(self):
+        # Pickled as its world and id: unpickling gives the restored world's own handle.
+        return (operator.methodcaller("body", self.id), (self._world,))
 
     def __repr__(self) -> str:
         if not self.alive:

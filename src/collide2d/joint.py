@@ -147,6 +147,11 @@ class Joint:
         return bool(st.generation[self._slot] == self._gen
                     and st.flags[self._slot] & K.J_ALIVE)
 
+    def __reduce__(self):
+        # Pickled as its world and place in ``world.joints``: unpickling gives the restored
+        # world's own handle.
+        return (_joint_at, (self._world, self.index))
+
     def __repr__(self) -> str:
         if not self.alive:
             return "<Joint removed>"
@@ -368,6 +373,10 @@ def _keyword_property(name):
 
 for _name in _KW:
     setattr(Joint, _name, _keyword_property(_name))
+
+
+def _joint_at(world, index: int) -> Joint:
+    return world._joints.handles[index]
 
 
 class Joints:

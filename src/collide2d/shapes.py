@@ -8,6 +8,7 @@ still act as one Shape (events and queries name the Shape, ``shape.id``).
 from __future__ import annotations
 
 import math
+import operator
 
 import numpy as np
 
@@ -324,6 +325,10 @@ class Shape:
         lx, ly = c * x + s * y, -s * x + c * y
         m = math.hypot(lx, ly)
         self._set("one_way", np.array([lx / m, ly / m]))
+
+    def __reduce__(self):
+        # Pickled as its world and id: unpickling gives the restored world's own handle.
+        return (operator.methodcaller("shape", self.id), (self._world,))
 
     def __repr__(self) -> str:
         state = f"id={self._rows[0]}" if self.alive else "removed"
