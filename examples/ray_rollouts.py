@@ -82,10 +82,22 @@ class EnvActor:
     same rollouts for the same seed.
     """
 
-    def __init__(self, env_id: str, num_envs: int, env_kwargs: dict | None = None):
+    def __init__(self, env_id: str, num_envs: int, env_kwargs: dict | None = None,
+                 threads: int | None = None):
         import gymnasium as gym
 
         import collide2d.envs  # noqa: F401  registers the collide2d/ ids in this process
+
+        if threads is not None:
+            # A batched vector env spreads its worlds over Numba's threads, which default
+            # to every core of the node: as many as the actor reserved, so actors sharing
+            # a node do not oversubscribe it.
+            try:
+                import numba
+            except ImportError:  # the pure-Python kernels: one thread anyway
+                pass
+            else:
+                numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
 
         self.env = gym.make_vec(env_id, num_envs=num_envs, **(env_kwargs or {}))
 
@@ -174,7 +186,8 @@ def collect(env_id: str = "collide2d/LunarLander-v3", num_actors: int = 2,
         # this module's classes by value, as Ray does for a script's own.
         ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
     remote = ray.remote(num_cpus=cpus_per_actor)(EnvActor)
-    actors = [remote.remote(env_id, num_envs, env_kwargs) for _ in range(num_actors)]
+    threads = max(1, int(cpus_per_actor))
+    actors = [remote.remote(env_id, num_envs, env_kwargs, threads) for _ in range(num_actors)]
     try:
         ray.get([a.ready.remote() for a in actors])
         start = time.perf_counter()
