@@ -231,3 +231,26 @@ def test_a_non_finite_body_stops_every_world():
         batch.step(DT)
     assert batch.world(0).snapshot() == before[0]
     assert batch.world(2).snapshot() == before[2]
+
+
+def test_set_motors_refuses_joints_without_a_motor():
+    world = c2d.World(gravity=(0, -10))
+    a = world.add_body(position=(0, 0))
+    a.add_box(1, 1)
+    b = world.add_body(position=(1, 0))
+    b.add_box(1, 1)
+    world.add_weld_joint(a, b, (0.5, 0))
+    batch = c2d.WorldBatch(world, 2)
+    before = [batch.world(i).snapshot() for i in range(2)]
+    with pytest.raises(ValueError, match="joints: weld joints have no motor"):
+        batch.set_motors([0], [[1.0], [1.0]], [[5.0], [5.0]])
+    assert [batch.world(i).snapshot() for i in range(2)] == before
+
+
+def test_callbacks_added_to_a_world_read_from_the_batch_are_refused():
+    world = c2d.World(gravity=(0, -10))
+    world.add_body(position=(0, 1)).add_circle(0.5)
+    batch = c2d.WorldBatch(world, 2)
+    batch.world(1).on_pre_solve(lambda pre: None)
+    with pytest.raises(ValueError, match="world 1: has callbacks"):
+        batch.step(1 / 60)

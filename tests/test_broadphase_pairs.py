@@ -76,7 +76,8 @@ def brute_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind
     apart = np.array([(min(x, y), max(x, y)) in ignored for x, y in
                       zip(body_a, body_b, strict=True)],
                      dtype=bool)
-    response = np.where(dyn_a & dyn_b, dynamic_response, SOLID)
+    # Two dynamic bodies take dynamic_response, unless they share a positive group.
+    response = np.where(dyn_a & dyn_b & ~(same_group & (ga > 0)), dynamic_response, SOLID)
     response = np.where(rule >= 0, rule, response)  # a type rule wins over the default
     response = np.where(sensor, SENSOR, response)   # a sensor shape never collides
     response = np.where((body_a != body_b) & ~apart & moving & filtered, response, IGNORE)
@@ -272,6 +273,8 @@ def test_responses_of_one_overlapping_pair():
         ((d, d), 0, (1, 2, 0, 1, ALL_BITS, 0), SOLID, IGNORE),       # a's mask misses b
         ((d, d), 0, (2, 2, 0, 1, 2, 0), SOLID, IGNORE),              # b's mask misses a
         ((d, d), 0, (1, 2, 3, 1, 2, 3), SOLID, SOLID),               # same positive group
+        ((d, d), 0, (1, 2, 3, 1, 2, 3), SENSOR, SOLID),              # beats dynamic_response
+        ((d, d), 0, (1, 2, 3, 1, 2, 3), IGNORE, SOLID),
         ((d, d), 0, (1, ALL_BITS, -3, 1, ALL_BITS, -3), SOLID, IGNORE),  # same negative
         ((d, d), 0, (1, 0, -3, 1, 0, 4), SOLID, IGNORE),             # groups differ: masks
         ((s, s), S_SENSOR, (1, 2, 3, 1, 2, 3), SOLID, IGNORE),       # group can't move them

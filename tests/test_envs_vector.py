@@ -98,3 +98,17 @@ def test_render_draws_env_0():
     single.reset(seed=0)
     # The single env draws exhaust particles; the hull's pixels agree, the frame size too.
     assert single.render().shape == frame.shape
+
+
+def test_reset_with_a_seed_per_row():
+    """A list of seeds (ints, NumPy ints or None) seeds row i as env.reset(seed=seeds[i])."""
+    seeds = [7, np.int64(2), 40]
+    envs = gym.make_vec("collide2d/LunarLander-v3", num_envs=N)
+    obs, _ = envs.reset(seed=seeds)
+    for i, s in enumerate(seeds):
+        single = gym.make("collide2d/LunarLander-v3")
+        o, _ = single.reset(seed=int(s))
+        assert np.array_equal(obs[i], o), i
+    with pytest.raises(ValueError, match="seed"):
+        envs.reset(seed=[1, 2])
+    envs.close()

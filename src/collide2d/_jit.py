@@ -227,9 +227,10 @@ def silence_first_use_notice() -> None:
 
 
 #: Kernel modules whose functions still compile once per constant argument value: the
-#: contact and joint solvers' passes take ``use_bias`` as a constant, and each pass's
-#: compiled body has that branch folded out of its inner loop.
-LITERAL_MODULES = ("collide2d._kernels.solver", "collide2d._kernels.joint")
+#: contact solver's passes take ``use_bias`` as a constant, and each pass's compiled body
+#: has that branch folded out of its inner loop. (The joint passes take it as a runtime
+#: bool: one body serves both.)
+LITERAL_MODULES = ("collide2d._kernels.solver",)
 
 if JIT_ENABLED:
     from numba.core import types as _types

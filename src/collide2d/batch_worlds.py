@@ -209,6 +209,8 @@ class WorldBatch:
                                  "give one (snapshot=world.snapshot())")
         new = [World.restore(snapshot if snapshot is not None else self._snapshots[i])
                for i in rows]
+        if snapshot is not None and new:
+            _check_world("snapshot", new[0])
         for i, w in zip(rows, new, strict=True):
             self._adopt(int(i), w)
             if snapshot is not None:
@@ -378,6 +380,7 @@ class WorldBatch:
         (up to a bound), and its views enter the lists."""
         old = self._worlds[i]
         if old is not None:
+            self._settle(i)  # as World.step would have left it, before it leaves the batch
             old._params = old._params.copy()  # the retired world keeps its own record
         self._params[i] = w._params[0]
         w._params = self._params[i:i + 1]
@@ -441,6 +444,7 @@ class WorldBatch:
             return
         for i in sorted(self._touched):
             w = self._worlds[i]
+            _check_world(f"world {i}", w)  # callbacks may have been added since it was read
             self.times[i] = w.time
             self._parity[i] = 0  # _settle left its tables in place
             self._set_views(i)
@@ -495,7 +499,8 @@ class WorldBatch:
             raise ValueError(f"{name}: expected shape {tuple(shape) + row} (or one that "
                              f"broadcasts to it), got {np.shape(values)}") from None
         V.check_bound(name, v)
-        return np.ascontiguousarray(v)
+        # A copy: always writable, so the kernels compile for one array type.
+        return np.array(v, dtype=np.float64, order="C")
 
     @staticmethod
     def _where(where, shape) -> np.ndarray:
@@ -505,7 +510,7 @@ class WorldBatch:
         if w.dtype != np.bool_:
             raise TypeError(f"where: expected a bool array, got dtype {w.dtype}")
         try:
-            return np.ascontiguousarray(np.broadcast_to(w, shape))
+            return np.array(np.broadcast_to(w, shape), order="C")
         except ValueError:
             raise ValueError(f"where: expected shape {shape}, got {w.shape}") from None
 
@@ -546,4 +551,14 @@ def _joint_slots_of(w: World, name: str, index) -> np.ndarray:
     if bad.any():
         raise ValueError(f"{name}: {int(index[bad][0])} is not an index into world.joints "
                          f"(it has {len(handles)})")
+    if name == "joints":
+        kinds = {handles[int(j)].kind for j in index}
+        no_motor = sorted(kinds - _MOTOR_KINDS)
+        if no_motor:
+            raise ValueError(f"joints: {no_motor[0]} joints have no motor (motors: "
+                             f"{', '.join(sorted(_MOTOR_KINDS))})")
     return np.array([handles[int(j)]._slot for j in index], dtype=np.int64)
+
+
+# The joint kinds with a motor (motor_speed and max_motor_torque / max_motor_force).
+_MOTOR_KINDS = {"revolute", "prismatic", "wheel", "angle"}

@@ -1,7 +1,8 @@
 """A contact row's material: what the solver uses for it this step.
 
 The ``collide`` stage writes each row's friction, restitution and surface speed from its two
-shapes (the mixing rules live here and nowhere else) and marks it enabled; a pre-solve
+shapes (the mixing rules for solver rows live here; arcade bodies mix their own in
+arcade.py) and marks it enabled; a pre-solve
 callback may then change them for this step only, before ``prepare`` reads them.
 
 Surface speed: a shape's ``surface_speed`` s moves its surface along its outline,

@@ -139,7 +139,8 @@ class LunarLanderVector(VectorEnv):
     def reset(self, *, seed=None, options=None):
         """Reset every row: ``seed`` an int (row i gets ``seed + i``, as Gymnasium's
         synchronous vector env does), a list of ints or None per row, or None."""
-        super().reset(seed=seed)
+        # VectorEnv.reset seeds its own generator from a plain int only.
+        super().reset(seed=seed if type(seed) is int else None)
         n = self.num_envs
         if seed is None:
             seeds = [None] * n
@@ -149,6 +150,11 @@ class LunarLanderVector(VectorEnv):
             seeds = list(seed)
             if len(seeds) != n:
                 raise ValueError(f"seed: expected {n} seeds, got {len(seeds)}")
+            for s in seeds:
+                if s is not None and (isinstance(s, bool)
+                                      or not isinstance(s, (int, np.integer))):
+                    raise TypeError(f"seed: expected ints or None per row, got {s!r}")
+            seeds = [None if s is None else int(s) for s in seeds]
         obs = np.stack([self._start(i, s) for i, s in enumerate(seeds)])
         worlds = [env.world for env in self._envs]
         if self.batch is None:
