@@ -325,7 +325,24 @@ class WorldBatch:
     def set_motors(self, joints, speeds, max_torques) -> None:
         """Motor speeds (rad/s or m/s) and maximum motor torques (N m, or forces in N) of
         joints ``joints`` (indices into ``world.joints``, (k,) or (n, k)) in every world:
-        ``speeds`` and ``max_torques`` (n, k), broadcast."""
+        ``speeds`` and ``max_torques`` (n, k), broadcast. Revolute, prismatic, wheel and
+        angle joints have motors; any other kind raises ``ValueError``.
+
+        Example
+        -------
+        >>> import collide2d as c2d
+        >>> world = c2d.World(gravity=(0, 0))
+        >>> hub = world.add_body(kind="static")
+        >>> wheel = world.add_body()
+        >>> _ = wheel.add_circle(0.5)
+        >>> _ = world.add_revolute_joint(hub, wheel, (0, 0))
+        >>> batch = c2d.WorldBatch(world, 2)
+        >>> batch.set_motors([0], [[1.0], [-2.0]], [[100.0], [100.0]])
+        >>> for _ in range(30):
+        ...     batch.step(1 / 60)
+        >>> batch.body_states([wheel.id]).angular_velocity[:, 0].round(3).tolist()
+        [1.0, -2.0]
+        """
         slots = self._joint_slots(joints)
         s = self._values("speeds", speeds, slots.shape, ())
         m = self._values("max_torques", max_torques, slots.shape, ())
@@ -338,7 +355,22 @@ class WorldBatch:
     def contact_events(self, between) -> ContactCounts:
         """Solid contacts of the last step per world, for pairs of collision types:
         ``between`` a pair ``(type_a, type_b)`` or an (m, 2) array of them (either way
-        round). Returns (n, m) counts that began, ended, and touch now."""
+        round). Returns (n, m) counts that began, ended, and touch now.
+
+        Example
+        -------
+        >>> import collide2d as c2d
+        >>> world = c2d.World(gravity=(0, -10))
+        >>> ground = world.add_body(kind="static").add_box(10, 1, offset=(0, -0.5))
+        >>> ground.collision_type = 1
+        >>> ball = world.add_body(position=(0, 2)).add_circle(0.5)
+        >>> ball.collision_type = 2
+        >>> batch = c2d.WorldBatch(world, 2)
+        >>> for _ in range(90):
+        ...     batch.step(1 / 60)
+        >>> batch.contact_events((1, 2)).touching.tolist()
+        [[1], [1]]
+        """
         pairs = np.asarray(between)
         if pairs.ndim == 1:
             pairs = pairs.reshape(1, -1)
