@@ -57,6 +57,7 @@ from .integrate import (
 )
 from .islands import update_sleep, wake_islands
 from .joints import (
+    narrow_joints,
     prepare_joints,
     relax_joints,
     solve_joints,
@@ -250,11 +251,13 @@ def warm_start_stage(w, p, t):
     st = t.state[0]
     c = t.contacts
     if st["n_joints_on"] > 0:
-        warm_start_joints(w.joints, p[0]["n_joints"], w.bodies, t)
+        jr, bs, ts = narrow_joints(w.joints, w.bodies, t)
+        warm_start_joints(jr, bs, ts, p[0]["n_joints"])
     k = st["n_rows"]
     m = st["n_contacts"]
-    warm_start(t.rows[:k], t.ba[:k], t.bb[:k], t.jac[:k], c.count[:m], c.normal[:m],
-               c.nimp[:m], c.timp[:m], w.bodies.vel, w.bodies.angvel, t.inv_m, t.inv_i)
+    if k > 0:
+        warm_start(t.rows[:k], t.ba[:k], t.bb[:k], t.jac[:k], c.count[:m], c.normal[:m],
+                   c.nimp[:m], c.timp[:m], w.bodies.vel, w.bodies.angvel, t.inv_m, t.inv_i)
     return 0
 
 
@@ -280,12 +283,14 @@ def solve(w, p, t):
     """The biased pass, then the extra passes for light bodies under heavy ones."""
     st = t.state[0]
     if st["n_joints_on"] > 0:
-        # use_bias True as a runtime value: the relax pass shares the one compiled function.
-        solve_joints(w.joints, p[0]["n_joints"], w.bodies, t, st["h"], st["h"] > 0.0)
-    back = st["sub"] % 2 == 1
-    _pass(w, p, t, True, back, False)
-    for extra in range(EXTRA_PASSES if st["n_heavy"] > 0 else 0):
-        _pass(w, p, t, True, (extra % 2 == 0) != back, True)
+        jr, bs, ts = narrow_joints(w.joints, w.bodies, t)
+        # use_bias True as a runtime value: the relax pass shares the compiled run functions.
+        solve_joints(jr, bs, ts, p[0]["n_joints"], st["h"], st["h"] > 0.0)
+    if st["n_rows"] > 0:
+        back = st["sub"] % 2 == 1
+        _pass(w, p, t, True, back, False)
+        for extra in range(EXTRA_PASSES if st["n_heavy"] > 0 else 0):
+            _pass(w, p, t, True, (extra % 2 == 0) != back, True)
     return 0
 
 
@@ -309,9 +314,11 @@ def relax(w, p, t):
     back, a column of boxes rocked for ever (3 boxes at 0.05 m/s, 5 at 0.13 m/s)."""
     st = t.state[0]
     if st["n_joints_on"] > 0:
-        relax_joints(w.joints, p[0]["n_joints"], w.bodies, t, st["h"])
-    back = st["sub"] % 2 == 1
-    _pass(w, p, t, False, not back, False)
+        jr, bs, ts = narrow_joints(w.joints, w.bodies, t)
+        relax_joints(jr, bs, ts, p[0]["n_joints"], st["h"])
+    if st["n_rows"] > 0:
+        back = st["sub"] % 2 == 1
+        _pass(w, p, t, False, not back, False)
     return 0
 
 
@@ -322,11 +329,12 @@ def restitution(w, p, t):
     b = w.bodies
     k = st["n_rows"]
     m = st["n_contacts"]
-    apply_restitution(t.rows[:k], t.ba[:k], t.bb[:k], t.jac[:k], t.nmass[:k], t.relv[:k],
-                      t.rest[:k], t.max_imp[:k], c.count[:m], c.normal[:m], c.nimp[:m], b.vel,
-                      b.angvel, t.inv_m, t.inv_i, p[0]["restitution_threshold"],
-                      c.impulse[:m], t.vfree, t.wfree, t.kin_moving,
-                      p[0]["restitution_energy_cap"] != 0)
+    if k > 0:
+        apply_restitution(t.rows[:k], t.ba[:k], t.bb[:k], t.jac[:k], t.nmass[:k], t.relv[:k],
+                          t.rest[:k], t.max_imp[:k], c.count[:m], c.normal[:m], c.nimp[:m],
+                          b.vel, b.angvel, t.inv_m, t.inv_i, p[0]["restitution_threshold"],
+                          c.impulse[:m], t.vfree, t.wfree, t.kin_moving,
+                          p[0]["restitution_energy_cap"] != 0)
     # The joints' reactions from the last substep's impulses, and the joints they break.
     st["n_broken"] = (store_joints(w.joints, p[0]["n_joints"], b, t, st["h"])
                       if p[0]["n_joints"] > 0 else 0)
