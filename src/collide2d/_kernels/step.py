@@ -220,9 +220,10 @@ def prepare(w, p, t):
     st["n_heavy"] = (mass_ratio_rows(ba, bb, inv_m, t.heavy)
                      if prm["mass_ratio_passes"] != 0 else 0)
     contact_bodies(ba, bb, nb, t.touched)
-    st["n_joints_on"] = (prepare_joints(w.joints, prm["n_joints"], b, t, h, contact_hertz,
-                                        n_prev / substeps)
-                         if prm["n_joints"] > 0 else 0)
+    st["n_joints_on"] = 0
+    if prm["n_joints"] > 0:
+        st["n_joints_on"] = prepare_joints(w.joints, prm["n_joints"], b, t, h, contact_hertz,
+                                           n_prev / substeps)
     integrate_alone(b.vel, b.angvel, b.force, b.torque, t.inv_m, t.inv_i, b.gravity_scale,
                     b.damping, b.angular_damping, prm["damping"], gx, gy, h, substeps,
                     prm["explicit"] != 0, t.com, b.angle, t.angle0, t.dp, t.dq, b.kind,
@@ -336,8 +337,9 @@ def restitution(w, p, t):
                           c.impulse[:m], t.vfree, t.wfree, t.kin_moving,
                           p[0]["restitution_energy_cap"] != 0)
     # The joints' reactions from the last substep's impulses, and the joints they break.
-    st["n_broken"] = (store_joints(w.joints, p[0]["n_joints"], b, t, st["h"])
-                      if p[0]["n_joints"] > 0 else 0)
+    st["n_broken"] = 0
+    if p[0]["n_joints"] > 0:
+        st["n_broken"] = store_joints(w.joints, p[0]["n_joints"], b, t, st["h"])
     return 0
 
 
