@@ -69,6 +69,7 @@ from .narrowphase import collide_pairs, sensor_pairs
 from .poses import body_rotations, fatten_boxes, place_shapes
 from .solver import (
     EXTRA_PASSES,
+    SolveRows,
     apply_restitution,
     make_soft,
     mass_ratio_rows,
@@ -255,10 +256,9 @@ def warm_start_stage(w, p, t):
         jr, bs, ts = narrow_joints(w.joints, w.bodies, t)
         warm_start_joints(jr, bs, ts, p[0]["n_joints"])
     k = st["n_rows"]
-    m = st["n_contacts"]
     if k > 0:
-        warm_start(t.rows[:k], t.ba[:k], t.bb[:k], t.jac[:k], c.count[:m], c.normal[:m],
-                   c.nimp[:m], c.timp[:m], w.bodies.vel, w.bodies.angvel, t.inv_m, t.inv_i)
+        warm_start(k, t.rows, t.ba, t.bb, t.jac, c.count, c.normal, c.nimp, c.timp,
+                   w.bodies.vel, w.bodies.angvel, t.inv_m, t.inv_i)
     return 0
 
 
@@ -268,15 +268,12 @@ def _pass(w, p, t, use_bias, reverse, subset):
     st = t.state[0]
     c = t.contacts
     b = w.bodies
-    k = st["n_rows"]
-    m = st["n_contacts"]
-    solve_contacts(t.rows[:k], t.ba[:k], t.bb[:k], t.jac[:k], t.nmass[:k], t.tmass[:k],
-                   t.coup[:k], t.adj[:k], t.fric[:k], t.static_pair[:k], t.max_imp[:k],
-                   t.kinv[:k], c.count[:m], c.normal[:m], c.nimp[:m], c.timp[:m],
-                   t.material[:m], b.vel,
+    R = SolveRows(t.rows, t.ba, t.bb, t.jac, t.nmass, t.tmass, t.coup, t.adj, t.fric,
+                  t.static_pair, t.max_imp, t.kinv)
+    solve_contacts(R, st["n_rows"], c.count, c.normal, c.nimp, c.timp, t.material, b.vel,
                    b.angvel, t.inv_m, t.inv_i, t.dp, t.dq, st["h"], use_bias, t.soft,
-                   t.soft_static, p[0]["contact_push_speed"], reverse, c.impulse[:m],
-                   t.heavy[:st["n_heavy"]], subset)
+                   t.soft_static, p[0]["contact_push_speed"], reverse, c.impulse, t.heavy,
+                   st["n_heavy"], subset)
 
 
 @njit(inline="always")
