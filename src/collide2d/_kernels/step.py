@@ -232,47 +232,70 @@ def prepare(w, p, t):
     return 0
 
 
+# The substep stages take every array they use from the views in one straight run before
+# their first branch: in an inlined stage, a view (or the stage's own w, t) still live
+# across a branch keeps a counted reference to each of its arrays, taken and dropped every
+# substep (a few hundred atomic counts, most of a small world's substep).
+@njit(inline="always")
+def _body_arrays(w, t):
+    """What the integrators read and write, as one tuple of arrays."""
+    b = w.bodies
+    return (b.vel, b.angvel, b.force, b.torque, b.gravity_scale, b.damping, b.angular_damping,
+            b.angle, b.kind, b.flags, t.com, t.angle0, t.dp, t.dq, t.inv_m, t.inv_i,
+            t.touched)
+
+
 @njit(inline="always")
 def integrate_velocities_stage(w, p, t):
     prm = p[0]
     st = t.state[0]
-    b = w.bodies
+    (vel, angvel, force, torque, gravity_scale, damping, angular_damping, angle, kind, flags,
+     com, angle0, dp, dq, inv_m, inv_i, touched) = _body_arrays(w, t)
     nb = prm["n_bodies"]
     h = st["h"]
     if prm["explicit"] != 0:
-        integrate_positions(b.vel, b.angvel, t.com, b.angle, t.angle0, t.dp, t.dq, t.inv_m,
-                            b.kind, b.flags, nb, h, t.touched)
-    integrate_velocities(b.vel, b.angvel, b.force, b.torque, t.inv_m, t.inv_i, b.gravity_scale,
-                         b.damping, b.angular_damping, prm["damping"], prm["gx"], prm["gy"], h,
-                         b.kind, b.flags, nb, t.touched)
+        integrate_positions(vel, angvel, com, angle, angle0, dp, dq, inv_m, kind, flags, nb, h,
+                            touched)
+    integrate_velocities(vel, angvel, force, torque, inv_m, inv_i, gravity_scale, damping,
+                         angular_damping, prm["damping"], prm["gx"], prm["gy"], h, kind, flags,
+                         nb, touched)
     return 0
+
+
+@njit(inline="always")
+def _contact_arrays(w, t):
+    """What a contact pass reads and writes, as one tuple (the rows' arrays first, as
+    ``SolveRows``)."""
+    b = w.bodies
+    c = t.contacts
+    return (SolveRows(t.rows, t.ba, t.bb, t.jac, t.nmass, t.tmass, t.coup, t.adj, t.fric,
+                      t.static_pair, t.max_imp, t.kinv),
+            c.count, c.normal, c.nimp, c.timp, t.material, b.vel, b.angvel, t.inv_m, t.inv_i,
+            t.dp, t.dq, t.soft, t.soft_static, c.impulse, t.heavy)
 
 
 @njit(inline="always")
 def warm_start_stage(w, p, t):
     st = t.state[0]
-    c = t.contacts
-    if st["n_joints_on"] > 0:
-        jr, bs, ts = narrow_joints(w.joints, w.bodies, t)
-        warm_start_joints(jr, bs, ts, p[0]["n_joints"])
+    n_joints = p[0]["n_joints"]
+    jr, bs, ts = narrow_joints(w.joints, w.bodies, t)
+    a = _contact_arrays(w, t)
     k = st["n_rows"]
+    if st["n_joints_on"] > 0:
+        warm_start_joints(jr, bs, ts, n_joints)
     if k > 0:
-        warm_start(k, t.rows, t.ba, t.bb, t.jac, c.count, c.normal, c.nimp, c.timp,
-                   w.bodies.vel, w.bodies.angvel, t.inv_m, t.inv_i)
+        R = a[0]
+        warm_start(k, R.rows, R.ba, R.bb, R.jac, a[1], a[2], a[3], a[4], a[6], a[7], a[8],
+                   a[9])
     return 0
 
 
 @njit(inline="always")
-def _pass(w, p, t, use_bias, reverse, subset):
-    """One pass of solve_contacts over the step's rows (or the heavy subset)."""
-    st = t.state[0]
-    c = t.contacts
-    b = w.bodies
-    R = SolveRows(t.rows, t.ba, t.bb, t.jac, t.nmass, t.tmass, t.coup, t.adj, t.fric,
-                  t.static_pair, t.max_imp, t.kinv)
-    solve_contacts(R, st["n_rows"], c.count, c.normal, c.nimp, c.timp, t.material, b.vel,
-                   b.angvel, t.inv_m, t.inv_i, t.dp, t.dq, st["h"], use_bias, t.soft,
-                   t.soft_static, p[0]["contact_push_speed"], reverse, c.impulse, t.heavy,
+def _pass(a, st, push, use_bias, reverse, subset):
+    """One pass of solve_contacts over the step's rows (or the heavy subset); ``a`` from
+    ``_contact_arrays``."""
+    solve_contacts(a[0], st["n_rows"], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9],
+                   a[10], a[11], st["h"], use_bias, a[12], a[13], push, reverse, a[14], a[15],
                    st["n_heavy"], subset)
 
 
@@ -280,15 +303,18 @@ def _pass(w, p, t, use_bias, reverse, subset):
 def solve(w, p, t):
     """The biased pass, then the extra passes for light bodies under heavy ones."""
     st = t.state[0]
+    n_joints = p[0]["n_joints"]
+    push = p[0]["contact_push_speed"]
+    jr, bs, ts = narrow_joints(w.joints, w.bodies, t)
+    a = _contact_arrays(w, t)
     if st["n_joints_on"] > 0:
-        jr, bs, ts = narrow_joints(w.joints, w.bodies, t)
         # use_bias True as a runtime value: the relax pass shares the compiled run functions.
-        solve_joints(jr, bs, ts, p[0]["n_joints"], st["h"], st["h"] > 0.0)
+        solve_joints(jr, bs, ts, n_joints, st["h"], st["h"] > 0.0)
     if st["n_rows"] > 0:
         back = st["sub"] % 2 == 1
-        _pass(w, p, t, True, back, False)
+        _pass(a, st, push, True, back, False)
         for extra in range(EXTRA_PASSES if st["n_heavy"] > 0 else 0):
-            _pass(w, p, t, True, (extra % 2 == 0) != back, True)
+            _pass(a, st, push, True, (extra % 2 == 0) != back, True)
     return 0
 
 
@@ -296,11 +322,12 @@ def solve(w, p, t):
 def integrate_positions_stage(w, p, t):
     prm = p[0]
     st = t.state[0]
-    b = w.bodies
+    (vel, angvel, _, _, _, _, _, angle, kind, flags, com, angle0, dp, dq, inv_m, _,
+     touched) = _body_arrays(w, t)
     nb = prm["n_bodies"]
     if prm["explicit"] == 0:
-        integrate_positions(b.vel, b.angvel, t.com, b.angle, t.angle0, t.dp, t.dq, t.inv_m,
-                            b.kind, b.flags, nb, st["h"], t.touched)
+        integrate_positions(vel, angvel, com, angle, angle0, dp, dq, inv_m, kind, flags, nb,
+                            st["h"], touched)
     return 0
 
 
@@ -311,12 +338,15 @@ def relax(w, p, t):
     back cancels the lean. The pair's order alternates by substep: always forward then
     back, a column of boxes rocked for ever (3 boxes at 0.05 m/s, 5 at 0.13 m/s)."""
     st = t.state[0]
+    n_joints = p[0]["n_joints"]
+    push = p[0]["contact_push_speed"]
+    jr, bs, ts = narrow_joints(w.joints, w.bodies, t)
+    a = _contact_arrays(w, t)
     if st["n_joints_on"] > 0:
-        jr, bs, ts = narrow_joints(w.joints, w.bodies, t)
-        relax_joints(jr, bs, ts, p[0]["n_joints"], st["h"])
+        relax_joints(jr, bs, ts, n_joints, st["h"])
     if st["n_rows"] > 0:
         back = st["sub"] % 2 == 1
-        _pass(w, p, t, False, not back, False)
+        _pass(a, st, push, False, not back, False)
     return 0
 
 
