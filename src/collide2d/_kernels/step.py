@@ -97,12 +97,16 @@ def place(w, p, t):
     prm = p[0]
     b = w.bodies
     s = w.shapes
+    # Arrays taken before the branch (see the substep stages below).
+    pos, angle, rot = b.pos, b.angle, b.rot
+    sbody, sflags, vstart, vcount, radius = s.body, s.flags, s.vstart, s.vcount, s.radius
+    vlocal, vworld, aabb = s.vlocal, s.vworld, s.aabb
     if prm["shapes_fresh"] != 0:
-        fatten_boxes(s.flags, s.aabb, prm["n_shapes"], prm["margin"])
+        fatten_boxes(sflags, aabb, prm["n_shapes"], prm["margin"])
     else:
-        body_rotations(b.angle, prm["n_bodies"], b.rot)
-        place_shapes(b.pos, b.rot, s.body, s.flags, s.vstart, s.vcount, s.radius, s.vlocal,
-                     s.vworld, s.aabb, prm["n_shapes"], prm["margin"])
+        body_rotations(angle, prm["n_bodies"], rot)
+        place_shapes(pos, rot, sbody, sflags, vstart, vcount, radius, vlocal, vworld, aabb,
+                     prm["n_shapes"], prm["margin"])
     return 0
 
 
@@ -115,13 +119,14 @@ def pairs(w, p, t):
                             s.collision_type, w.bodies.kind, w.rules, prm["n_shapes"],
                             prm["dynamic_response"], SOLID)
     k = pa.shape[0]
+    pair_a, pair_b, pair_resp = t.pair_a, t.pair_b, t.pair_resp
     # Every pair may become a contact row and a constraint row.
-    if k > t.pair_a.shape[0] or k > t.contacts.a.shape[0] or k > t.rows.shape[0]:
+    if k > pair_a.shape[0] or k > t.contacts.a.shape[0] or k > t.rows.shape[0]:
         st["need"] = k
         return 1
-    t.pair_a[:k] = pa
-    t.pair_b[:k] = pb
-    t.pair_resp[:k] = pr
+    pair_a[:k] = pa
+    pair_b[:k] = pb
+    pair_resp[:k] = pr
     st["n_pairs"] = k
     st["need"] = 0
     return 0
@@ -352,21 +357,25 @@ def relax(w, p, t):
 
 @njit(inline="always")
 def restitution(w, p, t):
+    prm = p[0]
     st = t.state[0]
     c = t.contacts
     b = w.bodies
     k = st["n_rows"]
     m = st["n_contacts"]
+    # Arrays taken before the branch (see the substep stages).
+    rows, ba, bb, jac = t.rows[:k], t.ba[:k], t.bb[:k], t.jac[:k]
+    nmass, relv, rest, max_imp = t.nmass[:k], t.relv[:k], t.rest[:k], t.max_imp[:k]
+    count, normal, nimp, impulse = c.count[:m], c.normal[:m], c.nimp[:m], c.impulse[:m]
+    vel, angvel, inv_m, inv_i = b.vel, b.angvel, t.inv_m, t.inv_i
+    vfree, wfree, kin_moving = t.vfree, t.wfree, t.kin_moving
+    # The joints' reactions from the last substep's impulses, and the joints they break
+    # (a loop over no joints without any). Nothing they read is what restitution writes.
+    st["n_broken"] = store_joints(w.joints, prm["n_joints"], b, t, st["h"])
     if k > 0:
-        apply_restitution(t.rows[:k], t.ba[:k], t.bb[:k], t.jac[:k], t.nmass[:k], t.relv[:k],
-                          t.rest[:k], t.max_imp[:k], c.count[:m], c.normal[:m], c.nimp[:m],
-                          b.vel, b.angvel, t.inv_m, t.inv_i, p[0]["restitution_threshold"],
-                          c.impulse[:m], t.vfree, t.wfree, t.kin_moving,
-                          p[0]["restitution_energy_cap"] != 0)
-    # The joints' reactions from the last substep's impulses, and the joints they break.
-    st["n_broken"] = 0
-    if p[0]["n_joints"] > 0:
-        st["n_broken"] = store_joints(w.joints, p[0]["n_joints"], b, t, st["h"])
+        apply_restitution(rows, ba, bb, jac, nmass, relv, rest, max_imp, count, normal, nimp,
+                          vel, angvel, inv_m, inv_i, prm["restitution_threshold"], impulse,
+                          vfree, wfree, kin_moving, prm["restitution_energy_cap"] != 0)
     return 0
 
 
@@ -414,18 +423,22 @@ def sensors(w, p, t):
     st = t.state[0]
     s = w.shapes
     n_old = prm["n_sensors"]
-    if prm["dynamic_response"] == SENSOR or has_sensors(s.flags, prm["n_shapes"], w.rules):
-        qa, qb, _ = find_pairs(s.aabb, s.body, s.flags, s.category, s.mask, s.group,
-                               s.collision_type, w.bodies.kind, w.rules, prm["n_shapes"],
-                               prm["dynamic_response"], SENSOR)
-        if qa.shape[0] > t.sensors.a.shape[0]:
+    # Arrays and the small views taken before the branch (see the substep stages).
+    aabb, sbody, sflags, category, mask = s.aabb, s.body, s.flags, s.category, s.mask
+    group, ctype, vstart, vcount = s.group, s.collision_type, s.vstart, s.vcount
+    radius, vworld, kind, rules = s.radius, s.vworld, w.bodies.kind, w.rules
+    old, new = w.sensors, t.sensors
+    if prm["dynamic_response"] == SENSOR or has_sensors(sflags, prm["n_shapes"], rules):
+        qa, qb, _ = find_pairs(aabb, sbody, sflags, category, mask, group, ctype, kind, rules,
+                               prm["n_shapes"], prm["dynamic_response"], SENSOR)
+        if qa.shape[0] > new.a.shape[0]:
             st["need"] = qa.shape[0]
             return 1
-        st["n_sensors"] = sensor_pairs(qa, qb, s.vstart, s.vcount, s.radius, s.vworld,
-                                       prm["n_shapes"], w.sensors, n_old, t.sensors)
+        st["n_sensors"] = sensor_pairs(qa, qb, vstart, vcount, radius, vworld,
+                                       prm["n_shapes"], old, n_old, new)
     else:
         st["n_sensors"] = 0
-        w.sensors.ended[:n_old] = True
+        old.ended[:n_old] = True
     st["need"] = 0
     return 0
 
