@@ -71,26 +71,30 @@ from .solver import make_soft
 JOINT_DAMPING_RATIO = 2.0
 
 # Narrow views for the kinds' runs, with the field names of the store's and the step's
-# views: a compiled call counts a reference to every array of the tuples it is given, 27
+# views: a compiled call counts a reference to every array of the tuples it is given, 29
 # arrays here against 80 in the whole views (the fixed cost of a run, paid per pass).
 SolveJoints = namedtuple("SolveJoints", (
-    "on", "body_a", "body_b", "flags", "imp", "frame", "ref_angle", "lower", "upper",
-    "motor_speed", "max_motor", "hertz", "hertz2", "target", "length", "ratio", "notch",
-    "max_force", "max_torque", "correction"))
+    "on", "kind", "run", "body_a", "body_b", "flags", "imp", "frame", "ref_angle", "lower",
+    "upper", "motor_speed", "max_motor", "hertz", "hertz2", "target", "length", "ratio",
+    "notch", "max_force", "max_torque", "correction"))
 SolveBodies = namedtuple("SolveBodies", ("vel", "angvel", "angle"))
 SolveStep = namedtuple("SolveStep", ("inv_m", "inv_i", "dp", "dq"))
 
 
 @njit(inline="always")
-def _narrow(J, b, t):
-    return (SolveJoints(J.on, J.body_a, J.body_b, J.flags, J.imp, J.frame, J.ref_angle,
-                        J.lower, J.upper, J.motor_speed, J.max_motor, J.hertz, J.hertz2,
-                        J.target, J.length, J.ratio, J.notch, J.max_force, J.max_torque,
-                        J.correction),
+def narrow_joints(J, b, t):
+    """The substeps' views of the joints, bodies and step (``SolveJoints``, ``SolveBodies``,
+    ``SolveStep``) from the whole ones."""
+    return (SolveJoints(J.on, J.kind, J.run, J.body_a, J.body_b, J.flags, J.imp, J.frame,
+                        J.ref_angle, J.lower, J.upper, J.motor_speed, J.max_motor, J.hertz,
+                        J.hertz2, J.target, J.length, J.ratio, J.notch, J.max_force,
+                        J.max_torque, J.correction),
             SolveBodies(b.vel, b.angvel, b.angle), SolveStep(t.inv_m, t.inv_i, t.dp, t.dq))
 
 
-@njit
+# prepare_joints and store_joints run once a step but are inlined too: a call passes the
+# whole views, a microsecond of reference counting for a small world.
+@njit(inline="always")
 def prepare_joints(J, n, b, t, h, contact_hertz, scale):
     """Frames of the joints the substeps solve; returns how many. ``scale``: the warm
     start's factor (old substep count over new: the impulses are per substep)."""
@@ -145,7 +149,7 @@ def prepare_joints(J, n, b, t, h, contact_hertz, scale):
     return on
 
 
-@njit
+@njit(inline="always")
 def _mark_runs(J, n):
     """``run[j]``, at the first solved joint of each run of solved joints of one kind (in
     slot order, idle slots among them): the slot after the run's last. The substeps solve a
@@ -166,16 +170,22 @@ def _mark_runs(J, n):
         j = end
 
 
-@njit
-def warm_start_joints(J, n, b, t):
-    jr, bs, ts = _narrow(J, b, t)
+# The dispatchers below are inlined into the substep stages and take the narrow views:
+# a compiled call per dispatcher per substep counted a reference to each of the whole
+# views' arrays, several microseconds a substep for a world of two joints.
+@njit(inline="always")
+def warm_start_joints(jr, bs, ts, n):
+    """Apply the solved joints' accumulated impulses, a run of one kind at a time."""
+    on = jr.on
+    kinds = jr.kind
+    runs = jr.run
     j = np.int64(0)  # not the literal 0: a literal compiled every run function twice
     while j < n:
-        if not J.on[j]:
+        if not on[j]:
             j += 1
             continue
-        kind = J.kind[j]
-        e = J.run[j]
+        kind = kinds[j]
+        e = runs[j]
         if kind == J_REVOLUTE:
             warm_start_revolutes(jr, bs, ts, j, e)
         elif kind == J_PRISMATIC:
@@ -195,19 +205,21 @@ def warm_start_joints(J, n, b, t):
         j = e
 
 
-@njit
-def solve_joints(J, n, b, t, h, use_bias):
+@njit(inline="always")
+def solve_joints(jr, bs, ts, n, h, use_bias):
     """One pass over the solved joints, in slot order, a run of one kind at a time;
     ``use_bias`` a runtime bool (the biased pass and the relax pass share one compiled
-    function)."""
-    jr, bs, ts = _narrow(J, b, t)
+    function per kind)."""
+    on = jr.on
+    kinds = jr.kind
+    runs = jr.run
     j = np.int64(0)  # not the literal 0: a literal compiled every run function twice
     while j < n:
-        if not J.on[j]:
+        if not on[j]:
             j += 1
             continue
-        kind = J.kind[j]
-        e = J.run[j]
+        kind = kinds[j]
+        e = runs[j]
         if kind == J_REVOLUTE:
             solve_revolutes(jr, bs, ts, j, e, h, use_bias)
         elif kind == J_PRISMATIC:
@@ -229,13 +241,14 @@ def solve_joints(J, n, b, t, h, use_bias):
         j = e
 
 
-@njit
-def relax_joints(J, n, b, t, h):
-    # h < 0.0 is False, as a runtime value: a literal False compiled solve_joints again.
-    solve_joints(J, n, b, t, h, h < 0.0)
+@njit(inline="always")
+def relax_joints(jr, bs, ts, n, h):
+    # h < 0.0 is False, as a runtime value: a literal False compiled every run function
+    # again.
+    solve_joints(jr, bs, ts, n, h, h < 0.0)
 
 
-@njit
+@njit(inline="always")
 def store_joints(J, n, b, t, h):
     """Reactions on B from the last substep's impulses (force N, torque N m), the joints
     they break (disabled and marked ``J_BROKEN``; returns how many) and ratchets moved on.

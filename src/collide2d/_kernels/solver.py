@@ -23,6 +23,7 @@ sleeping bodies, which makes them immovable here.
 """
 
 import math
+from collections import namedtuple
 
 import numpy as np
 
@@ -257,11 +258,21 @@ def _apply_normal(q, p, a, b, imp, nx, ny, jac, vel, angvel, inv_m, inv_i):
     angvel[b] += inv_i[b] * imp * jac[q, p, 1]
 
 
-@njit
-def warm_start(rows, ba, bb, jac, c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m,
+# The substeps' passes take the step's first k rows of whole arrays and are inlined into
+# their stages: a compiled call per pass with a slice of each of its 30-odd arrays cost a
+# small world several microseconds a substep.
+#: The constraint rows' arrays a pass reads, with the step view's field names.
+SolveRows = namedtuple("SolveRows", (
+    "rows", "ba", "bb", "jac", "nmass", "tmass", "coup", "adj", "fric", "static_pair",
+    "max_imp", "kinv"))
+
+
+@njit(inline="always")
+def warm_start(k, rows, ba, bb, jac, c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m,
                inv_i):
-    """Apply last substep's accumulated impulses (a manifold's sum, once per body)."""
-    for q in range(rows.shape[0]):
+    """Apply last substep's accumulated impulses (a manifold's sum, once per body) over the
+    first ``k`` rows."""
+    for q in range(k):
         i = rows[q]
         a = ba[q]
         b = bb[q]
@@ -291,14 +302,13 @@ def warm_start(rows, ba, bb, jac, c_count, c_normal, c_nimp, c_timp, vel, angvel
         angvel[b] += inv_i[b] * tb
 
 
-@njit
-def solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair, max_imp,
-                   kinv, c_count, c_normal, c_nimp, c_timp, material, vel, angvel, inv_m, inv_i,
-                   dp, dq, h, use_bias, soft, soft_static, max_push, reverse, total_imp, sel,
-                   subset):
-    """One Gauss-Seidel pass over all contacts, or over the manifolds ``sel`` with
-    ``subset`` (last to first with ``reverse``): normal impulses (soft, with the current
-    separation), then friction.
+@njit(inline="always")
+def solve_contacts(R, k, c_count, c_normal, c_nimp, c_timp, material, vel, angvel, inv_m,
+                   inv_i, dp, dq, h, use_bias, soft, soft_static, max_push, reverse, total_imp,
+                   sel, n_sel, subset):
+    """One Gauss-Seidel pass over the first ``k`` rows of ``R`` (``SolveRows``), or over the
+    first ``n_sel`` manifolds of ``sel`` with ``subset`` (last to first with ``reverse``):
+    normal impulses (soft, with the current separation), then friction.
 
     A manifold's constraint velocities (n1, n2, t1, t2) are computed once from the bodies;
     each impulse then updates the others through the coupling terms ``coup`` (the Delassus
@@ -308,8 +318,20 @@ def solve_contacts(rows, ba, bb, jac, nmass, tmass, coup, adj, fric, static_pair
 
     The relax pass (no bias) is a substep's last: it adds each final accumulated impulse to
     ``total_imp``, since a substep applies it once (warm start plus increments)."""
+    rows = R.rows
+    ba = R.ba
+    bb = R.bb
+    jac = R.jac
+    nmass = R.nmass
+    tmass = R.tmass
+    coup = R.coup
+    adj = R.adj
+    fric = R.fric
+    static_pair = R.static_pair
+    max_imp = R.max_imp
+    kinv = R.kinv
     inv_h = 1.0 / h
-    nq = sel.shape[0] if subset else rows.shape[0]
+    nq = n_sel if subset else k
     for qq in range(nq):
         q = nq - 1 - qq if reverse else qq
         if subset:

@@ -57,6 +57,7 @@ from .integrate import (
 )
 from .islands import update_sleep, wake_islands
 from .joints import (
+    narrow_joints,
     prepare_joints,
     relax_joints,
     solve_joints,
@@ -68,6 +69,7 @@ from .narrowphase import collide_pairs, sensor_pairs
 from .poses import body_rotations, fatten_boxes, place_shapes
 from .solver import (
     EXTRA_PASSES,
+    SolveRows,
     apply_restitution,
     make_soft,
     mass_ratio_rows,
@@ -95,12 +97,16 @@ def place(w, p, t):
     prm = p[0]
     b = w.bodies
     s = w.shapes
+    # Arrays taken before the branch (see the substep stages below).
+    pos, angle, rot = b.pos, b.angle, b.rot
+    sbody, sflags, vstart, vcount, radius = s.body, s.flags, s.vstart, s.vcount, s.radius
+    vlocal, vworld, aabb = s.vlocal, s.vworld, s.aabb
     if prm["shapes_fresh"] != 0:
-        fatten_boxes(s.flags, s.aabb, prm["n_shapes"], prm["margin"])
+        fatten_boxes(sflags, aabb, prm["n_shapes"], prm["margin"])
     else:
-        body_rotations(b.angle, prm["n_bodies"], b.rot)
-        place_shapes(b.pos, b.rot, s.body, s.flags, s.vstart, s.vcount, s.radius, s.vlocal,
-                     s.vworld, s.aabb, prm["n_shapes"], prm["margin"])
+        body_rotations(angle, prm["n_bodies"], rot)
+        place_shapes(pos, rot, sbody, sflags, vstart, vcount, radius, vlocal, vworld, aabb,
+                     prm["n_shapes"], prm["margin"])
     return 0
 
 
@@ -113,13 +119,14 @@ def pairs(w, p, t):
                             s.collision_type, w.bodies.kind, w.rules, prm["n_shapes"],
                             prm["dynamic_response"], SOLID)
     k = pa.shape[0]
+    pair_a, pair_b, pair_resp = t.pair_a, t.pair_b, t.pair_resp
     # Every pair may become a contact row and a constraint row.
-    if k > t.pair_a.shape[0] or k > t.contacts.a.shape[0] or k > t.rows.shape[0]:
+    if k > pair_a.shape[0] or k > t.contacts.a.shape[0] or k > t.rows.shape[0]:
         st["need"] = k
         return 1
-    t.pair_a[:k] = pa
-    t.pair_b[:k] = pb
-    t.pair_resp[:k] = pr
+    pair_a[:k] = pa
+    pair_b[:k] = pb
+    pair_resp[:k] = pr
     st["n_pairs"] = k
     st["need"] = 0
     return 0
@@ -219,9 +226,10 @@ def prepare(w, p, t):
     st["n_heavy"] = (mass_ratio_rows(ba, bb, inv_m, t.heavy)
                      if prm["mass_ratio_passes"] != 0 else 0)
     contact_bodies(ba, bb, nb, t.touched)
-    st["n_joints_on"] = (prepare_joints(w.joints, prm["n_joints"], b, t, h, contact_hertz,
-                                        n_prev / substeps)
-                         if prm["n_joints"] > 0 else 0)
+    st["n_joints_on"] = 0
+    if prm["n_joints"] > 0:
+        st["n_joints_on"] = prepare_joints(w.joints, prm["n_joints"], b, t, h, contact_hertz,
+                                           n_prev / substeps)
     integrate_alone(b.vel, b.angvel, b.force, b.torque, t.inv_m, t.inv_i, b.gravity_scale,
                     b.damping, b.angular_damping, prm["damping"], gx, gy, h, substeps,
                     prm["explicit"] != 0, t.com, b.angle, t.angle0, t.dp, t.dq, b.kind,
@@ -229,63 +237,89 @@ def prepare(w, p, t):
     return 0
 
 
+# The substep stages take every array they use from the views in one straight run before
+# their first branch: in an inlined stage, a view (or the stage's own w, t) still live
+# across a branch keeps a counted reference to each of its arrays, taken and dropped every
+# substep (a few hundred atomic counts, most of a small world's substep).
+@njit(inline="always")
+def _body_arrays(w, t):
+    """What the integrators read and write, as one tuple of arrays."""
+    b = w.bodies
+    return (b.vel, b.angvel, b.force, b.torque, b.gravity_scale, b.damping, b.angular_damping,
+            b.angle, b.kind, b.flags, t.com, t.angle0, t.dp, t.dq, t.inv_m, t.inv_i,
+            t.touched)
+
+
 @njit(inline="always")
 def integrate_velocities_stage(w, p, t):
     prm = p[0]
     st = t.state[0]
-    b = w.bodies
+    (vel, angvel, force, torque, gravity_scale, damping, angular_damping, angle, kind, flags,
+     com, angle0, dp, dq, inv_m, inv_i, touched) = _body_arrays(w, t)
     nb = prm["n_bodies"]
     h = st["h"]
     if prm["explicit"] != 0:
-        integrate_positions(b.vel, b.angvel, t.com, b.angle, t.angle0, t.dp, t.dq, t.inv_m,
-                            b.kind, b.flags, nb, h, t.touched)
-    integrate_velocities(b.vel, b.angvel, b.force, b.torque, t.inv_m, t.inv_i, b.gravity_scale,
-                         b.damping, b.angular_damping, prm["damping"], prm["gx"], prm["gy"], h,
-                         b.kind, b.flags, nb, t.touched)
+        integrate_positions(vel, angvel, com, angle, angle0, dp, dq, inv_m, kind, flags, nb, h,
+                            touched)
+    integrate_velocities(vel, angvel, force, torque, inv_m, inv_i, gravity_scale, damping,
+                         angular_damping, prm["damping"], prm["gx"], prm["gy"], h, kind, flags,
+                         nb, touched)
     return 0
+
+
+@njit(inline="always")
+def _contact_arrays(w, t):
+    """What a contact pass reads and writes, as one tuple (the rows' arrays first, as
+    ``SolveRows``)."""
+    b = w.bodies
+    c = t.contacts
+    return (SolveRows(t.rows, t.ba, t.bb, t.jac, t.nmass, t.tmass, t.coup, t.adj, t.fric,
+                      t.static_pair, t.max_imp, t.kinv),
+            c.count, c.normal, c.nimp, c.timp, t.material, b.vel, b.angvel, t.inv_m, t.inv_i,
+            t.dp, t.dq, t.soft, t.soft_static, c.impulse, t.heavy)
 
 
 @njit(inline="always")
 def warm_start_stage(w, p, t):
     st = t.state[0]
-    c = t.contacts
-    if st["n_joints_on"] > 0:
-        warm_start_joints(w.joints, p[0]["n_joints"], w.bodies, t)
+    n_joints = p[0]["n_joints"]
+    jr, bs, ts = narrow_joints(w.joints, w.bodies, t)
+    a = _contact_arrays(w, t)
     k = st["n_rows"]
-    m = st["n_contacts"]
-    warm_start(t.rows[:k], t.ba[:k], t.bb[:k], t.jac[:k], c.count[:m], c.normal[:m],
-               c.nimp[:m], c.timp[:m], w.bodies.vel, w.bodies.angvel, t.inv_m, t.inv_i)
+    if st["n_joints_on"] > 0:
+        warm_start_joints(jr, bs, ts, n_joints)
+    if k > 0:
+        R = a[0]
+        warm_start(k, R.rows, R.ba, R.bb, R.jac, a[1], a[2], a[3], a[4], a[6], a[7], a[8],
+                   a[9])
     return 0
 
 
 @njit(inline="always")
-def _pass(w, p, t, use_bias, reverse, subset):
-    """One pass of solve_contacts over the step's rows (or the heavy subset)."""
-    st = t.state[0]
-    c = t.contacts
-    b = w.bodies
-    k = st["n_rows"]
-    m = st["n_contacts"]
-    solve_contacts(t.rows[:k], t.ba[:k], t.bb[:k], t.jac[:k], t.nmass[:k], t.tmass[:k],
-                   t.coup[:k], t.adj[:k], t.fric[:k], t.static_pair[:k], t.max_imp[:k],
-                   t.kinv[:k], c.count[:m], c.normal[:m], c.nimp[:m], c.timp[:m],
-                   t.material[:m], b.vel,
-                   b.angvel, t.inv_m, t.inv_i, t.dp, t.dq, st["h"], use_bias, t.soft,
-                   t.soft_static, p[0]["contact_push_speed"], reverse, c.impulse[:m],
-                   t.heavy[:st["n_heavy"]], subset)
+def _pass(a, st, push, use_bias, reverse, subset):
+    """One pass of solve_contacts over the step's rows (or the heavy subset); ``a`` from
+    ``_contact_arrays``."""
+    solve_contacts(a[0], st["n_rows"], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9],
+                   a[10], a[11], st["h"], use_bias, a[12], a[13], push, reverse, a[14], a[15],
+                   st["n_heavy"], subset)
 
 
 @njit(inline="always")
 def solve(w, p, t):
     """The biased pass, then the extra passes for light bodies under heavy ones."""
     st = t.state[0]
+    n_joints = p[0]["n_joints"]
+    push = p[0]["contact_push_speed"]
+    jr, bs, ts = narrow_joints(w.joints, w.bodies, t)
+    a = _contact_arrays(w, t)
     if st["n_joints_on"] > 0:
-        # use_bias True as a runtime value: the relax pass shares the one compiled function.
-        solve_joints(w.joints, p[0]["n_joints"], w.bodies, t, st["h"], st["h"] > 0.0)
-    back = st["sub"] % 2 == 1
-    _pass(w, p, t, True, back, False)
-    for extra in range(EXTRA_PASSES if st["n_heavy"] > 0 else 0):
-        _pass(w, p, t, True, (extra % 2 == 0) != back, True)
+        # use_bias True as a runtime value: the relax pass shares the compiled run functions.
+        solve_joints(jr, bs, ts, n_joints, st["h"], st["h"] > 0.0)
+    if st["n_rows"] > 0:
+        back = st["sub"] % 2 == 1
+        _pass(a, st, push, True, back, False)
+        for extra in range(EXTRA_PASSES if st["n_heavy"] > 0 else 0):
+            _pass(a, st, push, True, (extra % 2 == 0) != back, True)
     return 0
 
 
@@ -293,11 +327,12 @@ def solve(w, p, t):
 def integrate_positions_stage(w, p, t):
     prm = p[0]
     st = t.state[0]
-    b = w.bodies
+    (vel, angvel, _, _, _, _, _, angle, kind, flags, com, angle0, dp, dq, inv_m, _,
+     touched) = _body_arrays(w, t)
     nb = prm["n_bodies"]
     if prm["explicit"] == 0:
-        integrate_positions(b.vel, b.angvel, t.com, b.angle, t.angle0, t.dp, t.dq, t.inv_m,
-                            b.kind, b.flags, nb, st["h"], t.touched)
+        integrate_positions(vel, angvel, com, angle, angle0, dp, dq, inv_m, kind, flags, nb,
+                            st["h"], touched)
     return 0
 
 
@@ -308,28 +343,39 @@ def relax(w, p, t):
     back cancels the lean. The pair's order alternates by substep: always forward then
     back, a column of boxes rocked for ever (3 boxes at 0.05 m/s, 5 at 0.13 m/s)."""
     st = t.state[0]
+    n_joints = p[0]["n_joints"]
+    push = p[0]["contact_push_speed"]
+    jr, bs, ts = narrow_joints(w.joints, w.bodies, t)
+    a = _contact_arrays(w, t)
     if st["n_joints_on"] > 0:
-        relax_joints(w.joints, p[0]["n_joints"], w.bodies, t, st["h"])
-    back = st["sub"] % 2 == 1
-    _pass(w, p, t, False, not back, False)
+        relax_joints(jr, bs, ts, n_joints, st["h"])
+    if st["n_rows"] > 0:
+        back = st["sub"] % 2 == 1
+        _pass(a, st, push, False, not back, False)
     return 0
 
 
 @njit(inline="always")
 def restitution(w, p, t):
+    prm = p[0]
     st = t.state[0]
     c = t.contacts
     b = w.bodies
     k = st["n_rows"]
     m = st["n_contacts"]
-    apply_restitution(t.rows[:k], t.ba[:k], t.bb[:k], t.jac[:k], t.nmass[:k], t.relv[:k],
-                      t.rest[:k], t.max_imp[:k], c.count[:m], c.normal[:m], c.nimp[:m], b.vel,
-                      b.angvel, t.inv_m, t.inv_i, p[0]["restitution_threshold"],
-                      c.impulse[:m], t.vfree, t.wfree, t.kin_moving,
-                      p[0]["restitution_energy_cap"] != 0)
-    # The joints' reactions from the last substep's impulses, and the joints they break.
-    st["n_broken"] = (store_joints(w.joints, p[0]["n_joints"], b, t, st["h"])
-                      if p[0]["n_joints"] > 0 else 0)
+    # Arrays taken before the branch (see the substep stages).
+    rows, ba, bb, jac = t.rows[:k], t.ba[:k], t.bb[:k], t.jac[:k]
+    nmass, relv, rest, max_imp = t.nmass[:k], t.relv[:k], t.rest[:k], t.max_imp[:k]
+    count, normal, nimp, impulse = c.count[:m], c.normal[:m], c.nimp[:m], c.impulse[:m]
+    vel, angvel, inv_m, inv_i = b.vel, b.angvel, t.inv_m, t.inv_i
+    vfree, wfree, kin_moving = t.vfree, t.wfree, t.kin_moving
+    # The joints' reactions from the last substep's impulses, and the joints they break
+    # (a loop over no joints without any). Nothing they read is what restitution writes.
+    st["n_broken"] = store_joints(w.joints, prm["n_joints"], b, t, st["h"])
+    if k > 0:
+        apply_restitution(rows, ba, bb, jac, nmass, relv, rest, max_imp, count, normal, nimp,
+                          vel, angvel, inv_m, inv_i, prm["restitution_threshold"], impulse,
+                          vfree, wfree, kin_moving, prm["restitution_energy_cap"] != 0)
     return 0
 
 
@@ -377,18 +423,22 @@ def sensors(w, p, t):
     st = t.state[0]
     s = w.shapes
     n_old = prm["n_sensors"]
-    if prm["dynamic_response"] == SENSOR or has_sensors(s.flags, prm["n_shapes"], w.rules):
-        qa, qb, _ = find_pairs(s.aabb, s.body, s.flags, s.category, s.mask, s.group,
-                               s.collision_type, w.bodies.kind, w.rules, prm["n_shapes"],
-                               prm["dynamic_response"], SENSOR)
-        if qa.shape[0] > t.sensors.a.shape[0]:
+    # Arrays and the small views taken before the branch (see the substep stages).
+    aabb, sbody, sflags, category, mask = s.aabb, s.body, s.flags, s.category, s.mask
+    group, ctype, vstart, vcount = s.group, s.collision_type, s.vstart, s.vcount
+    radius, vworld, kind, rules = s.radius, s.vworld, w.bodies.kind, w.rules
+    old, new = w.sensors, t.sensors
+    if prm["dynamic_response"] == SENSOR or has_sensors(sflags, prm["n_shapes"], rules):
+        qa, qb, _ = find_pairs(aabb, sbody, sflags, category, mask, group, ctype, kind, rules,
+                               prm["n_shapes"], prm["dynamic_response"], SENSOR)
+        if qa.shape[0] > new.a.shape[0]:
             st["need"] = qa.shape[0]
             return 1
-        st["n_sensors"] = sensor_pairs(qa, qb, s.vstart, s.vcount, s.radius, s.vworld,
-                                       prm["n_shapes"], w.sensors, n_old, t.sensors)
+        st["n_sensors"] = sensor_pairs(qa, qb, vstart, vcount, radius, vworld,
+                                       prm["n_shapes"], old, n_old, new)
     else:
         st["n_sensors"] = 0
-        w.sensors.ended[:n_old] = True
+        old.ended[:n_old] = True
     st["need"] = 0
     return 0
 
