@@ -179,7 +179,7 @@ def warm_start_joints(jr, bs, ts, n):
     on = jr.on
     kinds = jr.kind
     runs = jr.run
-    j = np.int64(0)  # not the literal 0: a literal compiled every run function twice
+    j = np.int64(0)  # slots are int64: the run functions' one signature
     while j < n:
         if not on[j]:
             j += 1
@@ -213,7 +213,7 @@ def solve_joints(jr, bs, ts, n, h, use_bias):
     on = jr.on
     kinds = jr.kind
     runs = jr.run
-    j = np.int64(0)  # not the literal 0: a literal compiled every run function twice
+    j = np.int64(0)  # slots are int64: the run functions' one signature
     while j < n:
         if not on[j]:
             j += 1
@@ -243,8 +243,8 @@ def solve_joints(jr, bs, ts, n, h, use_bias):
 
 @njit(inline="always")
 def relax_joints(jr, bs, ts, n, h):
-    # h < 0.0 is False, as a runtime value: a literal False compiled every run function
-    # again.
+    # use_bias False as a runtime bool (h < 0.0 never holds), as the solve stage passes
+    # its True: one compiled body per kind serves both passes.
     solve_joints(jr, bs, ts, n, h, h < 0.0)
 
 

@@ -41,7 +41,7 @@ def step_worlds(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, broke
     for i in range(n):
         if status[i] >= 0:
             return i
-    # A typed zero: a literal 0 would compile run_step a second time, for the literal.
+    # The first stage as an int64, as World.step passes it.
     start = np.int64(0)
     for i in prange(n):
         prev_contacts[i] = params[i]["n_contacts"]
