@@ -7,56 +7,88 @@ point from the first to the second; a segment's hit carries the outward surface 
 (``docs/geometry-rules.md``, "Normals").
 """
 
-from .batch import ShapeGeometry
-from .batch_worlds import BodyStates, ContactCounts, WorldBatch
-from .body import Body
-from .character import MoveContact, MoveResult, MoveResults
-from .geometry import (
-    BoundaryHit,
-    BoundaryHits,
-    Circle,
-    Clip,
-    Impact,
-    Manifold,
-    MassInfo,
-    Penetration,
-    SegmentHit,
-    ShapePool,
-    clip_segment,
-    clip_segment_many,
-    contact_points,
-    convex_hull,
-    decompose,
-    is_convex,
-    pack_shapes,
-    penetration,
-    penetration_many,
-    point_in_polygon,
-    points_in_polygon,
-    polygon_mass,
-    polygons_overlap,
-    polygons_overlap_many,
-    segment_intersection,
-    segment_intersection_many,
-    segment_polygon,
-    segment_polygon_many,
-    sweep,
-    sweep_many,
-)
-from .joint import JOINT_KINDS, Joint, JointGeometry
-from .particles import ParticleHitArrays, Particles
-from .presolve import PreSolve
-from .queries import (
-    PointHitArrays,
-    QueryFilter,
-    RayHit,
-    RayHitArrays,
-    ShapeCastHit,
-    ShapeOverlap,
-)
-from .shapes import Shape
-from .tilemap import TileMap
-from .world import ContactArrays, ContactEvent, World
+import gc as _gc
+
+# Importing NumPy, Numba and the kernels' dispatchers makes a few hundred thousand objects
+# that live as long as the process; the collector's full passes over them while they are
+# made cost a fifth of the import. It is paused for the import and restored after.
+_gc_was_enabled = _gc.isenabled()
+_gc.disable()
+try:
+    from .batch import ShapeGeometry
+    from .body import Body
+    from .character import MoveContact, MoveResult, MoveResults
+    from .geometry import (
+        BoundaryHit,
+        BoundaryHits,
+        Circle,
+        Clip,
+        Impact,
+        Manifold,
+        MassInfo,
+        Penetration,
+        SegmentHit,
+        ShapePool,
+        clip_segment,
+        clip_segment_many,
+        contact_points,
+        convex_hull,
+        decompose,
+        is_convex,
+        pack_shapes,
+        penetration,
+        penetration_many,
+        point_in_polygon,
+        points_in_polygon,
+        polygon_mass,
+        polygons_overlap,
+        polygons_overlap_many,
+        segment_intersection,
+        segment_intersection_many,
+        segment_polygon,
+        segment_polygon_many,
+        sweep,
+        sweep_many,
+    )
+    from .joint import JOINT_KINDS, Joint, JointGeometry
+    from .particles import ParticleHitArrays, Particles
+    from .presolve import PreSolve
+    from .queries import (
+        PointHitArrays,
+        QueryFilter,
+        RayHit,
+        RayHitArrays,
+        ShapeCastHit,
+        ShapeOverlap,
+    )
+    from .shapes import Shape
+    from .tilemap import TileMap
+    from .world import ContactArrays, ContactEvent, World
+finally:
+    if _gc_was_enabled:
+        _gc.enable()
+    del _gc_was_enabled
+
+#: Names imported on first use: ``WorldBatch`` brings Numba's typed lists, which a program
+#: of single worlds never needs.
+_LAZY = {"WorldBatch": "batch_worlds", "BodyStates": "batch_worlds",
+         "ContactCounts": "batch_worlds"}
+
+
+def __getattr__(name):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'collide2d' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __version__ = "0.1.0"
 

@@ -13,6 +13,7 @@ process compiles them (``_tiers``); the notice here is for compiles in this proc
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import time
@@ -74,9 +75,6 @@ def _import_arraymath_without_scipy() -> None:
     if getattr(arraymath, "ensure_blas", None) is probe:
         arraymath.ensure_blas = real
 
-
-if JIT_ENABLED:
-    _import_arraymath_without_scipy()
 
 
 #: The package name of the kernels' pure-Python twin (see ``_tiers``): for its modules
@@ -236,6 +234,34 @@ if JIT_ENABLED:
     from numba.core import types as _types
     from numba.core.caching import FunctionCache as _FunctionCache
     from numba.core.registry import CPUDispatcher as _CPUDispatcher
+    from numba.core.runtime import rtsys as _rtsys
+
+    class _KernelCache(_FunctionCache):
+        """Numba's disk cache of one kernel, loading without the compiler's set-up.
+
+        Numba's load first refreshes the target context: it imports and registers every
+        typing and lowering implementation Numba has (0.1 s of CPU, a fifth of a warm
+        start), which only a compile uses, and every compile does it again itself. A load
+        needs only the runtime (NRT) whose symbols the cached machine code links against.
+        The garbage collector is paused while loading: unpickling and the LLVM objects
+        allocate many small objects, and full collections over numba's and NumPy's objects
+        otherwise take a third of the load. On a miss, arraymath is imported without its
+        scipy probe before Numba's compile imports it (see above)."""
+
+        def load_overload(self, sig, target_context):
+            _rtsys.initialize(target_context)
+            was_on = gc.isenabled()
+            gc.disable()
+            cres = None
+            try:
+                with self._guard_against_spurious_io_errors():
+                    cres = self._load_overload(sig, target_context)
+            finally:
+                if was_on:
+                    gc.enable()
+            if cres is None:
+                _import_arraymath_without_scipy()
+            return cres
 
     class _OneSignature(_CPUDispatcher):
         """A kernel called from another kernel compiles for its arguments' plain types.
@@ -263,7 +289,7 @@ if JIT_ENABLED:
         def _cache(self):
             if self._cache_wanted:
                 self._cache_wanted = False
-                self.__dict__["_cache_now"] = _FunctionCache(self.py_func)
+                self.__dict__["_cache_now"] = _KernelCache(self.py_func)
             return self.__dict__["_cache_now"]
 
         @_cache.setter
@@ -282,8 +308,14 @@ def njit(fn=None, **options):
             return f
         opts = {"cache": True, "nogil": True}
         opts.update(options)
-        if not JIT_ENABLED or f.__module__.startswith(LITERAL_MODULES):
+        if not JIT_ENABLED:
             return _numba.njit(**opts)(f)
+        if f.__module__.startswith(LITERAL_MODULES):
+            cache = opts.pop("cache")
+            disp = _numba.njit(**opts)(f)
+            if cache:
+                disp._cache = _KernelCache(f)
+            return disp
         cache = opts.pop("cache")
         opts.update(nopython=True, boundscheck=opts.get("boundscheck"))
         disp = _OneSignature(py_func=f, locals=opts.pop("locals", {}), targetoptions=opts)
