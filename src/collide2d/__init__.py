@@ -8,10 +8,16 @@ point from the first to the second; a segment's hit carries the outward surface 
 """
 
 import gc as _gc
+import os as _os
 
-# Importing NumPy, Numba and the kernels' dispatchers makes a few hundred thousand objects
-# that live as long as the process; the collector's full passes over them while they are
-# made cost a fifth of the import. It is paused for the import and restored after.
+# Importing Numba and the kernels' dispatchers makes some sixty thousand objects that live
+# as long as the process (types, typing templates, dispatchers), and the collector walks
+# them again and again: during the import, and in its next young and full passes, which
+# fall inside a program's first step (a tenth of a warm start). So the collector is paused
+# for the import, and what exists at its end (about ten unreachable objects) is frozen
+# (``gc.freeze``): moved out of every later pass. Frozen objects are still freed when their
+# last reference goes; only cycles that become garbage among them are kept.
+# ``COLLIDE2D_GC_FREEZE=0`` keeps the collector's ordinary behaviour.
 _gc_was_enabled = _gc.isenabled()
 _gc.disable()
 try:
@@ -66,6 +72,9 @@ try:
     from .world import ContactArrays, ContactEvent, World
 finally:
     if _gc_was_enabled:
+        if _os.environ.get("COLLIDE2D_GC_FREEZE", "1").strip().lower() not in (
+                "0", "false", "no", "off"):
+            _gc.freeze()
         _gc.enable()
     del _gc_was_enabled
 
