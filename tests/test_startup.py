@@ -251,3 +251,84 @@ def test_import_and_first_step_do_not_import_scipy(tmp_path):
     run = _run(code, tmp_path, COLLIDE2D_QUIET="1", COLLIDE2D_BACKGROUND_COMPILE="0")
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["False", "False", "False"], run.stdout
+
+
+def test_a_warm_first_step_loads_without_the_compilers_set_up(tmp_path):
+    """Loading kernels from the cache does not refresh Numba's target context (which
+    imports every typing and lowering module, arraymath among them): when nothing compiled
+    in the process, arraymath was never imported. The loaded step gives what a step gives."""
+    code = textwrap.dedent("""
+        import sys
+        import numba.core.event as ev
+        import collide2d as c2d
+        from collide2d import _jit, _tiers
+
+        class Count(ev.Listener):
+            n = 0
+            def on_start(self, event):
+                Count.n += 1
+            def on_end(self, event):
+                pass
+
+        ev.register("numba:compile", Count())
+        world = c2d.World(gravity=(0, -10))
+        box = world.add_body(position=(0, 1))
+        box.add_box(1, 1)
+        world.step(0.5)
+        print(_jit.JIT_ENABLED and _tiers.tier() == "compiled", Count.n,
+              "numba.np.arraymath" in sys.modules, repr(float(box.position[1])))
+    """)
+    run = _run(code, tmp_path, COLLIDE2D_QUIET="1", COLLIDE2D_BACKGROUND_COMPILE="0")
+    assert run.returncode == 0, run.stderr
+    compiled, compiles, arraymath, y = run.stdout.split()
+    if compiled != "True":
+        pytest.skip("needs the compiled tier")
+    # Free fall, one step of 0.5 s from rest under g = 10 m/s^2 in the default 4 substeps
+    # of h = 0.125 s, semi-implicit Euler: v_k = -g h k, y = 1 + h (v_1 + ... + v_4)
+    # = 1 - g h^2 (1 + 2 + 3 + 4).
+    assert float(y) == pytest.approx(1 - 10 * 0.125**2 * 10, abs=1e-12)
+    if compiles == "0":  # a warm cache: everything loaded
+        assert arraymath == "False", run.stdout
+
+
+@pytest.mark.nojit
+def test_import_freezes_what_it_made_and_leaves_the_collector_on(tmp_path):
+    code = textwrap.dedent("""
+        import gc, sys
+        before = gc.isenabled()
+        if sys.argv[1:] == ["off"]:
+            gc.disable()
+        import collide2d
+        print(gc.isenabled(), gc.get_freeze_count() > 0)
+    """)
+    for extra, args, expected in [({}, [], "True True"),
+                                  ({"COLLIDE2D_GC_FREEZE": "0"}, [], "True False"),
+                                  ({}, ["off"], "False False")]:
+        env = {k: v for k, v in os.environ.items() if k != "COLLIDE2D_GC_FREEZE"}
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (SRC, env.get("PYTHONPATH")) if p)
+        env.update(extra, COLLIDE2D_QUIET="1")
+        run = subprocess.run([sys.executable, "-c", code, *args], env=env,
+                             capture_output=True, text=True, timeout=300, cwd=tmp_path)
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.strip() == expected, (extra, args, run.stdout)
+
+
+@pytest.mark.nojit
+def test_world_batch_is_imported_on_first_use(tmp_path):
+    code = textwrap.dedent("""
+        import sys
+        import collide2d as c2d
+        print("collide2d.batch_worlds" in sys.modules, "WorldBatch" in dir(c2d))
+        from collide2d import WorldBatch
+        from collide2d.batch_worlds import WorldBatch as direct
+        print(WorldBatch is direct is c2d.WorldBatch, c2d.BodyStates.__name__,
+              c2d.ContactCounts.__name__)
+        try:
+            c2d.NoSuchThing
+        except AttributeError as e:
+            print("AttributeError", "NoSuchThing" in str(e))
+    """)
+    run = _run(code, tmp_path, COLLIDE2D_QUIET="1")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["False", "True", "True", "BodyStates", "ContactCounts",
+                                  "AttributeError", "True"], run.stdout
