@@ -13,7 +13,6 @@ process compiles them (``_tiers``); the notice here is for compiles in this proc
 
 from __future__ import annotations
 
-import gc
 import os
 import sys
 import time
@@ -40,13 +39,14 @@ JIT_ENABLED = HAVE_NUMBA and os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0
 def _import_arraymath_without_scipy() -> None:
     """Import ``numba.np.arraymath`` without the ``scipy.linalg`` import of its BLAS probe.
 
-    Numba's first cache load or compile in a process imports arraymath, which at import asks
-    whether BLAS works by importing ``scipy.linalg`` (0.15 s, with NumPy's f2py: a quarter of
-    a warm start). No kernel here calls BLAS; the answer only decides whether Numba builds
-    the inner product of its own ``np.cov`` / ``np.correlate`` on ``np.dot``. So arraymath is
-    imported here with the probe answered by whether scipy is installed at all, which imports
-    nothing. ``np.dot`` and ``np.linalg`` in anyone's kernels still run Numba's full check
-    (``numba.np.linalg.ensure_blas``) when they compile.
+    A compile's first refresh of Numba's target context imports arraymath, which at import
+    asks whether BLAS works by importing ``scipy.linalg`` (0.15 s, with NumPy's f2py). No
+    kernel calls BLAS; the answer only decides whether Numba builds the inner product of its
+    own ``np.cov`` / ``np.correlate`` on ``np.dot``. So before a kernel compiles (a miss in
+    :class:`_KernelCache`) arraymath is imported with the probe answered by whether scipy is
+    installed at all, which imports nothing. ``np.dot`` and ``np.linalg`` in anyone's
+    kernels still run Numba's full check (``numba.np.linalg.ensure_blas``) when they
+    compile. A warm start loads every kernel from the cache and imports neither.
     """
     if "numba.np.arraymath" in sys.modules:
         return
@@ -74,7 +74,6 @@ def _import_arraymath_without_scipy() -> None:
         linalg.ensure_blas = real
     if getattr(arraymath, "ensure_blas", None) is probe:
         arraymath.ensure_blas = real
-
 
 
 #: The package name of the kernels' pure-Python twin (see ``_tiers``): for its modules
@@ -241,24 +240,16 @@ if JIT_ENABLED:
 
         Numba's load first refreshes the target context: it imports and registers every
         typing and lowering implementation Numba has (0.1 s of CPU, a fifth of a warm
-        start), which only a compile uses, and every compile does it again itself. A load
-        needs only the runtime (NRT) whose symbols the cached machine code links against.
-        The garbage collector is paused while loading: unpickling and the LLVM objects
-        allocate many small objects, and full collections over numba's and NumPy's objects
-        otherwise take a third of the load. On a miss, arraymath is imported without its
-        scipy probe before Numba's compile imports it (see above)."""
+        start), which only a compile reads, and every compile refreshes again itself. A
+        load needs only the runtime (NRT), whose symbols the cached machine code links
+        against. On a miss Numba compiles next, so arraymath is imported first, without
+        its scipy probe (:func:`_import_arraymath_without_scipy`)."""
 
         def load_overload(self, sig, target_context):
             _rtsys.initialize(target_context)
-            was_on = gc.isenabled()
-            gc.disable()
             cres = None
-            try:
-                with self._guard_against_spurious_io_errors():
-                    cres = self._load_overload(sig, target_context)
-            finally:
-                if was_on:
-                    gc.enable()
+            with self._guard_against_spurious_io_errors():
+                cres = self._load_overload(sig, target_context)
             if cres is None:
                 _import_arraymath_without_scipy()
             return cres
