@@ -242,10 +242,14 @@ if JIT_ENABLED:
         typing and lowering implementation Numba has (0.1 s of CPU, a fifth of a warm
         start), which only a compile reads, and every compile refreshes again itself. A
         load needs only the runtime (NRT), whose symbols the cached machine code links
-        against. On a miss Numba compiles next, so arraymath is imported first, without
-        its scipy probe (:func:`_import_arraymath_without_scipy`)."""
+        against, and the hash secret's symbols, which ``numba.cpython.hashing`` registers
+        when imported (the threading layer's come with the code's own re-initialisers). On
+        a miss Numba compiles next, so arraymath is imported first, without its scipy
+        probe (:func:`_import_arraymath_without_scipy`)."""
 
         def load_overload(self, sig, target_context):
+            import numba.cpython.hashing  # noqa: F401 - registers symbols; see above
+
             _rtsys.initialize(target_context)
             cres = None
             with self._guard_against_spurious_io_errors():
