@@ -67,6 +67,7 @@ from .joints import (
 from .materials import contact_materials
 from .narrowphase import collide_pairs, sensor_pairs
 from .poses import body_rotations, fatten_boxes, place_shapes
+from .settled import all_settled, keep_tables
 from .solver import (
     EXTRA_PASSES,
     SolveRows,
@@ -88,6 +89,9 @@ DONE = -1
 # A body's pose, velocity or force is NaN or inf (its slot in the step record's "need"):
 # nothing was changed.
 NON_FINITE = -2
+# Done, on a settled world: its tables were kept where they are (settled.py), so the
+# surface leaves them in place rather than swapping in the step buffers'.
+KEPT = -3
 
 
 @njit(inline="always")
@@ -450,7 +454,8 @@ def run_step(w, p, t, first):
     ``PRESOLVE`` (with ``p["presolve"]`` set, once the contacts are found: call the
     callbacks, then again from ``PRESOLVE``), or the stage to run again once
     ``t.state["need"]`` rows fit. At ``DONE`` the record ``p`` describes the world the step
-    left (its tables' rows, substeps, the gravity its impulses were solved under)."""
+    left (its tables' rows, substeps, the gravity its impulses were solved under). On a
+    settled world (settled.py) it keeps the world's tables and returns ``KEPT``."""
     st = t.state[0]
     prm = p[0]
     if first == 0:
@@ -460,6 +465,17 @@ def run_step(w, p, t, first):
         if bad >= 0:
             st["need"] = bad
             return NON_FINITE
+        settled = (prm["sleeping"] != 0 and prm["presolve"] == 0
+                   and prm["substeps_prev"] == prm["substeps"]
+                   and all_settled(b.kind, b.flags, b.vel, b.angvel, b.force, b.torque,
+                                   b.sleep_time, prm["time_to_sleep"], prm["n_bodies"]))
+        if settled and prm["settled"] != 0 and prm["shapes_fresh"] != 0:
+            keep(w, p, t)
+            return KEPT
+        # The stages below build this step's tables at these poses: a next step that
+        # starts settled can keep them (a step that stops to grow a table resumes here
+        # with first > 0 and finishes them; the surface clears the flag on a change).
+        prm["settled"] = 1 if settled else 0
     if first <= PRESOLVE:
         if first <= PAIRS:
             if first == 0:
@@ -485,6 +501,30 @@ def run_step(w, p, t, first):
         return SENSORS
     end_record(p, t)
     return DONE
+
+
+@njit(inline="always")
+def keep(w, p, t):
+    """A settled world's step (settled.py): the tables stay, their event flags and the
+    solver's outputs cleared, and the record as the stages would leave it."""
+    prm = p[0]
+    st = t.state[0]
+    m = prm["n_contacts"]
+    ns = prm["n_sensors"]
+    nj = prm["n_joints"]
+    keep_tables(w.contacts.began, w.contacts.impulse, m, t.contacts.ended, w.sensors.began, ns,
+                t.sensors.ended, w.joints.on, w.joints.reaction, nj)
+    st["n_pairs"] = 0
+    st["n_contacts"] = m
+    st["n_rows"] = 0
+    st["n_heavy"] = 0
+    st["n_sensors"] = ns
+    st["n_joints_on"] = 0
+    st["n_broken"] = 0
+    st["substeps"] = prm["substeps"]
+    st["h"] = prm["dt"] / prm["substeps"]
+    st["need"] = 0
+    end_record(p, t)
 
 
 @njit(inline="always")
