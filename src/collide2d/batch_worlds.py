@@ -33,8 +33,9 @@ from .world import World
 
 _k = _tiers.kernels("worlds")
 
-#: ``run_step``'s result for a world it finished.
+#: ``run_step``'s results for a world it finished (KEPT: a settled world's tables stayed).
 _DONE = -1
+_KEPT = -3
 
 
 class BodyStates(NamedTuple):
@@ -255,7 +256,8 @@ class WorldBatch:
                                  "(world.bodies index) has a NaN or inf position, angle, "
                                  "velocity or force; no world was stepped")
             self.times += dt
-            for i in np.flatnonzero(self._status != _DONE).tolist():
+            for i in np.flatnonzero((self._status != _DONE)
+                                    & (self._status != _KEPT)).tolist():
                 self._finish_step(i)
         finally:
             _tiers.leave()

@@ -913,6 +913,7 @@ class Joints:
         keys = np.unique((np.minimum(a, b) << 32) | np.maximum(a, b))
         if not np.array_equal(keys, st.keys):
             st.keys = keys.astype(np.int64)
+            self.world._pairs_changed()
 
     # -- after a step
     def after_step(self, n_broken):

@@ -98,6 +98,7 @@ class Shape:
     def _set(self, field, value):
         self._check()
         getattr(self._world._shapes, field)[self._rows] = value
+        self._world._pairs_changed()
 
     @property
     def density(self) -> float:

@@ -359,6 +359,7 @@ class World:
     def dynamic_response(self, value):
         self._dynamic_response = V.choice("dynamic_response", value, _RESPONSES)
         self._params[0]["dynamic_response"] = _RESPONSES[self._dynamic_response]
+        self._pairs_changed()
 
     def set_pair_response(self, type_a: int, type_b: int, response: str | None) -> None:
         """What shapes of collision types ``type_a`` and ``type_b`` do when they meet:
@@ -386,6 +387,7 @@ class World:
         r = None if response is None else _RESPONSES[V.choice("response", response,
                                                               _RESPONSES)]
         self._rules.set_types(ta, tb, r)
+        self._pairs_changed()
 
     def ignore_collisions(self, body_a: Body, body_b: Body, ignore: bool = True) -> None:
         """Shapes of ``body_a`` never collide with (nor sense) shapes of ``body_b``, whatever
@@ -416,6 +418,7 @@ class World:
             raise ValueError("body_b: the same body as body_a (a body's shapes never collide "
                              "with each other)")
         self._rules.set_bodies(sa, sb, V.flag("ignore", ignore))
+        self._pairs_changed()
 
     # ------------------------------------------------------------------ bodies
     def add_body(self, kind: str = "dynamic", position=(0.0, 0.0), angle: float = 0.0,
@@ -532,6 +535,11 @@ class World:
 
     def _topology_changed(self) -> None:
         self._shapes_dirty = True
+
+    def _pairs_changed(self) -> None:
+        """A filter, material, pair rule or joint changed: the next step rebuilds the
+        tables even if nothing moves (see _kernels/settled.py)."""
+        self._params[0]["settled"] = 0
 
     def _poses_changed(self) -> None:
         self._shapes_dirty = True
@@ -716,9 +724,12 @@ class World:
         else:
             buffers.fit_sensors(need)
 
-    def _end_step(self, dt, buffers) -> None:
-        self._contacts = buffers.swap_contacts(self._contacts)
-        self._sensors = buffers.swap_sensors(self._sensors)
+    def _end_step(self, dt, buffers, kept: bool = False) -> None:
+        """After the compiled step: the tables it wrote become the world's (unless it kept
+        the world's own: a settled step), then systems and callbacks."""
+        if not kept:
+            self._contacts = buffers.swap_contacts(self._contacts)
+            self._sensors = buffers.swap_sensors(self._sensors)
         self._time += dt  # dt was checked: finite, positive, at most MAX_DT
         self._joints.after_step(int(buffers.state[0]["n_broken"]))
         for system in list(self._systems):
@@ -774,7 +785,7 @@ class World:
             first = 0
             while True:
                 stage = _run_step(w, self._params, buffers.view(), first)
-                if stage == _step.DONE:
+                if stage == _step.DONE or stage == _step.KEPT:
                     break
                 if stage == _step.NON_FINITE:
                     self._raise_non_finite(buffers)
@@ -790,7 +801,7 @@ class World:
         finally:
             self._locked = False
         try:
-            self._end_step(dt, buffers)
+            self._end_step(dt, buffers, stage == _step.KEPT)
         finally:
             if pre_error is not None:
                 raise pre_error
@@ -831,6 +842,9 @@ class World:
         self._check_finite()
         self._check_systems()
         dt, w, buffers = self._begin_step(dt)
+        # The stages one by one always rebuild the tables; whether the next step may keep
+        # them is left to a step (run_step's check).
+        self._params[0]["settled"] = 0
         times = {name: 0.0 for name, _, _ in _step.STAGES}
         clock = time.perf_counter
         start = clock()

@@ -145,7 +145,7 @@ def _first_hit(b, cx, cy, c, sn, wx, wy, local_com, start, rows, kind, shapes, r
 
 
 @njit
-def _fast_bodies(n_bodies, kind, flags, com, com0, s_body, s_flags, aabb, n_shapes):
+def fast_bodies(n_bodies, kind, flags, com, com0, s_body, s_flags, aabb, n_shapes):
     """Awake dynamic bodies with shapes that moved more than half their smallest extent this
     step (from step-start boxes), in body order. Bullets too (Box2D v3's test): one moving
     less is still overlapping what it would pass at the step's end, for the contacts."""
@@ -310,24 +310,26 @@ def _sweep_body(b, kind, flags, sleep_time, com, com0, dp, vel, angle, angle0, d
 
 @njit
 def sweep_fast_bodies(bodies, shapes, rules, com, com0, dp, angle0, dq, inv_m, n_bodies,
-                      n_shapes, slop, dynamic_response):
-    """Returns the number of bodies moved back to their time of impact. Most steps have no
-    fast body: the target list and the shapes per body are only built for one."""
+                      n_shapes, slop, dynamic_response, fast):
+    """Sweeps the ``fast`` bodies (``fast_bodies``); returns the number moved back to their
+    time of impact. Most steps have none, and the step does not call this."""
     kind = bodies.kind
     flags = bodies.flags
+    sleep_time = bodies.sleep_time
+    vel = bodies.vel
+    angle = bodies.angle
+    local_com = bodies.local_com
     s_body = shapes.body
     s_flags = shapes.flags
     aabb = shapes.aabb
-    fast = _fast_bodies(n_bodies, kind, flags, com, com0, s_body, s_flags, aabb, n_shapes)
-    if fast.shape[0] == 0:
-        return 0
+    s_vcount = shapes.vcount
+    vworld = shapes.vworld
     cls = np.empty(n_shapes, dtype=np.int64)
     targets = np.empty(n_shapes, dtype=np.int64)
     nt = _target_classes(kind, flags, inv_m, s_body, s_flags, n_shapes, cls, targets)
     if nt == 0:
         return 0
     start, rows = body_rows(s_body, s_flags, n_shapes, n_bodies)
-    s_vcount = shapes.vcount
     maxv = 1
     for s in range(n_shapes):
         if s_flags[s] & S_ALIVE:
@@ -340,8 +342,8 @@ def sweep_fast_bodies(bodies, shapes, rules, com, com0, dp, angle0, dq, inv_m, n
         for b in fast:
             if ((flags[b] & B_BULLET) != 0) != bullet:
                 continue
-            moved += _sweep_body(b, kind, flags, bodies.sleep_time, com, com0, dp, bodies.vel,
-                                 bodies.angle, angle0, dq, bodies.local_com, start, rows,
-                                 shapes, rules, shapes.vworld, aabb, targets, cls, nt, bullet,
+            moved += _sweep_body(b, kind, flags, sleep_time, com, com0, dp, vel,
+                                 angle, angle0, dq, local_com, start, rows,
+                                 shapes, rules, vworld, aabb, targets, cls, nt, bullet,
                                  dynamic_response, buf, slop, placed)
     return moved

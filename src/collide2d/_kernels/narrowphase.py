@@ -73,7 +73,11 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
     """Manifolds for the candidate pairs into the table ``new`` (capacity at least the
     number of pairs), matched against the ``n_old`` rows of ``old``: impulses carry over,
     ``new.began`` marks rows that began touching and ``old.ended`` rows that stopped.
-    Returns the number of rows written."""
+    Returns the number of rows written.
+
+    Every array is taken from the views before the first branch: a view still in use after
+    one keeps a counted reference to each of its arrays for the call (four views, most of
+    an empty world's collide stage)."""
     s_body = shapes.body
     s_vstart = shapes.vstart
     s_vcount = shapes.vcount
@@ -83,6 +87,10 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
     b_flags = bodies.flags
     vel = bodies.vel
     angvel = bodies.angvel
+    b_pos = bodies.pos
+    b_rot = bodies.rot
+    b_local_com = bodies.local_com
+    ended = old.ended
     o_a = old.a
     o_b = old.b
     o_count = old.count
@@ -135,7 +143,7 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
         polys |= act and s_vcount[a] >= 3 and s_vcount[b] >= 3
     # Polygon face normals per vertex row of vworld: once per shape per step, not once per
     # use in every pair the shape is part of.
-    nrm = np.empty((vworld.shape[0], 2))
+    nrm = np.empty((vworld.shape[0] if polys else 0, 2))
     if polys:
         vertex_normals(vworld, s_vstart, s_vcount, n_shapes, nrm)
     m = 0
@@ -196,12 +204,12 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
                 blocked = True
                 if one_way[a, 0] != 0.0 or one_way[a, 1] != 0.0:
                     blocked = _one_way_blocks(a, b, nx, ny, pts[0, 0], pts[0, 1], s_body,
-                                              one_way, bodies.pos, bodies.rot,
-                                              bodies.local_com, vel, angvel)
+                                              one_way, b_pos, b_rot, b_local_com, vel,
+                                              angvel)
                 if blocked and (one_way[b, 0] != 0.0 or one_way[b, 1] != 0.0):
                     blocked = _one_way_blocks(b, a, -nx, -ny, pts[0, 0], pts[0, 1], s_body,
-                                              one_way, bodies.pos, bodies.rot,
-                                              bodies.local_com, vel, angvel)
+                                              one_way, b_pos, b_rot, b_local_com, vel,
+                                              angvel)
                 passing = not blocked
         touching = False
         for k in range(count):
@@ -242,7 +250,6 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
                 b_flags[bb] |= B_AWAKE
         m += 1
     # Ended: old touching rows that are gone or no longer touching.
-    ended = old.ended
     ended[:n_old] = False
     for q in range(n_old):
         if o_flags[q] & C_TOUCHING:

@@ -43,7 +43,7 @@ import numpy as np
 from .._jit import njit
 from .arcade import arcade_response
 from .broadphase import find_pairs, has_sensors
-from .ccd import sweep_fast_bodies
+from .ccd import fast_bodies, sweep_fast_bodies
 from .constants import SENSOR, SOLID
 from .integrate import (
     begin_step,
@@ -67,6 +67,7 @@ from .joints import (
 from .materials import contact_materials
 from .narrowphase import collide_pairs, sensor_pairs
 from .poses import body_rotations, fatten_boxes, place_shapes
+from .settled import all_settled, keep_tables
 from .solver import (
     EXTRA_PASSES,
     SolveRows,
@@ -88,6 +89,9 @@ DONE = -1
 # A body's pose, velocity or force is NaN or inf (its slot in the step record's "need"):
 # nothing was changed.
 NON_FINITE = -2
+# Done, on a settled world: its tables were kept where they are (settled.py), so the
+# surface leaves them in place rather than swapping in the step buffers'.
+KEPT = -3
 
 
 @njit(inline="always")
@@ -120,8 +124,10 @@ def pairs(w, p, t):
                             prm["dynamic_response"], SOLID)
     k = pa.shape[0]
     pair_a, pair_b, pair_resp = t.pair_a, t.pair_b, t.pair_resp
-    # Every pair may become a contact row and a constraint row.
-    if k > pair_a.shape[0] or k > t.contacts.a.shape[0] or k > t.rows.shape[0]:
+    # Every pair may become a contact row and a constraint row. (The sizes are read before
+    # the branch, as every array: see the substep stages.)
+    room = min(pair_a.shape[0], t.contacts.a.shape[0], t.rows.shape[0])
+    if k > room:
         st["need"] = k
         return 1
     pair_a[:k] = pa
@@ -150,41 +156,62 @@ def collide(w, p, t):
 @njit(inline="always")
 def prepare(w, p, t):
     """Everything the substeps share: poses and effective masses (after the narrowphase
-    woke what it touched), constraint rows, the substep count and the soft coefficients."""
+    woke what it touched), constraint rows, the substep count, the soft coefficients, the
+    joints' frames; bodies no constraint holds go through all their substeps at once.
+    (``run_step`` calls the three parts itself, the joints' only when there are any.)"""
+    prepare_contacts_stage(w, p, t)
+    if p[0]["n_joints"] > 0:
+        prepare_joints_stage(w, p, t)
+    integrate_free(w, p, t)
+    return 0
+
+
+@njit(inline="always")
+def prepare_contacts_stage(w, p, t):
+    """Poses and effective masses, arcade response, the contact rows, the substep count and
+    the soft coefficients. Every array is taken from the views before the first branch
+    (see the substep stages below)."""
     prm = p[0]
     st = t.state[0]
     b = w.bodies
     s = w.shapes
     c = t.contacts
+    J = w.joints
     nb = prm["n_bodies"]
     m = st["n_contacts"]
     gx = prm["gx"]
     gy = prm["gy"]
     dt = prm["dt"]
+    kind, flags, gravity_scale = b.kind, b.flags, b.gravity_scale
+    vel, angvel = b.vel, b.angvel
+    com, dp, inv_m, inv_i = t.com, t.dp, t.inv_m, t.inv_i
+    c_a, c_b, c_resp, c_flags = c.a[:m], c.b[:m], c.resp[:m], c.flags[:m]
+    c_count, c_normal, c_sep = c.count[:m], c.normal[:m], c.sep[:m]
+    c_nimp, c_timp, c_impulse = c.nimp[:m], c.timp[:m], c.impulse[:m]
+    material, s_body = t.material[:m], s.body
+    soft, soft_static, heavy, touched = t.soft, t.soft_static, t.heavy, t.touched
+    t_rows, t_ba, t_bb, t_nmass, t_static = t.rows, t.ba, t.bb, t.nmass, t.static_pair
     # Sleeping islands an awake body now touches or joins wake before the solver reads who
-    # is awake (begin_step's masses, the joints' rows).
-    if prm["sleeping"] != 0:
-        wake_islands(nb, b.kind, b.flags, c.a[:m], c.b[:m], c.resp[:m], c.flags[:m], s.body,
-                     w.joints.body_a, w.joints.body_b, w.joints.flags, prm["n_joints"])
-    begin_step(b.pos, b.rot, b.local_com, b.kind, b.flags, b.inv_mass, b.inv_inertia, b.mass,
-               b.inertia, nb, t.com, t.com0, b.angle, t.angle0, t.dp, t.dq, t.inv_m, t.inv_i)
+    # is awake (begin_step's masses, the joints' rows). Sleeping off, nothing sleeps: no
+    # links to follow (counts, not a branch, until every view is read).
+    linked = m * (prm["sleeping"] != 0)
+    wake_islands(nb, kind, flags, c_a[:linked], c_b[:linked], c_resp[:linked],
+                 c_flags[:linked], s_body, J.body_a, J.body_b, J.flags,
+                 prm["n_joints"] * (prm["sleeping"] != 0))
+    begin_step(b.pos, b.rot, b.local_com, kind, flags, b.inv_mass, b.inv_inertia, b.mass,
+               b.inertia, nb, com, t.com0, b.angle, t.angle0, dp, t.dq, inv_m, inv_i)
     # Restitution's energy bound: only contacts read it, so without any it is skipped.
-    free_velocities(b.vel, b.angvel, b.force, b.torque, t.inv_m, t.inv_i, b.gravity_scale, gx,
-                    gy, dt, b.kind, b.flags, nb if m > 0 else 0, t.vfree, t.wfree,
-                    t.kin_moving)
-    arcade_response(c.a[:m], c.b[:m], c.resp[:m], c.count[:m], c.normal[:m], c.sep[:m],
-                    t.material[:m], s.body, s.friction, s.elasticity, b.flags, t.com, t.dp,
-                    b.vel, b.angvel, t.inv_m, prm["arcade_static_speed"])
+    free_velocities(vel, angvel, b.force, b.torque, inv_m, inv_i, gravity_scale, gx, gy, dt,
+                    kind, flags, nb * min(m, 1), t.vfree, t.wfree, t.kin_moving)
+    arcade_response(c_a, c_b, c_resp, c_count, c_normal, c_sep, material, s_body, s.friction,
+                    s.elasticity, flags, com, dp, vel, angvel, inv_m,
+                    prm["arcade_static_speed"])
     k = prepare_contacts(c, m, s, b, t, prm["block_impacts"] != 0, prm["colour_rows"] != 0)
     st["n_rows"] = k
-    rows = t.rows[:k]
-    ba = t.ba[:k]
-    bb = t.bb[:k]
-    c_count = c.count[:m]
-    c_normal = c.normal[:m]
-    c_nimp = c.nimp[:m]
-    c_timp = c.timp[:m]
-    inv_m = t.inv_m[:nb]
+    rows = t_rows[:k]
+    ba = t_ba[:k]
+    bb = t_bb[:k]
+    inv_m = inv_m[:nb]
     substeps = prm["substeps"]
     h = dt / substeps
     # Contact stiffness can not exceed what the substep resolves (a quarter of its rate);
@@ -194,8 +221,8 @@ def prepare(w, p, t):
     n_prev = prm["substeps_prev"]
     if prm["max_substeps"] > substeps and k > 0:
         load, level, queue, nq, start, edge = contact_loads(ba, bb, rows, c_normal, inv_m,
-                                                           b.gravity_scale, gx, gy, nb)
-        depth = rest_depths(load, rows, c_count, t.nmass[:k], t.static_pair[:k],
+                                                           gravity_scale, gx, gy, nb)
+        depth = rest_depths(load, rows, c_count, t_nmass[:k], t_static[:k],
                             2.0 * np.pi * contact_hertz)
         deepest, worst = stack_depth(ba, bb, load, depth, level, queue, nq, start, edge, nb)
         n = stack_substeps(deepest, worst, substeps, prm["max_substeps"], n_prev)
@@ -216,24 +243,40 @@ def prepare(w, p, t):
         g_new = np.empty(2)
         g_new[0] = gx
         g_new[1] = gy
-        shed_weight(ba, bb, rows, c_normal, inv_m, b.gravity_scale, g_old, g_new, nb, c_nimp,
+        shed_weight(ba, bb, rows, c_normal, inv_m, gravity_scale, g_old, g_new, nb, c_nimp,
                     c_timp)
     zeta = prm["contact_damping_ratio"]
-    t.soft[0], t.soft[1], t.soft[2] = make_soft(contact_hertz, zeta, h)
-    t.soft_static[0], t.soft_static[1], t.soft_static[2] = make_soft(2.0 * contact_hertz,
-                                                                     zeta, h)
-    c.impulse[:m] = 0.0
-    st["n_heavy"] = (mass_ratio_rows(ba, bb, inv_m, t.heavy)
+    soft[0], soft[1], soft[2] = make_soft(contact_hertz, zeta, h)
+    soft_static[0], soft_static[1], soft_static[2] = make_soft(2.0 * contact_hertz, zeta, h)
+    c_impulse[:] = 0.0
+    st["n_heavy"] = (mass_ratio_rows(ba, bb, inv_m, heavy)
                      if prm["mass_ratio_passes"] != 0 else 0)
-    contact_bodies(ba, bb, nb, t.touched)
+    contact_bodies(ba, bb, nb, touched)
     st["n_joints_on"] = 0
-    if prm["n_joints"] > 0:
-        st["n_joints_on"] = prepare_joints(w.joints, prm["n_joints"], b, t, h, contact_hertz,
-                                           n_prev / substeps)
+    return 0
+
+
+@njit(inline="always")
+def prepare_joints_stage(w, p, t):
+    """The frames of the joints the substeps solve."""
+    prm = p[0]
+    st = t.state[0]
+    st["n_joints_on"] = prepare_joints(w.joints, prm["n_joints"], w.bodies, t, st["h"],
+                                       st["contact_hertz"],
+                                       prm["substeps_prev"] / st["substeps"])
+    return 0
+
+
+@njit(inline="always")
+def integrate_free(w, p, t):
+    """Bodies no contact or joint holds go through all their substeps at once."""
+    prm = p[0]
+    st = t.state[0]
+    b = w.bodies
     integrate_alone(b.vel, b.angvel, b.force, b.torque, t.inv_m, t.inv_i, b.gravity_scale,
-                    b.damping, b.angular_damping, prm["damping"], gx, gy, h, substeps,
-                    prm["explicit"] != 0, t.com, b.angle, t.angle0, t.dp, t.dq, b.kind,
-                    b.flags, nb, t.touched)
+                    b.damping, b.angular_damping, prm["damping"], prm["gx"], prm["gy"],
+                    st["h"], st["substeps"], prm["explicit"] != 0, t.com, b.angle, t.angle0,
+                    t.dp, t.dq, b.kind, b.flags, prm["n_bodies"], t.touched)
     return 0
 
 
@@ -381,10 +424,29 @@ def restitution(w, p, t):
 
 @njit(inline="always")
 def continuous(w, p, t):
+    """(``run_step`` calls the two parts itself, the sweep only when a body is fast.)"""
+    fast = find_fast(w, p, t)
+    if fast.shape[0] > 0:
+        sweep_fast(w, p, t, fast)
+    return 0
+
+
+@njit(inline="always")
+def find_fast(w, p, t):
+    """The bodies that moved far enough this step to pass something (ccd.py)."""
+    prm = p[0]
+    b = w.bodies
+    s = w.shapes
+    return fast_bodies(prm["n_bodies"], b.kind, b.flags, t.com, t.com0, s.body, s.flags,
+                       s.aabb, prm["n_shapes"])
+
+
+@njit(inline="always")
+def sweep_fast(w, p, t, fast):
     prm = p[0]
     sweep_fast_bodies(w.bodies, w.shapes, w.rules, t.com, t.com0, t.dp, t.angle0, t.dq,
                       t.inv_m, prm["n_bodies"], prm["n_shapes"], prm["slop"],
-                      prm["dynamic_response"])
+                      prm["dynamic_response"], fast)
     return 0
 
 
@@ -450,16 +512,28 @@ def run_step(w, p, t, first):
     ``PRESOLVE`` (with ``p["presolve"]`` set, once the contacts are found: call the
     callbacks, then again from ``PRESOLVE``), or the stage to run again once
     ``t.state["need"]`` rows fit. At ``DONE`` the record ``p`` describes the world the step
-    left (its tables' rows, substeps, the gravity its impulses were solved under)."""
+    left (its tables' rows, substeps, the gravity its impulses were solved under). On a
+    settled world (settled.py) it keeps the world's tables and returns ``KEPT``."""
     st = t.state[0]
     prm = p[0]
     if first == 0:
         b = w.bodies
         bad = first_non_finite(b.pos, b.angle, b.vel, b.angvel, b.force, b.torque, b.flags,
                                prm["n_bodies"])
+        still = all_settled(b.kind, b.flags, b.vel, b.angvel, b.force, b.torque, b.sleep_time,
+                            prm["time_to_sleep"], prm["n_bodies"])
         if bad >= 0:
             st["need"] = bad
             return NON_FINITE
+        settled = (still and prm["sleeping"] != 0 and prm["presolve"] == 0
+                   and prm["substeps_prev"] == prm["substeps"])
+        if settled and prm["settled"] != 0 and prm["shapes_fresh"] != 0:
+            keep(w, p, t)
+            return KEPT
+        # The stages below build this step's tables at these poses: a next step that
+        # starts settled can keep them (a step that stops to grow a table resumes here
+        # with first > 0 and finishes them; the surface clears the flag on a change).
+        prm["settled"] = 1 if settled else 0
     if first <= PRESOLVE:
         if first <= PAIRS:
             if first == 0:
@@ -469,7 +543,12 @@ def run_step(w, p, t, first):
             collide(w, p, t)
             if prm["presolve"] != 0:
                 return PRESOLVE
-        prepare(w, p, t)
+        # prepare's parts, each taking its views in one straight run (see the substep
+        # stages), the joints' only with joints
+        prepare_contacts_stage(w, p, t)
+        if prm["n_joints"] > 0:
+            prepare_joints_stage(w, p, t)
+        integrate_free(w, p, t)
         for sub in range(st["substeps"] if substep_loop(st) else 0):
             st["sub"] = sub
             integrate_velocities_stage(w, p, t)
@@ -478,13 +557,39 @@ def run_step(w, p, t, first):
             integrate_positions_stage(w, p, t)
             relax(w, p, t)
         restitution(w, p, t)
-        continuous(w, p, t)
+        fast = find_fast(w, p, t)  # continuous, its sweep only for fast bodies
+        if fast.shape[0] > 0:
+            sweep_fast(w, p, t, fast)
         finish(w, p, t)
         sleep(w, p, t)
     if sensors(w, p, t):
         return SENSORS
     end_record(p, t)
     return DONE
+
+
+@njit(inline="always")
+def keep(w, p, t):
+    """A settled world's step (settled.py): the tables stay, their event flags and the
+    solver's outputs cleared, and the record as the stages would leave it."""
+    prm = p[0]
+    st = t.state[0]
+    m = prm["n_contacts"]
+    ns = prm["n_sensors"]
+    nj = prm["n_joints"]
+    keep_tables(w.contacts.began, w.contacts.impulse, m, t.contacts.ended, w.sensors.began, ns,
+                t.sensors.ended, w.joints.on, w.joints.reaction, nj)
+    st["n_pairs"] = 0
+    st["n_contacts"] = m
+    st["n_rows"] = 0
+    st["n_heavy"] = 0
+    st["n_sensors"] = ns
+    st["n_joints_on"] = 0
+    st["n_broken"] = 0
+    st["substeps"] = prm["substeps"]
+    st["h"] = prm["dt"] / prm["substeps"]
+    st["need"] = 0
+    end_record(p, t)
 
 
 @njit(inline="always")

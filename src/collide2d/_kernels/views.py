@@ -114,6 +114,9 @@ PARAMS_DTYPE = np.dtype([
     ("n_joints", np.int64),  # joint store rows in use
     # 1: a pre-solve callback is registered, run_step returns PRESOLVE after collide
     ("presolve", np.int64),
+    # 1: the last step started with nothing able to move and nothing has changed since
+    # (settled.py); the surface clears it on any change to filters, rules or bodies
+    ("settled", np.int64),
 ])
 
 #: Scalars a step passes from stage to stage, and its results.

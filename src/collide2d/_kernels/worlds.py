@@ -31,7 +31,7 @@ def step_worlds(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, broke
     body's state (``status`` its slot), in which case no world was stepped.
 
     Per world: ``status`` the stage to run again once a table grew (``run_step``'s result;
-    ``DONE`` when finished), ``prev_contacts`` the rows of the table the step replaced
+    ``DONE`` or ``KEPT`` when finished), ``prev_contacts`` the rows of the table the step replaced
     (their ``ended`` flags are that step's end events), ``broken`` the joints it broke."""
     n = len(ws0)
     for i in prange(n):
@@ -54,7 +54,7 @@ def step_worlds(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, broke
         status[i] = s
         broken[i] = t.state[0]["n_broken"]
         if s == DONE:
-            parity[i] = 1 - parity[i]
+            parity[i] = 1 - parity[i]  # (KEPT: the world's tables stayed in place)
     return -1
 
 

@@ -1,0 +1,47 @@
+"""The settled world's short cut: a step in which nothing can move.
+
+When every dynamic body sleeps with a full sleep clock, no kinematic body moves, no force
+waits and sleeping is on, the stages change nothing but event flags: the broadphase finds
+the pairs it found last step, the narrowphase keeps every sleeping manifold as it was, no
+constraint row is solved, nothing integrates and nothing falls asleep or wakes. ``run_step``
+then keeps the world's tables as they stand (``keep_tables``) instead of rebuilding them,
+provided the last step also started settled (``p["settled"]``: its tables were built at
+these poses, with these filters and rules; the surface clears it on any change) and the
+shapes are where it left them (``p["shapes_fresh"]``). The result is bit for bit what the
+stages would have written; a settled pile then costs a pass over its bodies, not a step.
+"""
+
+from .._jit import njit
+from .constants import B_ALIVE, B_AWAKE, DYNAMIC
+
+
+@njit
+def all_settled(kind, flags, vel, angvel, force, torque, sleep_time, time_to_sleep,
+                n_bodies):
+    """No live dynamic body awake or short of ``time_to_sleep``, and no live body moving
+    or with a force or torque waiting."""
+    for b in range(n_bodies):
+        fl = flags[b]
+        if not fl & B_ALIVE:
+            continue
+        if kind[b] == DYNAMIC and ((fl & B_AWAKE) or sleep_time[b] < time_to_sleep):
+            return False
+        if (vel[b, 0] != 0.0 or vel[b, 1] != 0.0 or angvel[b] != 0.0 or force[b, 0] != 0.0
+                or force[b, 1] != 0.0 or torque[b] != 0.0):
+            return False
+    return True
+
+
+@njit
+def keep_tables(c_began, c_impulse, n_contacts, ended, s_began, n_sensors, s_ended,
+                j_on, j_reaction, n_joints):
+    """What the stages would write on a settled world: no contact or sensor began this
+    step (the world's tables), none ended (the step buffers' tables, where the surface
+    reads the last step's ends), no contact impulse, no joint solved, no reaction."""
+    c_began[:n_contacts] = False
+    c_impulse[:n_contacts] = 0.0
+    ended[:] = False
+    s_began[:n_sensors] = False
+    s_ended[:] = False
+    j_on[:n_joints] = False
+    j_reaction[:n_joints] = 0.0
