@@ -658,16 +658,8 @@ class Body:
 
     def _wake_touching(self, s: int) -> None:
         """Wake this body and every body in contact with one of its shapes."""
-        world = self._world
-        c = world._contacts.rows()
-        st = world._shapes
-        rows = np.asarray([r for shape in self._shapes for r in shape._rows], dtype=np.int64)
-        touching = np.isin(c.a, rows) | np.isin(c.b, rows)
-        b = world._bodies
-        others = np.unique(np.concatenate((st.body[c.a[touching]], st.body[c.b[touching]])))
-        for other in others.tolist():
-            b.flags[other] |= S.B_AWAKE
-            b.sleep_time[other] = 0.0
+        self._world._wake_touching(
+            np.asarray([r for shape in self._shapes for r in shape._rows], dtype=np.int64))
         self._wake(s)
 
     def _touched(self, s: int) -> None:

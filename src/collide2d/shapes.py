@@ -262,16 +262,7 @@ class Shape:
         v = V.finite_scalar("surface_speed", value)
         V.check_bound("surface_speed", v)
         self._set("surface_speed", v)
-        world = self._world
-        c = world._contacts.rows()
-        rows = np.asarray(self._rows, dtype=np.int64)
-        touching = np.isin(c.a, rows) | np.isin(c.b, rows)
-        st, b = world._shapes, world._bodies
-        for other in np.unique(np.concatenate((st.body[c.a[touching]],
-                                               st.body[c.b[touching]]))).tolist():
-            if b.kind[other] == S.DYNAMIC:
-                b.flags[other] |= S.B_AWAKE
-                b.sleep_time[other] = 0.0
+        self._world._wake_touching(np.asarray(self._rows, dtype=np.int64))
 
     @property
     def one_way(self):

@@ -509,15 +509,10 @@ class World:
         """Remove shapes of one body: one pass over the tables for all of them."""
         if not shapes:
             return
-        c = self._contacts.rows()
         st = self._shapes
         rows = np.fromiter((r for shape in shapes for r in shape._rows), dtype=np.int64)
         # Whatever rested on these shapes must wake up and fall.
-        touching = np.isin(c.a, rows) | np.isin(c.b, rows)
-        b = self._bodies
-        for other in np.unique(np.concatenate((st.body[c.a[touching]], st.body[c.b[touching]]))):
-            b.flags[other] |= S.B_AWAKE
-            b.sleep_time[other] = 0.0
+        touching = self._wake_touching(rows)
         for r in rows.tolist():
             st.release(r)
         gone = set()
@@ -532,6 +527,18 @@ class World:
         self._sensors.keep(np.isin(sensors.a, rows, invert=True)
                            & np.isin(sensors.b, rows, invert=True))
         self._tables_changed()
+
+    def _wake_touching(self, rows) -> np.ndarray:
+        """Wake every body in contact with one of the shape ``rows`` (their clocks restart);
+        returns which rows of the contact table name one of them."""
+        c = self._contacts.rows()
+        touching = np.isin(c.a, rows) | np.isin(c.b, rows)
+        body = self._shapes.body
+        others = np.unique(np.concatenate((body[c.a[touching]], body[c.b[touching]])))
+        b = self._bodies
+        b.flags[others] |= S.B_AWAKE
+        b.sleep_time[others] = 0.0
+        return touching
 
     def _topology_changed(self) -> None:
         self._shapes_dirty = True
