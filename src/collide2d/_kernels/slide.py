@@ -809,8 +809,10 @@ def _run_movers(movers, req_vel, bodies, shapes, chars, tiles, params, out, cont
             cdy = pos[fb, 1] + sn * rx + c * ry - py
             excl = fb
             carry = True
-        # Added only when set: a zero leaves the platform carry's bits as they were.
-        if ch_floor_speed[b, 0] != 0.0 or ch_floor_speed[b, 1] != 0.0:
+        # Added only when set: a zero leaves the platform carry's bits as they were. Only
+        # while the conveyor's body is still the one it stood on (not removed since).
+        if ((ch_floor_speed[b, 0] != 0.0 or ch_floor_speed[b, 1] != 0.0) and fb >= 0
+                and fb < n_bodies and b_gen[fb] == ch_floor_gen[b] and (b_flags[fb] & B_ALIVE)):
             cdx += ch_floor_speed[b, 0] * dt
             cdy += ch_floor_speed[b, 1] * dt
             carry = True
