@@ -254,3 +254,72 @@ def test_callbacks_added_to_a_world_read_from_the_batch_are_refused():
     batch.world(1).on_pre_solve(lambda pre: None)
     with pytest.raises(ValueError, match="world 1: has callbacks"):
         batch.step(1 / 60)
+
+
+def _ray_scene():
+    """A floor, a wall, a sensor box, and a box and a ball that fall and tumble."""
+    world = c2d.World()
+    ground = world.add_body(kind="static")
+    ground.add_box(20, 1, offset=(0, -0.5))
+    ground.add_segment((6, 0), (6, 8), category=0b10)
+    ground.add_box(1, 1, offset=(-4, 3), sensor=True)
+    box = world.add_body(position=(0.2, 3), angle=0.3)
+    box.add_box(1, 1)
+    ball = world.add_body(position=(-2, 2))
+    ball.add_circle(0.5)
+    return world, box, ball
+
+
+@pytest.mark.parametrize("filter_kwargs", [{}, {"mask": 0b01}, {"sensors": True},
+                                           {"exclude": "box"}])
+def test_batch_raycast_equals_each_worlds_raycast_many(filter_kwargs):
+    """Row k of world i equals world.raycast_many of that world's segments, with the same
+    filter, as the worlds move apart under different impulses."""
+    world, box, ball = _ray_scene()
+    kw = dict(filter_kwargs)
+    if kw.get("exclude") == "box":
+        kw["exclude"] = [box]
+    flt = c2d.QueryFilter(**kw)
+    batch = c2d.WorldBatch(world, N)
+    rng = np.random.default_rng(2)
+    m = 40
+    for step in range(12):
+        batch.apply_impulses([box.id, ball.id], rng.uniform(-3, 3, (N, 2, 2)))
+        batch.step(DT)
+        starts = rng.uniform(-8, 8, (N, m, 2))
+        ends = starts + rng.uniform(-10, 10, (N, m, 2))
+        ends[:, :4] = starts[:, :4]  # zero-length segments too
+        out = batch.raycast(starts, ends, flt)
+        for i in range(N):
+            w = batch.world(i)
+            lone_kw = dict(kw)
+            if "exclude" in lone_kw:
+                lone_kw["exclude"] = [w.body(box.id)]
+            ref = w.raycast_many(starts[i], ends[i], c2d.QueryFilter(**lone_kw))
+            for name in ("hit", "body", "shape", "point", "normal", "fraction"):
+                np.testing.assert_array_equal(getattr(out, name)[i], getattr(ref, name),
+                                              err_msg=f"{name}, world {i}, step {step}")
+        assert out.hit.any() and not out.hit.all()
+
+
+@pytest.mark.nojit
+def test_batch_raycast_by_hand():
+    """Hand-worked hits: a ray down onto the floor's top (y = 0) at fraction 0.5, one
+    across the wall at x = 6 that a mask hides, the same segments for every world."""
+    world, box, ball = _ray_scene()
+    batch = c2d.WorldBatch(world, 2)
+    starts = [(3.0, 2.0), (5.0, 7.0)]
+    ends = [(3.0, -2.0), (7.0, 7.0)]
+    out = batch.raycast(starts, ends)
+    assert out.fraction.tolist() == [[0.5, 0.5], [0.5, 0.5]]
+    assert out.point[:, 0].tolist() == [[3.0, 0.0], [3.0, 0.0]]
+    assert out.normal[:, 1].tolist() == [[-1.0, 0.0], [-1.0, 0.0]]
+    hidden = batch.raycast(starts, ends, c2d.QueryFilter(mask=0b01))
+    assert hidden.hit.tolist() == [[True, False], [True, False]]
+    assert np.isnan(hidden.fraction[:, 1]).all() and (hidden.body[:, 1] == -1).all()
+    with pytest.raises(ValueError, match="starts"):
+        batch.raycast(np.zeros((3, 2, 2)), np.zeros((3, 2, 2)))
+    with pytest.raises(ValueError, match="ends"):
+        batch.raycast(np.zeros((2, 2)), np.zeros((3, 2)))
+    with pytest.raises(TypeError, match="filter"):
+        batch.raycast(starts, ends, filter=3)
