@@ -323,3 +323,40 @@ def test_batch_raycast_by_hand():
         batch.raycast(np.zeros((2, 2)), np.zeros((3, 2)))
     with pytest.raises(TypeError, match="filter"):
         batch.raycast(starts, ends, filter=3)
+
+
+def test_a_batch_made_uncompiled_steps_on_after_the_switch(monkeypatch):
+    """A batch made while the kernels run as Python (a background compile under way) holds
+    plain lists; once the compile is done its next call remakes them for the compiled
+    kernels, and every bit equals a batch that ran compiled throughout."""
+    from collide2d import _tiers
+
+    saved = dict(vars(_tiers._state))
+    done = {"flag": False}
+    monkeypatch.setattr(_tiers, "POLL_EVERY_S", 0.0)
+    monkeypatch.setattr(_tiers, "_compile_finished", lambda: done["flag"])
+    world, bodies = _scene()
+    ids = [b.id for b in bodies]
+    try:
+        _tiers.use("python")
+        st = _tiers._state
+        st.pending, st.started, st.proc, st.next_poll = True, True, None, 0.0
+        batch = c2d.WorldBatch(world, N)
+        assert type(batch._lists["bodies"]) is list
+        for _ in range(4):
+            batch.step(DT)
+        done["flag"] = True
+        for _ in range(4):
+            batch.step(DT)
+        assert _tiers.tier() == "compiled"
+        assert type(batch._lists["bodies"]) is not list
+        got = batch.body_states(ids)
+    finally:
+        _tiers.use(saved["tier"])
+        vars(_tiers._state).update(saved)
+    ref = c2d.WorldBatch(world, N)
+    for _ in range(8):
+        ref.step(DT)
+    want = ref.body_states(ids)
+    for a, b in zip(got, want, strict=True):
+        np.testing.assert_array_equal(a, b)
