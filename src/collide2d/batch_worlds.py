@@ -611,14 +611,22 @@ class WorldBatch:
         if a.ndim not in (1, 2) or (a.ndim == 2 and a.shape[0] != n):
             raise ValueError(f"{name}: expected shape (k,) or ({n}, k), got {a.shape}")
         a = a.astype(np.int64, copy=False)
-        key = (name, a.shape, a.tobytes())
+        # Ids shared by every world are kept by value; per-world ids by shape, with the
+        # rows that changed since the last call checked again (a world that was replaced,
+        # as an environment's reset does, may number its bodies differently).
+        key = (name, a.shape, a.tobytes() if a.ndim == 1 else None)
         cache = self._slot_cache.get(key)
         if cache is None:
             if len(self._slot_cache) > 32:
                 self._slot_cache.clear()
             k = a.shape[-1]
-            cache = self._slot_cache[key] = [a, np.zeros((n, k), np.int64),
+            cache = self._slot_cache[key] = [a.copy(), np.zeros((n, k), np.int64),
                                              np.zeros(n, np.bool_)]
+        elif a.ndim == 2:
+            changed = (cache[0] != a).any(axis=1)
+            if changed.any():
+                cache[0][changed] = a[changed]
+                cache[2][changed] = False
         self._refresh()
         todo = np.flatnonzero(~cache[2])
         if todo.size:

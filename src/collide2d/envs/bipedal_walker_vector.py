@@ -95,7 +95,9 @@ class BipedalWalkerVector(VectorEnv):
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         n = self.num_envs
         self.batch: WorldBatch | None = None
-        self._bodies = None  # ids of the hull, then each leg's two segments
+        # Per row, ids of the hull and each leg's two segments (hardcore terrain has a
+        # number of bodies of its own before them, so they differ from row to row).
+        self._bodies = np.zeros((n, 5), np.int64)
         self._joints = None  # indices of the four joints in world.joints
         self._ends = None  # per joint, the columns of its bodies a and b in _bodies
         self._ref = np.zeros((n, 4))  # the joints' reference angles
@@ -118,6 +120,7 @@ class BipedalWalkerVector(VectorEnv):
         self._game_over[i] = env.game_over
         self._ground[i] = env.ground_contact
         self._prev_shaping[i] = env.prev_shaping
+        self._bodies[i] = [b.id for b in (env.hull, *env.legs)]
         store = world._joints.store
         self._ref[i] = store.ref_angle[[j._slot for j in env.joints]]
         self._steps[i] = 0
@@ -147,7 +150,6 @@ class BipedalWalkerVector(VectorEnv):
             first = self._envs[0]
             bodies = [first.hull, *first.legs]
             column = {b.id: k for k, b in enumerate(bodies)}
-            self._bodies = np.array([b.id for b in bodies])
             handles = first.world.joints
             self._joints = np.array([handles.index(j) for j in first.joints])
             self._ends = np.array([(column[j.body_a.id], column[j.body_b.id])
