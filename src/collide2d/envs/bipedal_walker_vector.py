@@ -16,9 +16,11 @@ Auto-reset is Gymnasium 1.x's ``NEXT_STEP`` mode: the step after a row ends retu
 row's reset observation with reward 0 and ``terminated = truncated = False``, and its
 action is ignored. Rendering (``render_mode="rgb_array"``) draws environment 0.
 
-Throughput with random actions (``bench/vector_envs.md``): at 1,024 environments the
-compiled batch step takes most of a vector step, and the single environment's ``reset``
-(terrain built in Python) most of the rest.
+Throughput with random actions, one thread: about level with Gymnasium's Box2D walker
+vectorised synchronously, per CPU second (1.27 times at 1,024 environments right after
+``reset``, 1.01 in steady state at 256; ``docs/envs.md``). The compiled batch step takes
+about 100 us per world, the batch ray cast 3.5 us, the NumPy here about 10 us; each reset
+(the single environment's, terrain built in Python) about 10 ms.
 """
 
 from __future__ import annotations
