@@ -360,3 +360,25 @@ def test_a_batch_made_uncompiled_steps_on_after_the_switch(monkeypatch):
     want = ref.body_states(ids)
     for a, b in zip(got, want, strict=True):
         np.testing.assert_array_equal(a, b)
+
+
+def test_batch_raycast_gives_the_same_bits_with_one_thread_or_two():
+    numba = pytest.importorskip("numba")
+    world, box, ball = _ray_scene()
+    rng = np.random.default_rng(9)
+    starts = rng.uniform(-8, 8, (8, 30, 2))
+    ends = starts + rng.uniform(-10, 10, (8, 30, 2))
+    pushes = rng.uniform(-3, 3, (8, 1, 2))
+    runs = []
+    before = numba.get_num_threads()
+    try:
+        for threads in (1, min(2, numba.config.NUMBA_NUM_THREADS)):
+            numba.set_num_threads(threads)
+            batch = c2d.WorldBatch(world, 8)
+            batch.apply_impulses([box.id], pushes)
+            batch.step(DT)
+            runs.append(batch.raycast(starts, ends))
+    finally:
+        numba.set_num_threads(before)
+    for a, b in zip(*runs, strict=True):
+        np.testing.assert_array_equal(a, b)
