@@ -33,6 +33,7 @@ from gymnasium.vector.utils import batch_space
 from ..batch_worlds import WorldBatch
 from ..queries import QueryFilter
 from . import bipedal_walker as W
+from ._rows import row_seeds
 
 #: Episode limits as registered (``max_episode_steps`` of the two ids).
 LIMIT, LIMIT_HARDCORE = 1600, 2000
@@ -132,20 +133,7 @@ class BipedalWalkerVector(VectorEnv):
         """Reset every row: ``seed`` an int (row i gets ``seed + i``, as Gymnasium's
         synchronous vector env does), a list of ints or None per row, or None."""
         super().reset(seed=seed if type(seed) is int else None)
-        n = self.num_envs
-        if seed is None:
-            seeds = [None] * n
-        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            seeds = [int(seed) + i for i in range(n)]
-        else:
-            seeds = list(seed)
-            if len(seeds) != n:
-                raise ValueError(f"seed: expected {n} seeds, got {len(seeds)}")
-            for s in seeds:
-                if s is not None and (isinstance(s, bool)
-                                      or not isinstance(s, (int, np.integer))):
-                    raise TypeError(f"seed: expected ints or None per row, got {s!r}")
-            seeds = [None if s is None else int(s) for s in seeds]
+        seeds = row_seeds(seed, self.num_envs)
         obs = np.stack([self._start(i, s) for i, s in enumerate(seeds)])
         worlds = [env.world for env in self._envs]
         if self.batch is None:
