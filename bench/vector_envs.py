@@ -1,13 +1,17 @@
-"""Throughput of the vector LunarLander: collide2d's batched env against Gymnasium's own.
+"""Throughput of the vector LunarLander and BipedalWalker: collide2d's batched envs against
+Gymnasium's own.
 
-    python bench/vector_envs.py [--seconds S] [--sizes 1,64,1024] [--out bench/vector_envs.md]
+    python bench/vector_envs.py [--seconds S] [--sizes 1,64,1024] [--envs lander,walker]
+                                [--out bench/vector_envs.md]
 
 Environment steps per second with random actions (auto-reset included), for each number of
-environments: collide2d's ``make_vec("collide2d/LunarLander-v3")`` (one compiled call a
-step for all worlds) with 1 and 2 Numba threads, and Gymnasium's ``LunarLander-v3`` (Box2D
-2.3) through ``vectorization_mode="sync"``, in the same run. Then where a collide2d step's
-time goes: the compiled batch step against the NumPy around it, and one lander world's
-``World.profile`` stages.
+environments: collide2d's ``make_vec("collide2d/LunarLander-v3")`` and
+``make_vec("collide2d/BipedalWalker-v3")`` (one compiled call a step for all worlds, and for
+the walker one compiled ray cast of every lidar) with 1 and 2 Numba threads, and
+Gymnasium's ``LunarLander-v3`` / ``BipedalWalker-v3`` (Box2D 2.3) through
+``vectorization_mode="sync"``, in the same run. Then where a collide2d step's time goes:
+the compiled batch step (and the walker's batch ray cast) against the resets and the NumPy
+around them, and one lander world's ``World.profile`` stages.
 """
 
 from __future__ import annotations
@@ -25,46 +29,77 @@ import numpy as np  # noqa: E402
 import collide2d.envs  # noqa: E402,F401
 
 
-def _rate(envs, seconds: float, seed: int = 0) -> float:
+def _lander_actions(rng, n):
+    return rng.integers(0, 4, n)
+
+
+def _walker_actions(rng, n):
+    return rng.uniform(-1.0, 1.0, (n, 4)).astype(np.float32)
+
+
+#: name: (collide2d id, Gymnasium's id, random actions of (rng, n), title)
+ENVS = {
+    "lander": ("collide2d/LunarLander-v3", "LunarLander-v3", _lander_actions,
+               "LunarLander"),
+    "walker": ("collide2d/BipedalWalker-v3", "BipedalWalker-v3", _walker_actions,
+               "BipedalWalker"),
+}
+
+
+def _rate(envs, actions, seconds: float, seed: int = 0) -> float:
     """Environment steps per second over at least ``seconds`` (and 3 steps)."""
     envs.reset(seed=seed)
     rng = np.random.default_rng(seed)
     n = envs.num_envs
     steps, t0 = 0, time.perf_counter()
     while steps < 3 or time.perf_counter() - t0 < seconds / 4:  # warm, resets included
-        envs.step(rng.integers(0, 4, n))
+        envs.step(actions(rng, n))
         steps += 1
     steps, t0 = 0, time.perf_counter()
     while steps < 3 or time.perf_counter() - t0 < seconds:
-        envs.step(rng.integers(0, 4, n))
+        envs.step(actions(rng, n))
         steps += 1
     return steps * n / (time.perf_counter() - t0)
 
 
-def _split(n: int, seconds: float) -> tuple[float, float, float]:
-    """Seconds per vector step: total, in the compiled batch step, and per world in it."""
-    envs = gym.make_vec("collide2d/LunarLander-v3", num_envs=n)
+def _timed(obj, name, into, key):
+    """Wrap ``obj.name`` so that its time adds up in ``into[key]``."""
+    fn = getattr(obj, name)
+
+    def call(*args, **kwargs):
+        t0 = time.perf_counter()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            into[key] += time.perf_counter() - t0
+
+    setattr(obj, name, call)
+
+
+def _split(env_id, actions, n: int, seconds: float) -> dict:
+    """Seconds per vector step: total, in the compiled batch step, in the batch ray cast,
+    in resets (the single environment's, building each new episode's world), and the
+    batch step per world."""
+    envs = gym.make_vec(env_id, num_envs=n)
     env = envs.unwrapped
     envs.reset(seed=0)
     rng = np.random.default_rng(0)
-    batch_time = [0.0]
-    step = env.batch.step
-
-    def timed(dt):
-        t0 = time.perf_counter()
-        step(dt)
-        batch_time[0] += time.perf_counter() - t0
-
     for _ in range(20):
-        envs.step(rng.integers(0, 4, n))
-    env.batch.step = timed
+        envs.step(actions(rng, n))
+    took = {"batch": 0.0, "raycast": 0.0, "resets": 0.0}
+    _timed(env.batch, "step", took, "batch")
+    _timed(env.batch, "raycast", took, "raycast")
+    _timed(env, "_start", took, "resets")
     steps, t0 = 0, time.perf_counter()
     while steps < 3 or time.perf_counter() - t0 < seconds:
-        envs.step(rng.integers(0, 4, n))
+        envs.step(actions(rng, n))
         steps += 1
     total = (time.perf_counter() - t0) / steps
     envs.close()
-    return total, batch_time[0] / steps, batch_time[0] / steps / n
+    out = {k: v / steps for k, v in took.items()}
+    out["total"] = total
+    out["per_world"] = out["batch"] / n
+    return out
 
 
 def _profile_one() -> dict:
@@ -91,46 +126,14 @@ def _profile_one() -> dict:
     return {k: v / 20 for k, v in sums.items()}
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--seconds", type=float, default=3.0)
-    ap.add_argument("--sizes", default="1,64,1024")
-    ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "vector_envs.md"))
-    ap.add_argument("--profile-only", action="store_true")
-    args = ap.parse_args()
-    sizes = [int(s) for s in args.sizes.split(",")]
-    threads = [t for t in (1, 2) if t <= numba.config.NUMBA_NUM_THREADS]
-    rows = []
-    for n in ([] if args.profile_only else sizes):
-        row = {"n": n}
-        for t in threads:
-            numba.set_num_threads(t)
-            envs = gym.make_vec("collide2d/LunarLander-v3", num_envs=n)
-            row[f"c2d_{t}"] = _rate(envs, args.seconds)
-            envs.close()
-        numba.set_num_threads(threads[-1])
-        try:
-            envs = gym.make_vec("LunarLander-v3", num_envs=n, vectorization_mode="sync")
-            row["box2d"] = _rate(envs, args.seconds)
-            envs.close()
-        except Exception as exc:  # the Box2D wheel is optional
-            row["box2d"] = float("nan")
-            print("Gymnasium's LunarLander unavailable:", exc)
-        print(row, flush=True)
-        rows.append(row)
-    numba.set_num_threads(1)
-    split = {} if args.profile_only else {n: _split(n, args.seconds) for n in sizes}
-    prof = _profile_one()
-    if args.profile_only:
-        print(prof)
-        return
+def _table(name, rows, split, threads) -> list:
+    c2d_id, box2d_id, _, title = ENVS[name]
     lines = [
-        "# Vector LunarLander: environment steps per second",
+        f"## {title}: environment steps per second",
         "",
-        "Random actions, auto-reset included; `python bench/vector_envs.py`. collide2d: "
-        "`make_vec(\"collide2d/LunarLander-v3\", num_envs=N)` (one compiled call a step for "
-        "all N worlds) with 1 and 2 Numba threads; Box2D: Gymnasium's `LunarLander-v3` "
-        "(Box2D 2.3 wheel) with `vectorization_mode=\"sync\"`, in the same run.",
+        f"Random actions, auto-reset included. collide2d: `make_vec(\"{c2d_id}\", "
+        "num_envs=N)` with 1 and 2 Numba threads; Box2D: Gymnasium's "
+        f"`{box2d_id}` (Box2D 2.3 wheel) with `vectorization_mode=\"sync\"`, in the same run.",
         "",
         "| envs | collide2d, 1 thread | collide2d, 2 threads | Gymnasium + Box2D | "
         "best collide2d / Box2D |",
@@ -141,13 +144,61 @@ def main() -> None:
         cells = [f"{r.get(f'c2d_{t}', float('nan')):,.0f}" for t in (1, 2)]
         lines.append(f"| {r['n']:,} | {cells[0]} | {cells[1]} | {r['box2d']:,.0f} | "
                      f"{best / r['box2d']:.2f} |")
-    lines += ["", "Where a collide2d vector step goes (1 thread):", "",
-              "| envs | vector step (ms) | compiled batch step (ms) | per world in it (us) | "
-              "NumPy and resets (ms) |", "|---:|---:|---:|---:|---:|"]
-    for n, (total, batch, per) in split.items():
-        lines.append(f"| {n:,} | {total * 1e3:.2f} | {batch * 1e3:.2f} | {per * 1e6:.0f} | "
-                     f"{(total - batch) * 1e3:.2f} |")
-    lines += ["", "One lander world in flight by stage (`World.profile`, us, mean of 20 steps; "
+    lines += ["", f"Where a collide2d {title} vector step goes (1 thread, ms):", "",
+              "| envs | vector step | compiled batch step | per world in it (us) | "
+              "batch ray cast | resets | the rest (NumPy) |",
+              "|---:|---:|---:|---:|---:|---:|---:|"]
+    for n, t in split.items():
+        rest = t["total"] - t["batch"] - t["raycast"] - t["resets"]
+        lines.append(f"| {n:,} | {t['total'] * 1e3:.2f} | {t['batch'] * 1e3:.2f} | "
+                     f"{t['per_world'] * 1e6:.0f} | {t['raycast'] * 1e3:.2f} | "
+                     f"{t['resets'] * 1e3:.2f} | {rest * 1e3:.2f} |")
+    return lines + [""]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seconds", type=float, default=3.0)
+    ap.add_argument("--sizes", default="1,64,1024")
+    ap.add_argument("--envs", default="lander,walker")
+    ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "vector_envs.md"))
+    ap.add_argument("--profile-only", action="store_true")
+    args = ap.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    names = args.envs.split(",")
+    threads = [t for t in (1, 2) if t <= numba.config.NUMBA_NUM_THREADS]
+    lines = ["# Vector environments: environment steps per second", "",
+             "`python bench/vector_envs.py`; each table's columns come from one run.", ""]
+    for name in ([] if args.profile_only else names):
+        c2d_id, box2d_id, actions, _ = ENVS[name]
+        rows = []
+        for n in sizes:
+            row = {"n": n}
+            for t in threads:
+                numba.set_num_threads(t)
+                envs = gym.make_vec(c2d_id, num_envs=n)
+                row[f"c2d_{t}"] = _rate(envs, actions, args.seconds)
+                envs.close()
+            numba.set_num_threads(threads[-1])
+            try:
+                envs = gym.make_vec(box2d_id, num_envs=n, vectorization_mode="sync")
+                row["box2d"] = _rate(envs, actions, args.seconds)
+                envs.close()
+            except Exception as exc:  # the Box2D wheel is optional
+                row["box2d"] = float("nan")
+                print(f"Gymnasium's {box2d_id} unavailable:", exc)
+            print(name, row, flush=True)
+            rows.append(row)
+        numba.set_num_threads(1)
+        split = {n: _split(c2d_id, actions, n, args.seconds) for n in sizes}
+        print(name, split, flush=True)
+        lines += _table(name, rows, split, threads)
+    numba.set_num_threads(1)
+    prof = _profile_one()
+    if args.profile_only:
+        print(prof)
+        return
+    lines += ["One lander world in flight by stage (`World.profile`, us, mean of 20 steps; "
               "each stage a call from Python; `step` is `World.step`):", "",
               "| stage | us |", "|---|---:|"]
     for k, v in prof.items():

@@ -254,3 +254,131 @@ def test_callbacks_added_to_a_world_read_from_the_batch_are_refused():
     batch.world(1).on_pre_solve(lambda pre: None)
     with pytest.raises(ValueError, match="world 1: has callbacks"):
         batch.step(1 / 60)
+
+
+def _ray_scene():
+    """A floor, a wall, a sensor box, and a box and a ball that fall and tumble."""
+    world = c2d.World()
+    ground = world.add_body(kind="static")
+    ground.add_box(20, 1, offset=(0, -0.5))
+    ground.add_segment((6, 0), (6, 8), category=0b10)
+    ground.add_box(1, 1, offset=(-4, 3), sensor=True)
+    box = world.add_body(position=(0.2, 3), angle=0.3)
+    box.add_box(1, 1)
+    ball = world.add_body(position=(-2, 2))
+    ball.add_circle(0.5)
+    return world, box, ball
+
+
+@pytest.mark.parametrize("filter_kwargs", [{}, {"mask": 0b01}, {"sensors": True},
+                                           {"exclude": "box"}])
+def test_batch_raycast_equals_each_worlds_raycast_many(filter_kwargs):
+    """Row k of world i equals world.raycast_many of that world's segments, with the same
+    filter, as the worlds move apart under different impulses."""
+    world, box, ball = _ray_scene()
+    kw = dict(filter_kwargs)
+    if kw.get("exclude") == "box":
+        kw["exclude"] = [box]
+    flt = c2d.QueryFilter(**kw)
+    batch = c2d.WorldBatch(world, N)
+    rng = np.random.default_rng(2)
+    m = 40
+    for step in range(12):
+        batch.apply_impulses([box.id, ball.id], rng.uniform(-3, 3, (N, 2, 2)))
+        batch.step(DT)
+        starts = rng.uniform(-8, 8, (N, m, 2))
+        ends = starts + rng.uniform(-10, 10, (N, m, 2))
+        ends[:, :4] = starts[:, :4]  # zero-length segments too
+        out = batch.raycast(starts, ends, flt)
+        for i in range(N):
+            w = batch.world(i)
+            lone_kw = dict(kw)
+            if "exclude" in lone_kw:
+                lone_kw["exclude"] = [w.body(box.id)]
+            ref = w.raycast_many(starts[i], ends[i], c2d.QueryFilter(**lone_kw))
+            for name in ("hit", "body", "shape", "point", "normal", "fraction"):
+                np.testing.assert_array_equal(getattr(out, name)[i], getattr(ref, name),
+                                              err_msg=f"{name}, world {i}, step {step}")
+        assert out.hit.any() and not out.hit.all()
+
+
+@pytest.mark.nojit
+def test_batch_raycast_by_hand():
+    """Hand-worked hits: a ray down onto the floor's top (y = 0) at fraction 0.5, one
+    across the wall at x = 6 that a mask hides, the same segments for every world."""
+    world, box, ball = _ray_scene()
+    batch = c2d.WorldBatch(world, 2)
+    starts = [(3.0, 2.0), (5.0, 7.0)]
+    ends = [(3.0, -2.0), (7.0, 7.0)]
+    out = batch.raycast(starts, ends)
+    assert out.fraction.tolist() == [[0.5, 0.5], [0.5, 0.5]]
+    assert out.point[:, 0].tolist() == [[3.0, 0.0], [3.0, 0.0]]
+    assert out.normal[:, 1].tolist() == [[-1.0, 0.0], [-1.0, 0.0]]
+    hidden = batch.raycast(starts, ends, c2d.QueryFilter(mask=0b01))
+    assert hidden.hit.tolist() == [[True, False], [True, False]]
+    assert np.isnan(hidden.fraction[:, 1]).all() and (hidden.body[:, 1] == -1).all()
+    with pytest.raises(ValueError, match="starts"):
+        batch.raycast(np.zeros((3, 2, 2)), np.zeros((3, 2, 2)))
+    with pytest.raises(ValueError, match="ends"):
+        batch.raycast(np.zeros((2, 2)), np.zeros((3, 2)))
+    with pytest.raises(TypeError, match="filter"):
+        batch.raycast(starts, ends, filter=3)
+
+
+def test_a_batch_made_uncompiled_steps_on_after_the_switch(monkeypatch):
+    """A batch made while the kernels run as Python (a background compile under way) holds
+    plain lists; once the compile is done its next call remakes them for the compiled
+    kernels, and every bit equals a batch that ran compiled throughout."""
+    from collide2d import _tiers
+
+    saved = dict(vars(_tiers._state))
+    done = {"flag": False}
+    monkeypatch.setattr(_tiers, "POLL_EVERY_S", 0.0)
+    monkeypatch.setattr(_tiers, "_compile_finished", lambda: done["flag"])
+    world, bodies = _scene()
+    ids = [b.id for b in bodies]
+    try:
+        _tiers.use("python")
+        st = _tiers._state
+        st.pending, st.started, st.proc, st.next_poll = True, True, None, 0.0
+        batch = c2d.WorldBatch(world, N)
+        assert type(batch._lists["bodies"]) is list
+        for _ in range(4):
+            batch.step(DT)
+        done["flag"] = True
+        for _ in range(4):
+            batch.step(DT)
+        assert _tiers.tier() == "compiled"
+        assert type(batch._lists["bodies"]) is not list
+        got = batch.body_states(ids)
+    finally:
+        _tiers.use(saved["tier"])
+        vars(_tiers._state).update(saved)
+    ref = c2d.WorldBatch(world, N)
+    for _ in range(8):
+        ref.step(DT)
+    want = ref.body_states(ids)
+    for a, b in zip(got, want, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_batch_raycast_gives_the_same_bits_with_one_thread_or_two():
+    numba = pytest.importorskip("numba")
+    world, box, ball = _ray_scene()
+    rng = np.random.default_rng(9)
+    starts = rng.uniform(-8, 8, (8, 30, 2))
+    ends = starts + rng.uniform(-10, 10, (8, 30, 2))
+    pushes = rng.uniform(-3, 3, (8, 1, 2))
+    runs = []
+    before = numba.get_num_threads()
+    try:
+        for threads in (1, min(2, numba.config.NUMBA_NUM_THREADS)):
+            numba.set_num_threads(threads)
+            batch = c2d.WorldBatch(world, 8)
+            batch.apply_impulses([box.id], pushes)
+            batch.step(DT)
+            runs.append(batch.raycast(starts, ends))
+    finally:
+        numba.set_num_threads(before)
+    for a, b in zip(*runs, strict=True):
+        np.testing.assert_array_equal(a, b)

@@ -24,14 +24,15 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _tiers
-from . import _typed_lists as _lists
 from . import _validate as V
 from . import world as _world
 from ._kernels import views as _views
-from .body import _slots_of_ids
+from .body import _SLOT_BITS, _slots_of_ids
+from .queries import QueryFilter, RayHitArrays
 from .world import World
 
 _k = _tiers.kernels("worlds")
+_kl = _tiers.kernels("lists")
 
 #: ``run_step``'s results for a world it finished (KEPT: a settled world's tables stayed).
 _DONE = -1
@@ -166,6 +167,8 @@ class WorldBatch:
         self._broken = np.zeros(count, np.int64)
         self.times = np.zeros(count)
         self._lists = None
+        self._lists_tier = None  # the kernels' tier the lists were made for
+        self._trees = None  # raycast's trees, one per world (see raycast)
         self._touched: set[int] = set()
         self._slot_cache: dict = {}
         for i, w in enumerate(items):
@@ -242,11 +245,11 @@ class WorldBatch:
             dt = V.finite_scalar("dt", dt, positive=True)
             if dt > _world.MAX_DT:
                 raise ValueError(f"dt: at most {_world.MAX_DT:g} s per step, got {dt!r}")
-        self._refresh()
-        self._params["dt"] = dt
-        L = self._lists
-        _tiers.enter()
+        _tiers.enter()  # may change the kernels' tier: before the lists are refreshed
         try:
+            self._refresh()
+            self._params["dt"] = dt
+            L = self._lists
             bad = _k.step_worlds(L["ws0"], L["ts0"], L["ws1"], L["ts1"], self._params,
                                  self._parity, self._status, self._prev, self._broken)
             if bad >= 0:
@@ -391,6 +394,103 @@ class WorldBatch:
                           *out)
         return out
 
+    # ------------------------------------------------------------------ queries
+    def raycast(self, starts, ends, filter: QueryFilter | None = None) -> RayHitArrays:
+        """First hit of every segment ``starts[i, k] -> ends[i, k]`` in world i, all worlds
+        in one compiled call: row k of world i equals ``world.raycast_many`` there.
+
+        Parameters
+        ----------
+        starts, ends : (n, m, 2) array_like
+            Segment ends per world, world frame (m); (m, 2) is the same segments in every
+            world.
+        filter : QueryFilter, optional
+            As ``World.raycast_many``'s; ``exclude`` names bodies by id (``Body.id``, the
+            same in every copy of a world).
+
+        Returns
+        -------
+        RayHitArrays
+            ``hit`` (n, m) bool, ``body`` (n, m) body id (-1: none), ``shape`` (n, m) shape
+            id (-1), ``point`` (n, m, 2), ``normal`` (n, m, 2), ``fraction`` (n, m) (NaN
+            where nothing is hit).
+
+        Notes
+        -----
+        Each world keeps a tree over the shapes the filter accepts, rebuilt only when those
+        shapes or their boxes change (a filter that sees only static ground never rebuilds
+        it) or the filter's category, mask or sensor flag changes.
+
+        Example
+        -------
+        >>> import collide2d as c2d
+        >>> world = c2d.World()
+        >>> _ = world.add_body(kind="static").add_box(2, 2)
+        >>> batch = c2d.WorldBatch(world, 2)
+        >>> out = batch.raycast([[(-5, 0)], [(0, 5)]], [[(5, 0)], [(0, -5)]])
+        >>> out.fraction.tolist(), out.normal[:, 0].tolist()
+        ([[0.4], [0.4]], [[-1.0, 0.0], [0.0, 1.0]])
+        """
+        n = len(self._worlds)
+        p = self._ray_ends("starts", starts)
+        q = self._ray_ends("ends", ends)
+        if p.shape[1] != q.shape[1]:
+            raise ValueError(f"ends: expected {p.shape[1]} segments per world as starts, got "
+                             f"{q.shape[1]}")
+        if filter is None:
+            filter = _NO_FILTER
+        elif not isinstance(filter, QueryFilter):
+            raise TypeError(f"filter: expected a QueryFilter or None, got "
+                            f"{type(filter).__name__}")
+        ids = [b.id if hasattr(b, "id") else b for b in filter.exclude]
+        exclude = (self._body_slots(np.array(ids, dtype=np.int64)) if ids
+                   else np.zeros((n, 0), np.int64))
+        m = p.shape[1]
+        out = RayHitArrays(np.empty((n, m), np.bool_), np.empty((n, m), np.int64),
+                           np.empty((n, m), np.int64), np.empty((n, m, 2)),
+                           np.empty((n, m, 2)), np.empty((n, m)))
+        self._refresh()
+        trees = self._ray_trees((int(filter.category), int(filter.mask),
+                                 bool(filter.sensors)))
+        _k.raycast_worlds(self._lists["bodies"], self._lists["shapes"], self._params, p, q,
+                          np.int64(filter.category), np.int64(filter.mask),
+                          bool(filter.sensors), exclude, np.int64(_SLOT_BITS),
+                          trees["boxes"], trees["items"], trees["k"], trees["first"],
+                          trees["count"], trees["slot_box"], trees["slot_ref"],
+                          trees["nodes"], trees["built"], *out)
+        return out
+
+    def _ray_ends(self, name, value) -> np.ndarray:
+        n = len(self._worlds)
+        v = _finite(name, value)
+        if v.ndim == 2:
+            v = v[None]
+        if v.ndim != 3 or v.shape[2] != 2 or v.shape[0] not in (1, n):
+            raise ValueError(f"{name}: expected shape ({n}, m, 2) or (m, 2), got "
+                             f"{np.shape(value)}")
+        V.check_bound(name, v)
+        return np.array(np.broadcast_to(v, (n,) + v.shape[1:]), dtype=np.float64, order="C")
+
+    def _ray_trees(self, key) -> dict:
+        """The per-world tree arrays, with room for every world's shapes; all marked for a
+        rebuild when the filter changed or the room grew."""
+        n = len(self._worlds)
+        need = max(8, int(self._params["n_shapes"].max()))
+        t = self._trees
+        if t is None or t["cap"] < need:
+            cap = max(need, 2 * t["cap"]) if t is not None else need
+            t = self._trees = {
+                "cap": cap, "key": key, "boxes": np.empty((n, cap, 4)),
+                "items": np.empty((n, cap), np.int64), "k": np.zeros(n, np.int64),
+                "first": np.empty((n, cap), np.int64), "count": np.empty((n, cap), np.int64),
+                "slot_box": np.empty((n, 4, 2 * cap)),
+                "slot_ref": np.empty((n, 2 * cap), np.int64),
+                "nodes": np.zeros(n, np.int64), "built": np.zeros(n, np.int64)}
+        if t["key"] != key:
+            t["key"] = key
+            t["built"][:] = 0
+        return t
+
     # ------------------------------------------------------------------ internals
     def _index(self, index) -> int:
         i = V.int64("index", index)
@@ -427,6 +527,8 @@ class WorldBatch:
         self._touched.discard(i)
         for cache in self._slot_cache.values():
             cache[2][i] = False
+        if self._trees is not None:
+            self._trees["built"][i] = 0
         self._set_views(i)
 
     def _set_views(self, i: int) -> None:
@@ -444,11 +546,12 @@ class WorldBatch:
                    "shapes": wv.shapes, "joints": wv.joints, "cw": wv.contacts,
                    "cb": wv1.contacts}
         if self._lists is None:  # the first world: every entry starts as its views
-            self._lists = {name: _lists.filled(value, len(self._worlds))
+            self._lists_tier = _kl._tier  # before a call that may switch it
+            self._lists = {name: _kl.filled(value, len(self._worlds))
                            for name, value in entries.items()}
             return
         for name, value in entries.items():
-            _lists.put(self._lists[name], i, value)
+            _kl.put(self._lists[name], i, value)
 
     def _swap_tables(self, i: int) -> None:
         """Put world i's tables where World.step leaves them (parity 0)."""
@@ -473,7 +576,13 @@ class WorldBatch:
 
     def _refresh(self) -> None:
         """Views of the worlds read (and maybe changed) since the last call: each was
-        settled (its tables in place, parity 0) when it was read."""
+        settled (its tables in place, parity 0) when it was read. After a change of the
+        kernels' tier, the lists are made again for the kernels now in use (plain lists for
+        the pure-Python kernels, typed lists for the compiled ones)."""
+        if self._lists_tier != _kl._tier:
+            self._lists = None
+            for i in range(len(self._worlds)):
+                self._set_views(i)
         if not self._touched:
             return
         for i in sorted(self._touched):
@@ -484,6 +593,8 @@ class WorldBatch:
             self._set_views(i)
             for cache in self._slot_cache.values():
                 cache[2][i] = False
+            if self._trees is not None:
+                self._trees["built"][i] = 0
         self._touched.clear()
 
     def _body_slots(self, ids) -> np.ndarray:
@@ -502,14 +613,22 @@ class WorldBatch:
         if a.ndim not in (1, 2) or (a.ndim == 2 and a.shape[0] != n):
             raise ValueError(f"{name}: expected shape (k,) or ({n}, k), got {a.shape}")
         a = a.astype(np.int64, copy=False)
-        key = (name, a.shape, a.tobytes())
+        # Ids shared by every world are kept by value; per-world ids by shape, with the
+        # rows that changed since the last call checked again (a world that was replaced,
+        # as an environment's reset does, may number its bodies differently).
+        key = (name, a.shape, a.tobytes() if a.ndim == 1 else None)
         cache = self._slot_cache.get(key)
         if cache is None:
             if len(self._slot_cache) > 32:
                 self._slot_cache.clear()
             k = a.shape[-1]
-            cache = self._slot_cache[key] = [a, np.zeros((n, k), np.int64),
+            cache = self._slot_cache[key] = [a.copy(), np.zeros((n, k), np.int64),
                                              np.zeros(n, np.bool_)]
+        elif a.ndim == 2:
+            changed = (cache[0] != a).any(axis=1)
+            if changed.any():
+                cache[0][changed] = a[changed]
+                cache[2][changed] = False
         self._refresh()
         todo = np.flatnonzero(~cache[2])
         if todo.size:
@@ -547,6 +666,9 @@ class WorldBatch:
             return np.array(np.broadcast_to(w, shape), order="C")
         except ValueError:
             raise ValueError(f"where: expected shape {shape}, got {w.shape}") from None
+
+
+_NO_FILTER = QueryFilter()
 
 
 def _pair_room(n_shapes: int) -> int:

@@ -171,7 +171,8 @@ def _snapshots(c2d, state: dict) -> None:
 
 
 def _world_batch(c2d, state: dict) -> None:
-    """WorldBatch's kernels: the batched step and the per-world reads and writes."""
+    """WorldBatch's kernels: the batched step, the per-world reads and writes, the batched
+    ray cast."""
     import numpy as np
 
     w = c2d.World()
@@ -189,6 +190,7 @@ def _world_batch(c2d, state: dict) -> None:
     batch.step(DT)
     batch.body_states(ids)
     batch.contact_events((0, 0))
+    batch.raycast(np.zeros((1, 2)), np.ones((1, 2)))
 
 
 def steps() -> list[tuple[str, Callable]]:

@@ -11,6 +11,11 @@ views with the world's own tables as its tables, ``ws1`` / ``ts1`` the views wit
 tables exchanged; parity 1 means the next step reads ``ws1`` / ``ts1``. The surface puts the
 tables back in their places (``WorldBatch.world``) when a world is read as a ``World``.
 
+``raycast_worlds`` casts every world's rays with the queries' own ``cast_segments``, over
+a tree per world of the shapes the filter accepts (kept between calls and rebuilt only
+when those shapes or their boxes change: a lidar that sees only the static ground never
+rebuilds it), so row k of world i equals ``world.raycast_many`` on that world.
+
 The other kernels read and write body and joint rows of every world by slot, with the same
 arithmetic as the single-body setters (``Body.apply_impulse`` and so on), bit for bit.
 """
@@ -20,8 +25,11 @@ import math
 import numpy as np
 
 from .._jit import njit, prange
-from .constants import B_AWAKE, C_TOUCHING, DYNAMIC, J_MOTOR_ON, SOLID
+from .bvh import ROOT_WIDTH, WIDTH, build
+from .constants import B_AWAKE, C_TOUCHING, DYNAMIC, J_MOTOR_ON, S_ALIVE, SOLID
 from .integrate import first_non_finite
+from .poses import update_shapes
+from .queries import MOTION_NONE, cast_segments, passes
 from .step import DONE, run_step
 
 
@@ -199,3 +207,81 @@ def contact_events(ss, cw, cb, parity, n_contacts, prev_contacts, type_a, type_b
             for k in range(type_a.shape[0]):
                 if _of_types(ta, tb, type_a[k], type_b[k]):
                     ended[i, k] += 1
+
+
+@njit(inline="always")
+def _tree_is_current(s, n_shapes, fc, fm, fs, none, boxes, items, k):
+    """True when the shapes the filter accepts, and their boxes, are those of the tree."""
+    j = 0
+    for r in range(n_shapes):
+        if not (s.flags[r] & S_ALIVE) or not passes(s.category[r], s.mask[r], s.flags[r],
+                                                    s.body[r], fc, fm, fs, none):
+            continue
+        if j >= k or items[j] != r:
+            return False
+        for c in range(4):
+            if s.aabb[r, c] != boxes[j, c]:
+                return False
+        j += 1
+    return j == k
+
+
+@njit(parallel=True)
+def raycast_worlds(bs, ss, params, starts, ends, f_category, f_mask, f_sensors, exclude,
+                   slot_bits, tree_boxes, tree_items, tree_k, tree_first, tree_count,
+                   tree_slot_box, tree_slot_ref, tree_nodes, tree_built,
+                   hit, body, shape, point, normal, fraction):
+    """First hit of every ray ``starts[i, k] -> ends[i, k]`` in world i, worlds spread over
+    threads; row k of world i is what ``world.raycast_many`` gives there (body ids, shape
+    ids, NaN and -1 for misses), ``exclude[i]`` the body slots the filter leaves out.
+
+    The ``tree_*`` arrays hold one tree per world (``queries.ShapeTree``'s arrays with a
+    world axis, room for every shape) over the live shapes the filter accepts; a world's
+    tree is rebuilt when ``tree_built[i]`` is 0 or those shapes changed."""
+    n = len(bs)
+    most = 1
+    for i in range(n):
+        most = max(most, params[i]["n_bodies"])
+    ident = np.arange(most)
+    none = np.empty(0, dtype=np.int64)
+    # No body motion to follow (MOTION_NONE): empty arrays in its place.
+    moved = np.zeros(0, dtype=np.bool_)
+    turns = np.zeros(0)
+    coms = np.zeros((0, 2))
+    for i in prange(n):
+        b = bs[i]
+        s = ss[i]
+        prm = params[i]
+        n_shapes = prm["n_shapes"]
+        if prm["shapes_fresh"] == 0:  # as World._sync_shapes
+            update_shapes(b.pos, b.angle, b.rot, s.body, s.flags, s.vstart, s.vcount,
+                          s.radius, s.vlocal, s.vworld, s.aabb, n_shapes, 0.0)
+            prm["shapes_fresh"] = 1
+        boxes = tree_boxes[i]
+        items = tree_items[i]
+        if tree_built[i] == 0 or not _tree_is_current(s, n_shapes, f_category, f_mask,
+                                                      f_sensors, none, boxes, items,
+                                                      tree_k[i]):
+            m = 0
+            for r in range(n_shapes):
+                if (s.flags[r] & S_ALIVE) and passes(s.category[r], s.mask[r], s.flags[r],
+                                                     s.body[r], f_category, f_mask,
+                                                     f_sensors, none):
+                    for c in range(4):
+                        boxes[m, c] = s.aabb[r, c]
+                    items[m] = r
+                    m += 1
+            tree_k[i] = m
+            tree_nodes[i] = build(boxes[:m], items[:m], WIDTH, ROOT_WIDTH, tree_first[i],
+                                  tree_count[i], tree_slot_box[i], tree_slot_ref[i])
+            tree_built[i] = 1
+        cast_segments(starts[i], ends[i], tree_first[i], tree_count[i], tree_slot_box[i],
+                      tree_slot_ref[i], tree_nodes[i], s.body, s.owner, s.flags, s.category,
+                      s.mask, s.vstart, s.vcount, s.radius, s.vworld, ident, f_category,
+                      f_mask, f_sensors, exclude[i], MOTION_NONE, False, moved, turns,
+                      coms, coms, hit[i], body[i], shape[i], point[i],
+                      normal[i], fraction[i])
+        for j in range(body.shape[1]):
+            slot = body[i, j]
+            if slot >= 0:
+                body[i, j] = (b.generation[slot] << slot_bits) | slot

@@ -16,10 +16,12 @@ _ENVS = {
         vector_entry_point="collide2d.envs.lunar_lander_vector:LunarLanderVector"),
     "collide2d/BipedalWalker-v3": dict(
         entry_point="collide2d.envs.bipedal_walker:BipedalWalker", max_episode_steps=1600,
-        reward_threshold=300),
+        reward_threshold=300,
+        vector_entry_point="collide2d.envs.bipedal_walker_vector:BipedalWalkerVector"),
     "collide2d/BipedalWalkerHardcore-v3": dict(
         entry_point="collide2d.envs.bipedal_walker:BipedalWalker", kwargs={"hardcore": True},
-        max_episode_steps=2000, reward_threshold=300),
+        max_episode_steps=2000, reward_threshold=300,
+        vector_entry_point="collide2d.envs.bipedal_walker_vector:BipedalWalkerVector"),
     "collide2d/CarRacing-v3": dict(
         entry_point="collide2d.envs.car_racing:CarRacing", max_episode_steps=1000,
         reward_threshold=900),

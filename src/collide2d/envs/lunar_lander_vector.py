@@ -24,6 +24,7 @@ from gymnasium.vector.utils import batch_space
 
 from ..batch_worlds import WorldBatch
 from . import lunar_lander as L
+from ._rows import row_seeds
 
 #: Uniform draws (two a step: the engines' dispersion) taken ahead from each row's
 #: generator; the generator is wound back to what was used when a row resets.
@@ -141,20 +142,7 @@ class LunarLanderVector(VectorEnv):
         synchronous vector env does), a list of ints or None per row, or None."""
         # VectorEnv.reset seeds its own generator from a plain int only.
         super().reset(seed=seed if type(seed) is int else None)
-        n = self.num_envs
-        if seed is None:
-            seeds = [None] * n
-        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            seeds = [int(seed) + i for i in range(n)]
-        else:
-            seeds = list(seed)
-            if len(seeds) != n:
-                raise ValueError(f"seed: expected {n} seeds, got {len(seeds)}")
-            for s in seeds:
-                if s is not None and (isinstance(s, bool)
-                                      or not isinstance(s, (int, np.integer))):
-                    raise TypeError(f"seed: expected ints or None per row, got {s!r}")
-            seeds = [None if s is None else int(s) for s in seeds]
+        seeds = row_seeds(seed, self.num_envs)
         obs = np.stack([self._start(i, s) for i, s in enumerate(seeds)])
         worlds = [env.world for env in self._envs]
         if self.batch is None:

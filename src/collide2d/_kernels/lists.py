@@ -4,14 +4,16 @@ compiled helpers that are cached on disk.
 Numba compiles a typed list's Python-level methods (construction, item assignment) in every
 process, for every item type, and never caches them: for the batch's wide view types that
 was over a minute per process on a loaded machine. Helpers compiled with ``cache=True`` do
-the same work once. Without Numba (or with ``NUMBA_DISABLE_JIT=1``) they are plain lists.
+the same work once. In the pure-Python twin (and without Numba, or with
+``NUMBA_DISABLE_JIT=1``) they make plain lists, which the twin's kernels take; the batch
+makes its lists again when the kernels change tier.
 """
 
-from ._jit import JIT_ENABLED, njit
+from .._jit import JIT_ENABLED, TWIN_PACKAGE, njit
 
-if JIT_ENABLED:
+if JIT_ENABLED and not __name__.startswith(TWIN_PACKAGE + "."):
     from numba.typed import List as _List
-else:  # pragma: no cover - the pure-Python path
+else:  # the pure-Python kernels
     _List = list
 
 
