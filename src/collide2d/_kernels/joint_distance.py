@@ -5,23 +5,24 @@ Box2D v3's distance joint."""
 
 import math
 
+import numpy as np
+
 from .._jit import njit
 from .constants import J_SPRING
 from .joint_common import (
     FR_JOINT,
     FR_MASS,
-    FR_RA,
-    FR_RB,
     FR_SOFT,
     I_LOWER,
     I_SPRING,
     I_UPPER,
     current_anchors,
     has_limit,
+    inverse,
     limit_impulse,
     push,
     run_arrays,
-    start_anchor,
+    start_anchors,
 )
 
 
@@ -37,15 +38,13 @@ def unit_length(dx, dy):
 
 @njit(inline="always")
 def prepare_distance(J, j, b, t, ia, ib):
-    f = J.frame[j]
-    start_anchor(J, b, t, j, ia, J.local_a, f, FR_RA)
-    start_anchor(J, b, t, j, ib, J.local_b, f, FR_RB)
+    start_anchors(J, b, j, ia, ib)
     rax, ray, rbx, rby, dx, dy = current_anchors(J.frame, j, t.dp, t.dq, ia, ib)
     ux, uy, _ = unit_length(dx, dy)
     cra = rax * uy - ray * ux
     crb = rbx * uy - rby * ux
     k = (t.inv_m[ia] + t.inv_m[ib] + t.inv_i[ia] * cra * cra + t.inv_i[ib] * crb * crb)
-    f[FR_MASS] = 1.0 / k if k > 0.0 else 0.0
+    J.frame[j, FR_MASS] = inverse(k)
 
 
 # Scalars in and out (see ``joint_revolute``): the bodies' velocities are locals of the
@@ -70,11 +69,11 @@ def _speed(vax, vay, wa, vbx, vby, wb, ux, uy, rax, ray, rbx, rby):
 def warm_start_distances(J, b, t, s, e):
     """Warm start the distance joints of slots [s, e) (see ``joint_revolute``)."""
     on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
-    for j in range(s, e):
+    for j in range(np.uint64(s), np.uint64(e)):
         if not on[j]:
             continue
-        ia = body_a[j]
-        ib = body_b[j]
+        ia = np.uint64(body_a[j])
+        ib = np.uint64(body_b[j])
         rax, ray, rbx, rby, dx, dy = current_anchors(frame, j, dp, dq, ia, ib)
         ux, uy, _ = unit_length(dx, dy)
         (vel[ia, 0], vel[ia, 1], angvel[ia], vel[ib, 0], vel[ib, 1], angvel[ib]) = _push(
@@ -91,11 +90,11 @@ def solve_distances(J, b, t, s, e, h, use_bias):
     hertz = J.hertz
     lower = J.lower
     upper = J.upper
-    for j in range(s, e):
+    for j in range(np.uint64(s), np.uint64(e)):
         if not on[j]:
             continue
-        ia = body_a[j]
-        ib = body_b[j]
+        ia = np.uint64(body_a[j])
+        ib = np.uint64(body_b[j])
         ma = inv_m[ia]
         mb = inv_m[ib]
         ia_ = inv_i[ia]

@@ -2,29 +2,28 @@
 relative angle toward ``ref_angle``, closing ``correction`` of the error per second's
 worth of steps, with bounded force and torque. Box2D v3's motor joint."""
 
+import numpy as np
+
 from .._jit import njit
 from .joint_common import (
     FR_MASS,
-    FR_RA,
-    FR_RB,
     I_ANG,
     I_X,
     I_Y,
     clamp_length,
     current_anchors,
+    inverse,
     push,
     run_arrays,
-    start_anchor,
+    start_anchors,
 )
 
 
 @njit(inline="always")
 def prepare_motor(J, j, b, t, ia, ib):
-    f = J.frame[j]
-    start_anchor(J, b, t, j, ia, J.local_a, f, FR_RA)
-    start_anchor(J, b, t, j, ib, J.local_b, f, FR_RB)
+    start_anchors(J, b, j, ia, ib)
     k = t.inv_i[ia] + t.inv_i[ib]
-    f[FR_MASS] = 1.0 / k if k > 0.0 else 0.0
+    J.frame[j, FR_MASS] = inverse(k)
 
 
 @njit
@@ -35,11 +34,11 @@ def solve_motors(J, b, t, s, e, h, use_bias):
     max_force = J.max_force
     max_torque = J.max_torque
     angle = b.angle
-    for j in range(s, e):
+    for j in range(np.uint64(s), np.uint64(e)):
         if not on[j]:
             continue
-        ia = body_a[j]
-        ib = body_b[j]
+        ia = np.uint64(body_a[j])
+        ib = np.uint64(body_b[j])
         ma = inv_m[ia]
         mb = inv_m[ib]
         ia_ = inv_i[ia]

@@ -3,14 +3,14 @@
 toward a target translation, a motor and translation limits along the axis. Box2D v3's
 prismatic joint. ``axial_impulses`` is shared with the wheel joint."""
 
+import numpy as np
+
 from .._jit import njit
 from .constants import J_MOTOR_ON, J_SPRING
 from .joint_common import (
     FR_AXIS,
     FR_JOINT,
     FR_MASS,
-    FR_RA,
-    FR_RB,
     FR_SOFT,
     I_LOWER,
     I_MOTOR,
@@ -22,26 +22,26 @@ from .joint_common import (
     current_anchors,
     current_axis,
     has_limit,
+    inverse,
     limit_impulse,
     push,
     rotate,
     run_arrays,
-    start_anchor,
+    start_anchors,
 )
 
 
 @njit(inline="always")
 def prepare_prismatic(J, j, b, t, ia, ib):
     """Anchors, A's axis in world frame, and the effective mass along it."""
-    f = J.frame[j]
-    start_anchor(J, b, t, j, ia, J.local_a, f, FR_RA)
-    start_anchor(J, b, t, j, ib, J.local_b, f, FR_RB)
-    f[FR_AXIS], f[FR_AXIS + 1] = rotate(b.rot[ia, 0], b.rot[ia, 1], J.axis[j, 0], J.axis[j, 1])
+    start_anchors(J, b, j, ia, ib)
+    J.frame[j, FR_AXIS], J.frame[j, FR_AXIS + 1] = rotate(b.rot[ia, 0], b.rot[ia, 1],
+                                                          J.axis[j, 0], J.axis[j, 1])
     rax, ray, rbx, rby, dx, dy = current_anchors(J.frame, j, t.dp, t.dq, ia, ib)
     ax, ay = current_axis(J.frame, j, t.dq, ia)
     a1, a2 = arms(ax, ay, dx, dy, rax, ray, rbx, rby)
     k = t.inv_m[ia] + t.inv_m[ib] + t.inv_i[ia] * a1 * a1 + t.inv_i[ib] * a2 * a2
-    f[FR_MASS] = 1.0 / k if k > 0.0 else 0.0
+    J.frame[j, FR_MASS] = inverse(k)
 
 
 # Scalars in and out (see ``joint_revolute``): the bodies' velocities are locals of the
@@ -98,11 +98,11 @@ def _axial_speed(ax, ay, a1, a2, vax, vay, wa, vbx, vby, wb):
 def warm_start_prismatics(J, b, t, s, e):
     """Warm start the prismatic joints of slots [s, e) (see ``joint_revolute``)."""
     on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
-    for j in range(s, e):
+    for j in range(np.uint64(s), np.uint64(e)):
         if not on[j]:
             continue
-        ia = body_a[j]
-        ib = body_b[j]
+        ia = np.uint64(body_a[j])
+        ib = np.uint64(body_b[j])
         rax, ray, rbx, rby, dx, dy = current_anchors(frame, j, dp, dq, ia, ib)
         ax, ay = current_axis(frame, j, dq, ia)
         a1, a2 = arms(ax, ay, dx, dy, rax, ray, rbx, rby)
@@ -131,11 +131,11 @@ def solve_prismatics(J, b, t, s, e, h, use_bias):
     lower = J.lower
     upper = J.upper
     angle = b.angle
-    for j in range(s, e):
+    for j in range(np.uint64(s), np.uint64(e)):
         if not on[j]:
             continue
-        ia = body_a[j]
-        ib = body_b[j]
+        ia = np.uint64(body_a[j])
+        ib = np.uint64(body_b[j])
         ma = inv_m[ia]
         mb = inv_m[ib]
         ia_ = inv_i[ia]

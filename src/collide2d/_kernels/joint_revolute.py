@@ -2,12 +2,12 @@
 softness), with an optional spring toward a target angle, a motor and angle limits on the
 relative angle (angle_b - angle_a - reference). Box2D v3's revolute joint."""
 
+import numpy as np
+
 from .._jit import njit
 from .joint_common import (
     FR_JOINT,
     FR_MASS,
-    FR_RA,
-    FR_RB,
     FR_SOFT,
     I_LOWER,
     I_MOTOR,
@@ -18,20 +18,19 @@ from .joint_common import (
     angle_impulses,
     current_anchors,
     has_limit,
+    inverse,
     point_impulse,
     push,
     run_arrays,
-    start_anchor,
+    start_anchors,
 )
 
 
 @njit(inline="always")
 def prepare_revolute(J, j, b, t, ia, ib):
-    f = J.frame[j]
-    start_anchor(J, b, t, j, ia, J.local_a, f, FR_RA)
-    start_anchor(J, b, t, j, ib, J.local_b, f, FR_RB)
+    start_anchors(J, b, j, ia, ib)
     k = t.inv_i[ia] + t.inv_i[ib]
-    f[FR_MASS] = 1.0 / k if k > 0.0 else 0.0
+    J.frame[j, FR_MASS] = inverse(k)
 
 
 # The substep passes run over a run of revolute rows (consecutive in slot order, others
@@ -40,11 +39,11 @@ def prepare_revolute(J, j, b, t, ia, ib):
 @njit
 def warm_start_revolutes(J, b, t, s, e):
     on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
-    for j in range(s, e):
+    for j in range(np.uint64(s), np.uint64(e)):
         if not on[j]:
             continue
-        ia = body_a[j]
-        ib = body_b[j]
+        ia = np.uint64(body_a[j])
+        ib = np.uint64(body_b[j])
         rax, ray, rbx, rby, _, _ = current_anchors(frame, j, dp, dq, ia, ib)
         axial = imp[j, I_SPRING] + imp[j, I_MOTOR] + imp[j, I_LOWER] - imp[j, I_UPPER]
         px = imp[j, I_X]
@@ -69,11 +68,11 @@ def solve_revolutes(J, b, t, s, e, h, use_bias):
     motor_speed = J.motor_speed
     max_motor = J.max_motor
     angle = b.angle
-    for j in range(s, e):
+    for j in range(np.uint64(s), np.uint64(e)):
         if not on[j]:
             continue
-        ia = body_a[j]
-        ib = body_b[j]
+        ia = np.uint64(body_a[j])
+        ib = np.uint64(body_b[j])
         ia_ = inv_i[ia]
         ib_ = inv_i[ib]
         wa = angvel[ia]

@@ -1,44 +1,44 @@
 """Weld joint: B glued to A at the anchor, position and angle; each part rigid (the joints'
 softness) or a spring of its own hertz and damping ratio. Box2D v3's weld joint."""
 
+import numpy as np
+
 from .._jit import njit
 from .joint_common import (
     FR_JOINT,
     FR_MASS,
-    FR_RA,
-    FR_RB,
     FR_SOFT,
     FR_SOFT2,
     I_ANG,
     I_X,
     I_Y,
     current_anchors,
+    inverse,
     point_impulse,
     push,
     run_arrays,
-    start_anchor,
+    start_anchors,
 )
 
 
 @njit(inline="always")
 def prepare_weld(J, j, b, t, ia, ib):
-    f = J.frame[j]
-    start_anchor(J, b, t, j, ia, J.local_a, f, FR_RA)
-    start_anchor(J, b, t, j, ib, J.local_b, f, FR_RB)
+    start_anchors(J, b, j, ia, ib)
     k = t.inv_i[ia] + t.inv_i[ib]
-    f[FR_MASS] = 1.0 / k if k > 0.0 else 0.0
+    J.frame[j, FR_MASS] = inverse(k)
     # A rigid part takes the joints' softness.
+    frame = J.frame
     if J.hertz[j] == 0.0:
-        _stiff(f, FR_SOFT)
+        _stiff(frame, j, FR_SOFT)
     if J.hertz2[j] == 0.0:
-        _stiff(f, FR_SOFT2)
+        _stiff(frame, j, FR_SOFT2)
 
 
 @njit(inline="always")
-def _stiff(f, at):
-    f[at] = f[FR_JOINT]
-    f[at + 1] = f[FR_JOINT + 1]
-    f[at + 2] = f[FR_JOINT + 2]
+def _stiff(frame, j, at):
+    frame[j, at] = frame[j, FR_JOINT]
+    frame[j, at + 1] = frame[j, FR_JOINT + 1]
+    frame[j, at + 2] = frame[j, FR_JOINT + 2]
 
 
 @njit
@@ -46,11 +46,11 @@ def warm_start_welds(J, b, t, s, e):
     """Warm start the weld joints of slots [s, e) (see ``joint_revolute``), and the motor
     joints': the same rows, a point and an angle."""
     on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
-    for j in range(s, e):
+    for j in range(np.uint64(s), np.uint64(e)):
         if not on[j]:
             continue
-        ia = body_a[j]
-        ib = body_b[j]
+        ia = np.uint64(body_a[j])
+        ib = np.uint64(body_b[j])
         rax, ray, rbx, rby, _, _ = current_anchors(frame, j, dp, dq, ia, ib)
         px = imp[j, I_X]
         py = imp[j, I_Y]
@@ -69,11 +69,11 @@ def solve_welds(J, b, t, s, e, h, use_bias):
     hertz = J.hertz
     hertz2 = J.hertz2
     angle = b.angle
-    for j in range(s, e):
+    for j in range(np.uint64(s), np.uint64(e)):
         if not on[j]:
             continue
-        ia = body_a[j]
-        ib = body_b[j]
+        ia = np.uint64(body_a[j])
+        ib = np.uint64(body_b[j])
         ia_ = inv_i[ia]
         ib_ = inv_i[ib]
         bias = 0.0

@@ -2,6 +2,8 @@
 turns freely; a spring along the axis (the suspension; hertz 0: a free groove), limits
 along the axis and a motor torque on the relative rotation. Box2D v3's wheel joint."""
 
+import numpy as np
+
 from .._jit import njit
 from .constants import J_MOTOR_ON
 from .joint_common import (
@@ -17,6 +19,7 @@ from .joint_common import (
     arms,
     current_anchors,
     current_axis,
+    inverse,
     push,
     run_arrays,
 )
@@ -25,24 +28,23 @@ from .joint_prismatic import axial_impulses, prepare_prismatic
 
 @njit(inline="always")
 def prepare_wheel(J, j, b, t, ia, ib):
-    f = J.frame[j]
     prepare_prismatic(J, j, b, t, ia, ib)
     rax, ray, rbx, rby, dx, dy = current_anchors(J.frame, j, t.dp, t.dq, ia, ib)
     ax, ay = current_axis(J.frame, j, t.dq, ia)
     s1, s2 = arms(-ay, ax, dx, dy, rax, ray, rbx, rby)  # across the axis
     k = t.inv_m[ia] + t.inv_m[ib] + t.inv_i[ia] * s1 * s1 + t.inv_i[ib] * s2 * s2
-    f[FR_EXTRA] = 1.0 / k if k > 0.0 else 0.0
+    J.frame[j, FR_EXTRA] = inverse(k)
 
 
 @njit
 def warm_start_wheels(J, b, t, s, e):
     """Warm start the wheel joints of slots [s, e) (see ``joint_revolute``)."""
     on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
-    for j in range(s, e):
+    for j in range(np.uint64(s), np.uint64(e)):
         if not on[j]:
             continue
-        ia = body_a[j]
-        ib = body_b[j]
+        ia = np.uint64(body_a[j])
+        ib = np.uint64(body_b[j])
         rax, ray, rbx, rby, dx, dy = current_anchors(frame, j, dp, dq, ia, ib)
         ax, ay = current_axis(frame, j, dq, ia)
         a1, a2 = arms(ax, ay, dx, dy, rax, ray, rbx, rby)
@@ -66,11 +68,11 @@ def solve_wheels(J, b, t, s, e, h, use_bias):
     max_motor = J.max_motor
     lower = J.lower
     upper = J.upper
-    for j in range(s, e):
+    for j in range(np.uint64(s), np.uint64(e)):
         if not on[j]:
             continue
-        ia = body_a[j]
-        ib = body_b[j]
+        ia = np.uint64(body_a[j])
+        ib = np.uint64(body_b[j])
         ma = inv_m[ia]
         mb = inv_m[ib]
         ia_ = inv_i[ia]
