@@ -16,14 +16,13 @@ from .joint_common import (
     I_SPRING,
     I_UPPER,
     angle_impulses,
-    inverse,
 )
 
 
 @njit(inline="always")
 def prepare_angle(J, j, b, t, ia, ib):
     k = t.inv_i[ia] + t.inv_i[ib]
-    J.frame[j, FR_MASS] = inverse(k)
+    J.frame[j][FR_MASS] = 1.0 / k if k > 0.0 else 0.0
 
 
 @njit

@@ -41,34 +41,19 @@ def rotate(c, s, x, y):
 
 
 @njit(inline="always")
-def set_soft(frame, j, at, rec):
-    frame[j, at] = rec[0]
-    frame[j, at + 1] = rec[1]
-    frame[j, at + 2] = rec[2]
-
-
-# prepare writes the frames through (array, slot) pairs, never row views: a row view
-# counts a reference to its array, taken and dropped for each joint.
-@njit(inline="always")
-def start_anchors(J, b, j, ia, ib):
-    """Into frame[j]: both anchors (``local_a``, ``local_b``, body frames from the origins)
-    from their bodies' centres of mass, world-oriented at the step's start."""
-    frame = J.frame
-    frame[j, FR_RA], frame[j, FR_RA + 1] = start_anchor(J.local_a, j, b, ia)
-    frame[j, FR_RB], frame[j, FR_RB + 1] = start_anchor(J.local_b, j, b, ib)
+def set_soft(f, at, rec):
+    f[at] = rec[0]
+    f[at + 1] = rec[1]
+    f[at + 2] = rec[2]
 
 
 @njit(inline="always")
-def start_anchor(local, j, b, body):
+def start_anchor(J, b, t, j, body, local, f, at):
+    """Into f[at:at+2], the anchor ``local`` (body frame, from the origin) from the body's
+    centre of mass, world-oriented at the step's start."""
     x = local[j, 0] - b.local_com[body, 0]
     y = local[j, 1] - b.local_com[body, 1]
-    return rotate(b.rot[body, 0], b.rot[body, 1], x, y)
-
-
-@njit(inline="always")
-def inverse(k):
-    """1 / k, or 0 for no positive k (an effective mass when nothing can move)."""
-    return 1.0 / k if k > 0.0 else 0.0
+    f[at], f[at + 1] = rotate(b.rot[body, 0], b.rot[body, 1], x, y)
 
 
 # The substeps' geometry, from the whole arrays and a slot (a row view, or an array given

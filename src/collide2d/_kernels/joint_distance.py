@@ -12,17 +12,18 @@ from .constants import J_SPRING
 from .joint_common import (
     FR_JOINT,
     FR_MASS,
+    FR_RA,
+    FR_RB,
     FR_SOFT,
     I_LOWER,
     I_SPRING,
     I_UPPER,
     current_anchors,
     has_limit,
-    inverse,
     limit_impulse,
     push,
     run_arrays,
-    start_anchors,
+    start_anchor,
 )
 
 
@@ -38,13 +39,15 @@ def unit_length(dx, dy):
 
 @njit(inline="always")
 def prepare_distance(J, j, b, t, ia, ib):
-    start_anchors(J, b, j, ia, ib)
+    f = J.frame[j]
+    start_anchor(J, b, t, j, ia, J.local_a, f, FR_RA)
+    start_anchor(J, b, t, j, ib, J.local_b, f, FR_RB)
     rax, ray, rbx, rby, dx, dy = current_anchors(J.frame, j, t.dp, t.dq, ia, ib)
     ux, uy, _ = unit_length(dx, dy)
     cra = rax * uy - ray * ux
     crb = rbx * uy - rby * ux
     k = (t.inv_m[ia] + t.inv_m[ib] + t.inv_i[ia] * cra * cra + t.inv_i[ib] * crb * crb)
-    J.frame[j, FR_MASS] = inverse(k)
+    f[FR_MASS] = 1.0 / k if k > 0.0 else 0.0
 
 
 # Scalars in and out (see ``joint_revolute``): the bodies' velocities are locals of the

@@ -5,19 +5,14 @@ joints' softness; pymunk's GearJoint up to the sign of the ratio."""
 import numpy as np
 
 from .._jit import njit
-from .joint_common import (
-    FR_JOINT,
-    FR_MASS,
-    I_ANG,
-    inverse,
-)
+from .joint_common import FR_JOINT, FR_MASS, I_ANG
 
 
 @njit(inline="always")
 def prepare_gear(J, j, b, t, ia, ib):
     r = J.ratio[j]
     k = r * r * t.inv_i[ia] + t.inv_i[ib]
-    J.frame[j, FR_MASS] = inverse(k)
+    J.frame[j][FR_MASS] = 1.0 / k if k > 0.0 else 0.0
 
 
 @njit

@@ -7,23 +7,26 @@ import numpy as np
 from .._jit import njit
 from .joint_common import (
     FR_MASS,
+    FR_RA,
+    FR_RB,
     I_ANG,
     I_X,
     I_Y,
     clamp_length,
     current_anchors,
-    inverse,
     push,
     run_arrays,
-    start_anchors,
+    start_anchor,
 )
 
 
 @njit(inline="always")
 def prepare_motor(J, j, b, t, ia, ib):
-    start_anchors(J, b, j, ia, ib)
+    f = J.frame[j]
+    start_anchor(J, b, t, j, ia, J.local_a, f, FR_RA)
+    start_anchor(J, b, t, j, ib, J.local_b, f, FR_RB)
     k = t.inv_i[ia] + t.inv_i[ib]
-    J.frame[j, FR_MASS] = inverse(k)
+    f[FR_MASS] = 1.0 / k if k > 0.0 else 0.0
 
 
 @njit

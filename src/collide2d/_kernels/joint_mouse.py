@@ -21,7 +21,7 @@ from .joint_common import (
 
 @njit(inline="always")
 def prepare_mouse(J, j, b, t, ib):
-    J.frame[j, FR_RB], J.frame[j, FR_RB + 1] = start_anchor(J.local_b, j, b, ib)
+    start_anchor(J, b, t, j, ib, J.local_b, J.frame[j], FR_RB)
 
 
 @njit

@@ -11,6 +11,8 @@ from .joint_common import (
     FR_AXIS,
     FR_JOINT,
     FR_MASS,
+    FR_RA,
+    FR_RB,
     FR_SOFT,
     I_LOWER,
     I_MOTOR,
@@ -22,26 +24,26 @@ from .joint_common import (
     current_anchors,
     current_axis,
     has_limit,
-    inverse,
     limit_impulse,
     push,
     rotate,
     run_arrays,
-    start_anchors,
+    start_anchor,
 )
 
 
 @njit(inline="always")
 def prepare_prismatic(J, j, b, t, ia, ib):
     """Anchors, A's axis in world frame, and the effective mass along it."""
-    start_anchors(J, b, j, ia, ib)
-    J.frame[j, FR_AXIS], J.frame[j, FR_AXIS + 1] = rotate(b.rot[ia, 0], b.rot[ia, 1],
-                                                          J.axis[j, 0], J.axis[j, 1])
+    f = J.frame[j]
+    start_anchor(J, b, t, j, ia, J.local_a, f, FR_RA)
+    start_anchor(J, b, t, j, ib, J.local_b, f, FR_RB)
+    f[FR_AXIS], f[FR_AXIS + 1] = rotate(b.rot[ia, 0], b.rot[ia, 1], J.axis[j, 0], J.axis[j, 1])
     rax, ray, rbx, rby, dx, dy = current_anchors(J.frame, j, t.dp, t.dq, ia, ib)
     ax, ay = current_axis(J.frame, j, t.dq, ia)
     a1, a2 = arms(ax, ay, dx, dy, rax, ray, rbx, rby)
     k = t.inv_m[ia] + t.inv_m[ib] + t.inv_i[ia] * a1 * a1 + t.inv_i[ib] * a2 * a2
-    J.frame[j, FR_MASS] = inverse(k)
+    f[FR_MASS] = 1.0 / k if k > 0.0 else 0.0
 
 
 # Scalars in and out (see ``joint_revolute``): the bodies' velocities are locals of the

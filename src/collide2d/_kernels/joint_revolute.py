@@ -8,6 +8,8 @@ from .._jit import njit
 from .joint_common import (
     FR_JOINT,
     FR_MASS,
+    FR_RA,
+    FR_RB,
     FR_SOFT,
     I_LOWER,
     I_MOTOR,
@@ -18,19 +20,20 @@ from .joint_common import (
     angle_impulses,
     current_anchors,
     has_limit,
-    inverse,
     point_impulse,
     push,
     run_arrays,
-    start_anchors,
+    start_anchor,
 )
 
 
 @njit(inline="always")
 def prepare_revolute(J, j, b, t, ia, ib):
-    start_anchors(J, b, j, ia, ib)
+    f = J.frame[j]
+    start_anchor(J, b, t, j, ia, J.local_a, f, FR_RA)
+    start_anchor(J, b, t, j, ib, J.local_b, f, FR_RB)
     k = t.inv_i[ia] + t.inv_i[ib]
-    J.frame[j, FR_MASS] = inverse(k)
+    f[FR_MASS] = 1.0 / k if k > 0.0 else 0.0
 
 
 # The substep passes run over a run of revolute rows (consecutive in slot order, others

@@ -7,38 +7,40 @@ from .._jit import njit
 from .joint_common import (
     FR_JOINT,
     FR_MASS,
+    FR_RA,
+    FR_RB,
     FR_SOFT,
     FR_SOFT2,
     I_ANG,
     I_X,
     I_Y,
     current_anchors,
-    inverse,
     point_impulse,
     push,
     run_arrays,
-    start_anchors,
+    start_anchor,
 )
 
 
 @njit(inline="always")
 def prepare_weld(J, j, b, t, ia, ib):
-    start_anchors(J, b, j, ia, ib)
+    f = J.frame[j]
+    start_anchor(J, b, t, j, ia, J.local_a, f, FR_RA)
+    start_anchor(J, b, t, j, ib, J.local_b, f, FR_RB)
     k = t.inv_i[ia] + t.inv_i[ib]
-    J.frame[j, FR_MASS] = inverse(k)
+    f[FR_MASS] = 1.0 / k if k > 0.0 else 0.0
     # A rigid part takes the joints' softness.
-    frame = J.frame
     if J.hertz[j] == 0.0:
-        _stiff(frame, j, FR_SOFT)
+        _stiff(f, FR_SOFT)
     if J.hertz2[j] == 0.0:
-        _stiff(frame, j, FR_SOFT2)
+        _stiff(f, FR_SOFT2)
 
 
 @njit(inline="always")
-def _stiff(frame, j, at):
-    frame[j, at] = frame[j, FR_JOINT]
-    frame[j, at + 1] = frame[j, FR_JOINT + 1]
-    frame[j, at + 2] = frame[j, FR_JOINT + 2]
+def _stiff(f, at):
+    f[at] = f[FR_JOINT]
+    f[at + 1] = f[FR_JOINT + 1]
+    f[at + 2] = f[FR_JOINT + 2]
 
 
 @njit

@@ -19,7 +19,6 @@ from .joint_common import (
     arms,
     current_anchors,
     current_axis,
-    inverse,
     push,
     run_arrays,
 )
@@ -28,12 +27,13 @@ from .joint_prismatic import axial_impulses, prepare_prismatic
 
 @njit(inline="always")
 def prepare_wheel(J, j, b, t, ia, ib):
+    f = J.frame[j]
     prepare_prismatic(J, j, b, t, ia, ib)
     rax, ray, rbx, rby, dx, dy = current_anchors(J.frame, j, t.dp, t.dq, ia, ib)
     ax, ay = current_axis(J.frame, j, t.dq, ia)
     s1, s2 = arms(-ay, ax, dx, dy, rax, ray, rbx, rby)  # across the axis
     k = t.inv_m[ia] + t.inv_m[ib] + t.inv_i[ia] * s1 * s1 + t.inv_i[ib] * s2 * s2
-    J.frame[j, FR_EXTRA] = inverse(k)
+    f[FR_EXTRA] = 1.0 / k if k > 0.0 else 0.0
 
 
 @njit

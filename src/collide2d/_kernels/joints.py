@@ -96,52 +96,37 @@ def narrow_joints(J, b, t):
 def prepare_joints(J, n, b, t, h, contact_hertz, scale):
     """Frames of the joints the substeps solve; returns how many. ``scale``: the warm
     start's factor (old substep count over new: the impulses are per substep)."""
-    # The loop's own arrays, taken once (the kinds' prepares take the views: inlined,
-    # their references pair up within each call).
-    solved = J.on
-    all_flags = J.flags
-    kinds = J.kind
-    body_a = J.body_a
-    body_b = J.body_b
-    imp = J.imp
-    frame = J.frame
-    hertz = J.hertz
-    zeta = J.zeta
-    hertz2 = J.hertz2
-    zeta2 = J.zeta2
-    point = J.point
-    inv_m = t.inv_m
-    com = t.com
-    touched = t.touched
     on = 0
     joint_soft = make_soft(min(2.0 * contact_hertz, 0.25 / h), JOINT_DAMPING_RATIO, h)
     for j in range(n):
-        solved[j] = False
-        flags = all_flags[j]
+        J.on[j] = False
+        flags = J.flags[j]
         if not (flags & J_ALIVE) or not (flags & J_ENABLED):
             continue
-        ia = body_a[j]
-        ib = body_b[j]
-        if inv_m[ib] == 0.0 and (ia < 0 or inv_m[ia] == 0.0):
+        ia = J.body_a[j]
+        ib = J.body_b[j]
+        if t.inv_m[ib] == 0.0 and (ia < 0 or t.inv_m[ia] == 0.0):
             continue  # nothing to move: asleep, or between fixed bodies
-        solved[j] = True
+        J.on[j] = True
         on += 1
+        imp = J.imp[j]
         if scale != 1.0:
-            for r in range(imp.shape[1]):
-                imp[j, r] *= scale
-        set_soft(frame, j, FR_JOINT, joint_soft)
-        set_soft(frame, j, FR_SOFT, make_soft(hertz[j], zeta[j], h))
-        set_soft(frame, j, FR_SOFT2, make_soft(hertz2[j], zeta2[j], h))
-        touched[ib] = True
-        kind = kinds[j]
+            for r in range(imp.shape[0]):
+                imp[r] *= scale
+        f = J.frame[j]
+        set_soft(f, FR_JOINT, joint_soft)
+        set_soft(f, FR_SOFT, make_soft(J.hertz[j], J.zeta[j], h))
+        set_soft(f, FR_SOFT2, make_soft(J.hertz2[j], J.zeta2[j], h))
+        t.touched[ib] = True
+        kind = J.kind[j]
         if kind == J_MOUSE:
-            frame[j, FR_DC] = com[ib, 0] - point[j, 0]
-            frame[j, FR_DC + 1] = com[ib, 1] - point[j, 1]
+            f[FR_DC] = t.com[ib, 0] - J.point[j, 0]
+            f[FR_DC + 1] = t.com[ib, 1] - J.point[j, 1]
             prepare_mouse(J, j, b, t, ib)
             continue
-        touched[ia] = True
-        frame[j, FR_DC] = com[ib, 0] - com[ia, 0]
-        frame[j, FR_DC + 1] = com[ib, 1] - com[ia, 1]
+        t.touched[ia] = True
+        f[FR_DC] = t.com[ib, 0] - t.com[ia, 0]
+        f[FR_DC + 1] = t.com[ib, 1] - t.com[ia, 1]
         if kind == J_REVOLUTE:
             prepare_revolute(J, j, b, t, ia, ib)
         elif kind == J_PRISMATIC:
