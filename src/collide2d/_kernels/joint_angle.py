@@ -3,6 +3,8 @@ toward a target angle, a motor, and a ratchet (``ratio`` the step: the angle onl
 the step's way, held at ``notch``, the last step it reached). pymunk's RotaryLimitJoint,
 DampedRotarySpring, SimpleMotor and RatchetJoint in one."""
 
+import numpy as np
+
 from .._jit import njit
 from .constants import J_LIMIT, J_RATCHET
 from .joint_common import (
@@ -32,11 +34,11 @@ def warm_start_angles(J, b, t, s, e):
     imp = J.imp
     angvel = b.angvel
     inv_i = t.inv_i
-    for j in range(s, e):
+    for j in range(np.uint64(s), np.uint64(e)):
         if not on[j]:
             continue
-        ia = body_a[j]
-        ib = body_b[j]
+        ia = np.uint64(body_a[j])
+        ib = np.uint64(body_b[j])
         d = imp[j, I_SPRING] + imp[j, I_MOTOR] + imp[j, I_LOWER] - imp[j, I_UPPER]
         angvel[ia] -= inv_i[ia] * d
         angvel[ib] += inv_i[ib] * d
@@ -62,11 +64,11 @@ def solve_angles(J, b, t, s, e, h, use_bias):
     angvel = b.angvel
     angle = b.angle
     inv_i = t.inv_i
-    for j in range(s, e):
+    for j in range(np.uint64(s), np.uint64(e)):
         if not on[j]:
             continue
-        ia = body_a[j]
-        ib = body_b[j]
+        ia = np.uint64(body_a[j])
+        ib = np.uint64(body_b[j])
         ia_ = inv_i[ia]
         ib_ = inv_i[ib]
         if ia_ + ib_ == 0.0:

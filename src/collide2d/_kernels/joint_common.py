@@ -56,19 +56,31 @@ def start_anchor(J, b, t, j, body, local, f, at):
     f[at], f[at + 1] = rotate(b.rot[body, 0], b.rot[body, 1], x, y)
 
 
+# The substeps' geometry, from the whole arrays and a slot (a row view, or an array given
+# to a helper that does not inline to one straight run, counts a reference): scalars out.
 @njit(inline="always")
-def anchors(f, t, ia, ib):
-    """The anchors from each centre, turned by the bodies' rotations this step."""
-    rax, ray = rotate(t.dq[ia, 0], t.dq[ia, 1], f[FR_RA], f[FR_RA + 1])
-    rbx, rby = rotate(t.dq[ib, 0], t.dq[ib, 1], f[FR_RB], f[FR_RB + 1])
-    return rax, ray, rbx, rby
+def current_anchors(frame, j, dp, dq, ia, ib):
+    """Joint j's anchors from each centre, turned by the bodies' rotations this step
+    (``dq``), and the separation: anchor B minus anchor A, world frame, now (``dp`` the
+    centres' displacements). Returns (rax, ray, rbx, rby, dx, dy)."""
+    rax, ray = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_RA], frame[j, FR_RA + 1])
+    rbx, rby = rotate(dq[ib, 0], dq[ib, 1], frame[j, FR_RB], frame[j, FR_RB + 1])
+    dx = dp[ib, 0] - dp[ia, 0] + rbx - rax + frame[j, FR_DC]
+    dy = dp[ib, 1] - dp[ia, 1] + rby - ray + frame[j, FR_DC + 1]
+    return rax, ray, rbx, rby, dx, dy
 
 
 @njit(inline="always")
-def separation(f, t, ia, ib, rax, ray, rbx, rby):
-    """Anchor B minus anchor A, world frame, now."""
-    return (t.dp[ib, 0] - t.dp[ia, 0] + rbx - rax + f[FR_DC],
-            t.dp[ib, 1] - t.dp[ia, 1] + rby - ray + f[FR_DC + 1])
+def current_axis(frame, j, dq, ia):
+    """A's axis (prismatic, wheel) turned by A's rotation this step."""
+    return rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_AXIS], frame[j, FR_AXIS + 1])
+
+
+@njit(inline="always")
+def arms(ux, uy, dx, dy, rax, ray, rbx, rby):
+    """The angular parts of an impulse along (ux, uy) through the anchors: (d + rA) x u on
+    A, rB x u on B (d the separation)."""
+    return (dx + rax) * uy - (dy + ray) * ux, rbx * uy - rby * ux
 
 
 @njit(inline="always")
@@ -164,3 +176,11 @@ def clamp_length(x, y, top):
 @njit(inline="always")
 def has_limit(flags):
     return (flags & J_LIMIT) != 0
+
+
+@njit(inline="always")
+def run_arrays(J, b, t):
+    """The arrays every kind's run reads and writes, taken once before its loop (in one
+    straight run: see ``joint_revolute``)."""
+    return (J.on, J.body_a, J.body_b, J.frame, J.imp, b.vel, b.angvel, t.inv_m, t.inv_i, t.dp,
+            t.dq)

@@ -5,10 +5,11 @@ Box2D v3's distance joint."""
 
 import math
 
+import numpy as np
+
 from .._jit import njit
 from .constants import J_SPRING
 from .joint_common import (
-    FR_DC,
     FR_JOINT,
     FR_MASS,
     FR_RA,
@@ -17,23 +18,13 @@ from .joint_common import (
     I_LOWER,
     I_SPRING,
     I_UPPER,
-    anchors,
+    current_anchors,
     has_limit,
     limit_impulse,
-    rotate,
-    separation,
+    push,
+    run_arrays,
     start_anchor,
 )
-
-
-@njit(inline="always")
-def axis_of(f, t, ia, ib):
-    """Unit vector from anchor A to anchor B (zero when they meet), their distance, and the
-    anchors."""
-    rax, ray, rbx, rby = anchors(f, t, ia, ib)
-    dx, dy = separation(f, t, ia, ib, rax, ray, rbx, rby)
-    ux, uy, length = unit_length(dx, dy)
-    return ux, uy, length, rax, ray, rbx, rby
 
 
 @njit(inline="always")
@@ -51,7 +42,8 @@ def prepare_distance(J, j, b, t, ia, ib):
     f = J.frame[j]
     start_anchor(J, b, t, j, ia, J.local_a, f, FR_RA)
     start_anchor(J, b, t, j, ib, J.local_b, f, FR_RB)
-    ux, uy, _, rax, ray, rbx, rby = axis_of(f, t, ia, ib)
+    rax, ray, rbx, rby, dx, dy = current_anchors(J.frame, j, t.dp, t.dq, ia, ib)
+    ux, uy, _ = unit_length(dx, dy)
     cra = rax * uy - ray * ux
     crb = rbx * uy - rby * ux
     k = (t.inv_m[ia] + t.inv_m[ib] + t.inv_i[ia] * cra * cra + t.inv_i[ib] * crb * crb)
@@ -65,8 +57,8 @@ def _push(vax, vay, wa, vbx, vby, wb, ma, ia_, mb, ib_, d, ux, uy, rax, ray, rbx
     """The velocities after impulse d along (ux, uy) on B and its opposite on A."""
     px = d * ux
     py = d * uy
-    return (vax - ma * px, vay - ma * py, wa - ia_ * (rax * py - ray * px), vbx + mb * px,
-            vby + mb * py, wb + ib_ * (rbx * py - rby * px))
+    return push(vax, vay, wa, vbx, vby, wb, ma, ia_, mb, ib_, px, py, rax * py - ray * px,
+                rbx * py - rby * px)
 
 
 @njit(inline="always")
@@ -79,26 +71,14 @@ def _speed(vax, vay, wa, vbx, vby, wb, ux, uy, rax, ray, rbx, rby):
 @njit
 def warm_start_distances(J, b, t, s, e):
     """Warm start the distance joints of slots [s, e) (see ``joint_revolute``)."""
-    on = J.on
-    body_a = J.body_a
-    body_b = J.body_b
-    frame = J.frame
-    imp = J.imp
-    vel = b.vel
-    angvel = b.angvel
-    inv_m = t.inv_m
-    inv_i = t.inv_i
-    dp = t.dp
-    dq = t.dq
-    for j in range(s, e):
+    on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
+    for j in range(np.uint64(s), np.uint64(e)):
         if not on[j]:
             continue
-        ia = body_a[j]
-        ib = body_b[j]
-        rax, ray = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_RA], frame[j, FR_RA + 1])
-        rbx, rby = rotate(dq[ib, 0], dq[ib, 1], frame[j, FR_RB], frame[j, FR_RB + 1])
-        ux, uy, _ = unit_length(dp[ib, 0] - dp[ia, 0] + rbx - rax + frame[j, FR_DC],
-                                dp[ib, 1] - dp[ia, 1] + rby - ray + frame[j, FR_DC + 1])
+        ia = np.uint64(body_a[j])
+        ib = np.uint64(body_b[j])
+        rax, ray, rbx, rby, dx, dy = current_anchors(frame, j, dp, dq, ia, ib)
+        ux, uy, _ = unit_length(dx, dy)
         (vel[ia, 0], vel[ia, 1], angvel[ia], vel[ib, 0], vel[ib, 1], angvel[ib]) = _push(
             vel[ia, 0], vel[ia, 1], angvel[ia], vel[ib, 0], vel[ib, 1], angvel[ib],
             inv_m[ia], inv_i[ia], inv_m[ib], inv_i[ib],
@@ -107,36 +87,24 @@ def warm_start_distances(J, b, t, s, e):
 
 @njit
 def solve_distances(J, b, t, s, e, h, use_bias):
-    on = J.on
-    body_a = J.body_a
-    body_b = J.body_b
+    on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
     flags = J.flags
-    frame = J.frame
-    imp = J.imp
     rest = J.length
     hertz = J.hertz
     lower = J.lower
     upper = J.upper
-    vel = b.vel
-    angvel = b.angvel
-    inv_m = t.inv_m
-    inv_i = t.inv_i
-    dp = t.dp
-    dq = t.dq
-    for j in range(s, e):
+    for j in range(np.uint64(s), np.uint64(e)):
         if not on[j]:
             continue
-        ia = body_a[j]
-        ib = body_b[j]
+        ia = np.uint64(body_a[j])
+        ib = np.uint64(body_b[j])
         ma = inv_m[ia]
         mb = inv_m[ib]
         ia_ = inv_i[ia]
         ib_ = inv_i[ib]
         k = frame[j, FR_MASS]
-        rax, ray = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_RA], frame[j, FR_RA + 1])
-        rbx, rby = rotate(dq[ib, 0], dq[ib, 1], frame[j, FR_RB], frame[j, FR_RB + 1])
-        ux, uy, length = unit_length(dp[ib, 0] - dp[ia, 0] + rbx - rax + frame[j, FR_DC],
-                                     dp[ib, 1] - dp[ia, 1] + rby - ray + frame[j, FR_DC + 1])
+        rax, ray, rbx, rby, dx, dy = current_anchors(frame, j, dp, dq, ia, ib)
+        ux, uy, length = unit_length(dx, dy)
         vax = vel[ia, 0]
         vay = vel[ia, 1]
         wa = angvel[ia]

@@ -2,6 +2,8 @@
 with ratio 1 the bodies turn opposite ways like meshed gears of one size. Stiff, with the
 joints' softness; pymunk's GearJoint up to the sign of the ratio."""
 
+import numpy as np
+
 from .._jit import njit
 from .joint_common import FR_JOINT, FR_MASS, I_ANG
 
@@ -23,11 +25,11 @@ def warm_start_gears(J, b, t, s, e):
     imp = J.imp
     angvel = b.angvel
     inv_i = t.inv_i
-    for j in range(s, e):
+    for j in range(np.uint64(s), np.uint64(e)):
         if not on[j]:
             continue
-        ia = body_a[j]
-        ib = body_b[j]
+        ia = np.uint64(body_a[j])
+        ib = np.uint64(body_b[j])
         d = imp[j, I_ANG]
         angvel[ia] += inv_i[ia] * ratio[j] * d
         angvel[ib] += inv_i[ib] * d
@@ -45,11 +47,11 @@ def solve_gears(J, b, t, s, e, h, use_bias):
     angvel = b.angvel
     angle = b.angle
     inv_i = t.inv_i
-    for j in range(s, e):
+    for j in range(np.uint64(s), np.uint64(e)):
         if not on[j]:
             continue
-        ia = body_a[j]
-        ib = body_b[j]
+        ia = np.uint64(body_a[j])
+        ib = np.uint64(body_b[j])
         r = ratio[j]
         cdot = angvel[ib] + r * angvel[ia]
         ms = 1.0

@@ -2,9 +2,10 @@
 relative angle toward ``ref_angle``, closing ``correction`` of the error per second's
 worth of steps, with bounded force and torque. Box2D v3's motor joint."""
 
+import numpy as np
+
 from .._jit import njit
 from .joint_common import (
-    FR_DC,
     FR_MASS,
     FR_RA,
     FR_RB,
@@ -12,7 +13,9 @@ from .joint_common import (
     I_X,
     I_Y,
     clamp_length,
-    rotate,
+    current_anchors,
+    push,
+    run_arrays,
     start_anchor,
 )
 
@@ -28,27 +31,17 @@ def prepare_motor(J, j, b, t, ia, ib):
 
 @njit
 def solve_motors(J, b, t, s, e, h, use_bias):
-    on = J.on
-    body_a = J.body_a
-    body_b = J.body_b
-    frame = J.frame
-    imp = J.imp
+    on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
     ref_angle = J.ref_angle
     correction = J.correction
     max_force = J.max_force
     max_torque = J.max_torque
-    vel = b.vel
-    angvel = b.angvel
     angle = b.angle
-    inv_m = t.inv_m
-    inv_i = t.inv_i
-    dp = t.dp
-    dq = t.dq
-    for j in range(s, e):
+    for j in range(np.uint64(s), np.uint64(e)):
         if not on[j]:
             continue
-        ia = body_a[j]
-        ib = body_b[j]
+        ia = np.uint64(body_a[j])
+        ib = np.uint64(body_b[j])
         ma = inv_m[ia]
         mb = inv_m[ib]
         ia_ = inv_i[ia]
@@ -63,10 +56,7 @@ def solve_motors(J, b, t, s, e, h, use_bias):
         imp[j, I_ANG] = new
         wa -= ia_ * (new - old)
         wb += ib_ * (new - old)
-        rax, ray = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_RA], frame[j, FR_RA + 1])
-        rbx, rby = rotate(dq[ib, 0], dq[ib, 1], frame[j, FR_RB], frame[j, FR_RB + 1])
-        sx = dp[ib, 0] - dp[ia, 0] + rbx - rax + frame[j, FR_DC]
-        sy = dp[ib, 1] - dp[ia, 1] + rby - ray + frame[j, FR_DC + 1]
+        rax, ray, rbx, rby, sx, sy = current_anchors(frame, j, dp, dq, ia, ib)
         cx = (vel[ib, 0] - wb * rby - vel[ia, 0] + wa * ray) + rate * sx
         cy = (vel[ib, 1] + wb * rbx - vel[ia, 1] - wa * rax) + rate * sy
         k11 = ma + mb + ray * ray * ia_ + rby * rby * ib_
@@ -83,9 +73,6 @@ def solve_motors(J, b, t, s, e, h, use_bias):
         imp[j, I_Y] = ny
         px = nx - ox
         py = ny - oy
-        vel[ia, 0] -= ma * px
-        vel[ia, 1] -= ma * py
-        angvel[ia] = wa - ia_ * (rax * py - ray * px)
-        vel[ib, 0] += mb * px
-        vel[ib, 1] += mb * py
-        angvel[ib] = wb + ib_ * (rbx * py - rby * px)
+        (vel[ia, 0], vel[ia, 1], angvel[ia], vel[ib, 0], vel[ib, 1], angvel[ib]) = push(
+            vel[ia, 0], vel[ia, 1], wa, vel[ib, 0], vel[ib, 1], wb, ma, ia_, mb, ib_, px, py,
+            rax * py - ray * px, rbx * py - rby * px)

@@ -2,6 +2,8 @@
 point (``point``) with at most ``max_force``, plus a light angular damping so a dragged
 body does not spin up. B alone: A is the world. Box2D v3's mouse joint."""
 
+import numpy as np
+
 from .._jit import njit
 from .joint_common import (
     FR_DC,
@@ -34,10 +36,10 @@ def warm_start_mice(J, b, t, s, e):
     inv_m = t.inv_m
     inv_i = t.inv_i
     dq = t.dq
-    for j in range(s, e):
+    for j in range(np.uint64(s), np.uint64(e)):
         if not on[j]:
             continue
-        ib = body_b[j]
+        ib = np.uint64(body_b[j])
         rbx, rby = rotate(dq[ib, 0], dq[ib, 1], frame[j, FR_RB], frame[j, FR_RB + 1])
         mb = inv_m[ib]
         vel[ib, 0] += mb * imp[j, I_X]
@@ -58,10 +60,10 @@ def solve_mice(J, b, t, s, e, h):
     inv_i = t.inv_i
     dp = t.dp
     dq = t.dq
-    for j in range(s, e):
+    for j in range(np.uint64(s), np.uint64(e)):
         if not on[j]:
             continue
-        ib = body_b[j]
+        ib = np.uint64(body_b[j])
         mb = inv_m[ib]
         ib_ = inv_i[ib]
         wb = angvel[ib]

@@ -1,13 +1,14 @@
 """Prismatic joint: B slides along A's axis through the anchor, its rotation locked to A's
 (a 2x2 block: the perpendicular offset and the relative angle), with an optional spring
 toward a target translation, a motor and translation limits along the axis. Box2D v3's
-prismatic joint. ``axis_terms`` is shared with the wheel joint."""
+prismatic joint. ``axial_impulses`` is shared with the wheel joint."""
+
+import numpy as np
 
 from .._jit import njit
 from .constants import J_MOTOR_ON, J_SPRING
 from .joint_common import (
     FR_AXIS,
-    FR_DC,
     FR_JOINT,
     FR_MASS,
     FR_RA,
@@ -19,12 +20,14 @@ from .joint_common import (
     I_UPPER,
     I_X,
     I_Y,
-    anchors,
+    arms,
+    current_anchors,
+    current_axis,
     has_limit,
     limit_impulse,
     push,
     rotate,
-    separation,
+    run_arrays,
     start_anchor,
 )
 
@@ -36,20 +39,11 @@ def prepare_prismatic(J, j, b, t, ia, ib):
     start_anchor(J, b, t, j, ia, J.local_a, f, FR_RA)
     start_anchor(J, b, t, j, ib, J.local_b, f, FR_RB)
     f[FR_AXIS], f[FR_AXIS + 1] = rotate(b.rot[ia, 0], b.rot[ia, 1], J.axis[j, 0], J.axis[j, 1])
-    ax, ay, dx, dy, rax, ray, rbx, rby = axis_terms(f, t, ia, ib)
-    a1 = (dx + rax) * ay - (dy + ray) * ax
-    a2 = rbx * ay - rby * ax
+    rax, ray, rbx, rby, dx, dy = current_anchors(J.frame, j, t.dp, t.dq, ia, ib)
+    ax, ay = current_axis(J.frame, j, t.dq, ia)
+    a1, a2 = arms(ax, ay, dx, dy, rax, ray, rbx, rby)
     k = t.inv_m[ia] + t.inv_m[ib] + t.inv_i[ia] * a1 * a1 + t.inv_i[ib] * a2 * a2
     f[FR_MASS] = 1.0 / k if k > 0.0 else 0.0
-
-
-@njit(inline="always")
-def axis_terms(f, t, ia, ib):
-    """A's axis now, the separation of the anchors and the anchors themselves."""
-    rax, ray, rbx, rby = anchors(f, t, ia, ib)
-    dx, dy = separation(f, t, ia, ib, rax, ray, rbx, rby)
-    ax, ay = rotate(t.dq[ia, 0], t.dq[ia, 1], f[FR_AXIS], f[FR_AXIS + 1])
-    return ax, ay, dx, dy, rax, ray, rbx, rby
 
 
 # Scalars in and out (see ``joint_revolute``): the bodies' velocities are locals of the
@@ -105,33 +99,18 @@ def _axial_speed(ax, ay, a1, a2, vax, vay, wa, vbx, vby, wb):
 @njit
 def warm_start_prismatics(J, b, t, s, e):
     """Warm start the prismatic joints of slots [s, e) (see ``joint_revolute``)."""
-    on = J.on
-    body_a = J.body_a
-    body_b = J.body_b
-    frame = J.frame
-    imp = J.imp
-    vel = b.vel
-    angvel = b.angvel
-    inv_m = t.inv_m
-    inv_i = t.inv_i
-    dp = t.dp
-    dq = t.dq
-    for j in range(s, e):
+    on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
+    for j in range(np.uint64(s), np.uint64(e)):
         if not on[j]:
             continue
-        ia = body_a[j]
-        ib = body_b[j]
-        rax, ray = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_RA], frame[j, FR_RA + 1])
-        rbx, rby = rotate(dq[ib, 0], dq[ib, 1], frame[j, FR_RB], frame[j, FR_RB + 1])
-        dx = dp[ib, 0] - dp[ia, 0] + rbx - rax + frame[j, FR_DC]
-        dy = dp[ib, 1] - dp[ia, 1] + rby - ray + frame[j, FR_DC + 1]
-        ax, ay = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_AXIS], frame[j, FR_AXIS + 1])
-        a1 = (dx + rax) * ay - (dy + ray) * ax
-        a2 = rbx * ay - rby * ax
+        ia = np.uint64(body_a[j])
+        ib = np.uint64(body_b[j])
+        rax, ray, rbx, rby, dx, dy = current_anchors(frame, j, dp, dq, ia, ib)
+        ax, ay = current_axis(frame, j, dq, ia)
+        a1, a2 = arms(ax, ay, dx, dy, rax, ray, rbx, rby)
         px_ = -ay  # the perpendicular: A's axis turned a quarter left
         py_ = ax
-        s1 = (dx + rax) * py_ - (dy + ray) * px_
-        s2 = rbx * py_ - rby * px_
+        s1, s2 = arms(px_, py_, dx, dy, rax, ray, rbx, rby)
         axial = imp[j, I_SPRING] + imp[j, I_MOTOR] + imp[j, I_LOWER] - imp[j, I_UPPER]
         px = axial * ax + imp[j, I_X] * px_
         py = axial * ay + imp[j, I_X] * py_
@@ -144,12 +123,8 @@ def warm_start_prismatics(J, b, t, s, e):
 
 @njit
 def solve_prismatics(J, b, t, s, e, h, use_bias):
-    on = J.on
-    body_a = J.body_a
-    body_b = J.body_b
+    on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
     flags = J.flags
-    frame = J.frame
-    imp = J.imp
     ref_angle = J.ref_angle
     hertz = J.hertz
     target = J.target
@@ -157,30 +132,20 @@ def solve_prismatics(J, b, t, s, e, h, use_bias):
     max_motor = J.max_motor
     lower = J.lower
     upper = J.upper
-    vel = b.vel
-    angvel = b.angvel
     angle = b.angle
-    inv_m = t.inv_m
-    inv_i = t.inv_i
-    dp = t.dp
-    dq = t.dq
-    for j in range(s, e):
+    for j in range(np.uint64(s), np.uint64(e)):
         if not on[j]:
             continue
-        ia = body_a[j]
-        ib = body_b[j]
+        ia = np.uint64(body_a[j])
+        ib = np.uint64(body_b[j])
         ma = inv_m[ia]
         mb = inv_m[ib]
         ia_ = inv_i[ia]
         ib_ = inv_i[ib]
-        rax, ray = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_RA], frame[j, FR_RA + 1])
-        rbx, rby = rotate(dq[ib, 0], dq[ib, 1], frame[j, FR_RB], frame[j, FR_RB + 1])
-        dx = dp[ib, 0] - dp[ia, 0] + rbx - rax + frame[j, FR_DC]
-        dy = dp[ib, 1] - dp[ia, 1] + rby - ray + frame[j, FR_DC + 1]
-        ax, ay = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_AXIS], frame[j, FR_AXIS + 1])
+        rax, ray, rbx, rby, dx, dy = current_anchors(frame, j, dp, dq, ia, ib)
+        ax, ay = current_axis(frame, j, dq, ia)
         translation = ax * dx + ay * dy
-        a1 = (dx + rax) * ay - (dy + ray) * ax
-        a2 = rbx * ay - rby * ax
+        a1, a2 = arms(ax, ay, dx, dy, rax, ray, rbx, rby)
         (imp[j, I_SPRING], imp[j, I_MOTOR], imp[j, I_LOWER], imp[j, I_UPPER], vax, vay, wa,
          vbx, vby, wb) = axial_impulses(
             flags[j], frame[j, FR_MASS],
@@ -193,8 +158,7 @@ def solve_prismatics(J, b, t, s, e, h, use_bias):
         # The perpendicular offset and the relative angle, solved together.
         px_ = -ay
         py_ = ax
-        s1 = (dx + rax) * py_ - (dy + ray) * px_
-        s2 = rbx * py_ - rby * px_
+        s1, s2 = arms(px_, py_, dx, dy, rax, ray, rbx, rby)
         c1 = px_ * (vbx - vax) + py_ * (vby - vay) + s2 * wb - s1 * wa
         c2 = wb - wa
         ms = 1.0

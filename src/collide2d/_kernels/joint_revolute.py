@@ -2,9 +2,10 @@
 softness), with an optional spring toward a target angle, a motor and angle limits on the
 relative angle (angle_b - angle_a - reference). Box2D v3's revolute joint."""
 
+import numpy as np
+
 from .._jit import njit
 from .joint_common import (
-    FR_DC,
     FR_JOINT,
     FR_MASS,
     FR_RA,
@@ -17,9 +18,11 @@ from .joint_common import (
     I_X,
     I_Y,
     angle_impulses,
+    current_anchors,
     has_limit,
     point_impulse,
-    rotate,
+    push,
+    run_arrays,
     start_anchor,
 )
 
@@ -38,44 +41,28 @@ def prepare_revolute(J, j, b, t, ia, ib):
 # views counted a reference to each, which cost 20 times the rows' arithmetic.
 @njit
 def warm_start_revolutes(J, b, t, s, e):
-    on = J.on
-    body_a = J.body_a
-    body_b = J.body_b
-    frame = J.frame
-    imp = J.imp
-    vel = b.vel
-    angvel = b.angvel
-    inv_m = t.inv_m
-    inv_i = t.inv_i
-    dq = t.dq
-    for j in range(s, e):
+    on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
+    for j in range(np.uint64(s), np.uint64(e)):
         if not on[j]:
             continue
-        ia = body_a[j]
-        ib = body_b[j]
-        rax, ray = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_RA], frame[j, FR_RA + 1])
-        rbx, rby = rotate(dq[ib, 0], dq[ib, 1], frame[j, FR_RB], frame[j, FR_RB + 1])
+        ia = np.uint64(body_a[j])
+        ib = np.uint64(body_b[j])
+        rax, ray, rbx, rby, _, _ = current_anchors(frame, j, dp, dq, ia, ib)
         axial = imp[j, I_SPRING] + imp[j, I_MOTOR] + imp[j, I_LOWER] - imp[j, I_UPPER]
         px = imp[j, I_X]
         py = imp[j, I_Y]
         ma = inv_m[ia]
         mb = inv_m[ib]
-        vel[ia, 0] -= ma * px
-        vel[ia, 1] -= ma * py
-        angvel[ia] -= inv_i[ia] * (rax * py - ray * px + axial)
-        vel[ib, 0] += mb * px
-        vel[ib, 1] += mb * py
-        angvel[ib] += inv_i[ib] * (rbx * py - rby * px + axial)
+        (vel[ia, 0], vel[ia, 1], angvel[ia], vel[ib, 0], vel[ib, 1], angvel[ib]) = push(
+            vel[ia, 0], vel[ia, 1], angvel[ia], vel[ib, 0], vel[ib, 1], angvel[ib], ma,
+            inv_i[ia], mb, inv_i[ib], px, py, rax * py - ray * px + axial,
+            rbx * py - rby * px + axial)
 
 
 @njit
 def solve_revolutes(J, b, t, s, e, h, use_bias):
-    on = J.on
-    body_a = J.body_a
-    body_b = J.body_b
+    on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
     flags = J.flags
-    frame = J.frame
-    imp = J.imp
     ref_angle = J.ref_angle
     lower = J.lower
     upper = J.upper
@@ -83,18 +70,12 @@ def solve_revolutes(J, b, t, s, e, h, use_bias):
     target = J.target
     motor_speed = J.motor_speed
     max_motor = J.max_motor
-    vel = b.vel
-    angvel = b.angvel
     angle = b.angle
-    inv_m = t.inv_m
-    inv_i = t.inv_i
-    dp = t.dp
-    dq = t.dq
-    for j in range(s, e):
+    for j in range(np.uint64(s), np.uint64(e)):
         if not on[j]:
             continue
-        ia = body_a[j]
-        ib = body_b[j]
+        ia = np.uint64(body_a[j])
+        ib = np.uint64(body_b[j])
         ia_ = inv_i[ia]
         ib_ = inv_i[ib]
         wa = angvel[ia]
@@ -108,10 +89,7 @@ def solve_revolutes(J, b, t, s, e, h, use_bias):
                 h * max_motor[j], angle[ib] - angle[ia] - ref_angle[j], lower[j], upper[j],
                 has_limit(flags[j]), h, use_bias, wa, wb, ia_, ib_, imp[j, I_SPRING],
                 imp[j, I_MOTOR], imp[j, I_LOWER], imp[j, I_UPPER])
-        rax, ray = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_RA], frame[j, FR_RA + 1])
-        rbx, rby = rotate(dq[ib, 0], dq[ib, 1], frame[j, FR_RB], frame[j, FR_RB + 1])
-        sx = dp[ib, 0] - dp[ia, 0] + rbx - rax + frame[j, FR_DC]
-        sy = dp[ib, 1] - dp[ia, 1] + rby - ray + frame[j, FR_DC + 1]
+        rax, ray, rbx, rby, sx, sy = current_anchors(frame, j, dp, dq, ia, ib)
         ma = inv_m[ia]
         mb = inv_m[ib]
         px, py = point_impulse(vel[ia, 0], vel[ia, 1], wa, vel[ib, 0], vel[ib, 1], wb, ma,
@@ -120,9 +98,6 @@ def solve_revolutes(J, b, t, s, e, h, use_bias):
                                frame[j, FR_JOINT + 2], use_bias)
         imp[j, I_X] += px
         imp[j, I_Y] += py
-        vel[ia, 0] -= ma * px
-        vel[ia, 1] -= ma * py
-        angvel[ia] = wa - ia_ * (rax * py - ray * px)
-        vel[ib, 0] += mb * px
-        vel[ib, 1] += mb * py
-        angvel[ib] = wb + ib_ * (rbx * py - rby * px)
+        (vel[ia, 0], vel[ia, 1], angvel[ia], vel[ib, 0], vel[ib, 1], angvel[ib]) = push(
+            vel[ia, 0], vel[ia, 1], wa, vel[ib, 0], vel[ib, 1], wb, ma, ia_, mb, ib_, px, py,
+            rax * py - ray * px, rbx * py - rby * px)

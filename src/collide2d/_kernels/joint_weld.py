@@ -1,9 +1,10 @@
 """Weld joint: B glued to A at the anchor, position and angle; each part rigid (the joints'
 softness) or a spring of its own hertz and damping ratio. Box2D v3's weld joint."""
 
+import numpy as np
+
 from .._jit import njit
 from .joint_common import (
-    FR_DC,
     FR_JOINT,
     FR_MASS,
     FR_RA,
@@ -13,8 +14,10 @@ from .joint_common import (
     I_ANG,
     I_X,
     I_Y,
+    current_anchors,
     point_impulse,
-    rotate,
+    push,
+    run_arrays,
     start_anchor,
 )
 
@@ -44,57 +47,35 @@ def _stiff(f, at):
 def warm_start_welds(J, b, t, s, e):
     """Warm start the weld joints of slots [s, e) (see ``joint_revolute``), and the motor
     joints': the same rows, a point and an angle."""
-    on = J.on
-    body_a = J.body_a
-    body_b = J.body_b
-    frame = J.frame
-    imp = J.imp
-    vel = b.vel
-    angvel = b.angvel
-    inv_m = t.inv_m
-    inv_i = t.inv_i
-    dq = t.dq
-    for j in range(s, e):
+    on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
+    for j in range(np.uint64(s), np.uint64(e)):
         if not on[j]:
             continue
-        ia = body_a[j]
-        ib = body_b[j]
-        rax, ray = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_RA], frame[j, FR_RA + 1])
-        rbx, rby = rotate(dq[ib, 0], dq[ib, 1], frame[j, FR_RB], frame[j, FR_RB + 1])
+        ia = np.uint64(body_a[j])
+        ib = np.uint64(body_b[j])
+        rax, ray, rbx, rby, _, _ = current_anchors(frame, j, dp, dq, ia, ib)
         px = imp[j, I_X]
         py = imp[j, I_Y]
         ma = inv_m[ia]
         mb = inv_m[ib]
-        vel[ia, 0] -= ma * px
-        vel[ia, 1] -= ma * py
-        angvel[ia] -= inv_i[ia] * (rax * py - ray * px + imp[j, I_ANG])
-        vel[ib, 0] += mb * px
-        vel[ib, 1] += mb * py
-        angvel[ib] += inv_i[ib] * (rbx * py - rby * px + imp[j, I_ANG])
+        (vel[ia, 0], vel[ia, 1], angvel[ia], vel[ib, 0], vel[ib, 1], angvel[ib]) = push(
+            vel[ia, 0], vel[ia, 1], angvel[ia], vel[ib, 0], vel[ib, 1], angvel[ib], ma,
+            inv_i[ia], mb, inv_i[ib], px, py, rax * py - ray * px + imp[j, I_ANG],
+            rbx * py - rby * px + imp[j, I_ANG])
 
 
 @njit
 def solve_welds(J, b, t, s, e, h, use_bias):
-    on = J.on
-    body_a = J.body_a
-    body_b = J.body_b
-    frame = J.frame
-    imp = J.imp
+    on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
     ref_angle = J.ref_angle
     hertz = J.hertz
     hertz2 = J.hertz2
-    vel = b.vel
-    angvel = b.angvel
     angle = b.angle
-    inv_m = t.inv_m
-    inv_i = t.inv_i
-    dp = t.dp
-    dq = t.dq
-    for j in range(s, e):
+    for j in range(np.uint64(s), np.uint64(e)):
         if not on[j]:
             continue
-        ia = body_a[j]
-        ib = body_b[j]
+        ia = np.uint64(body_a[j])
+        ib = np.uint64(body_b[j])
         ia_ = inv_i[ia]
         ib_ = inv_i[ib]
         bias = 0.0
@@ -110,10 +91,7 @@ def solve_welds(J, b, t, s, e, h, use_bias):
         imp[j, I_ANG] += d
         wa -= ia_ * d
         wb += ib_ * d
-        rax, ray = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_RA], frame[j, FR_RA + 1])
-        rbx, rby = rotate(dq[ib, 0], dq[ib, 1], frame[j, FR_RB], frame[j, FR_RB + 1])
-        sx = dp[ib, 0] - dp[ia, 0] + rbx - rax + frame[j, FR_DC]
-        sy = dp[ib, 1] - dp[ia, 1] + rby - ray + frame[j, FR_DC + 1]
+        rax, ray, rbx, rby, sx, sy = current_anchors(frame, j, dp, dq, ia, ib)
         ma = inv_m[ia]
         mb = inv_m[ib]
         px, py = point_impulse(vel[ia, 0], vel[ia, 1], wa, vel[ib, 0], vel[ib, 1], wb, ma,
@@ -122,9 +100,6 @@ def solve_welds(J, b, t, s, e, h, use_bias):
                                frame[j, FR_SOFT + 2], use_bias or hertz[j] > 0.0)
         imp[j, I_X] += px
         imp[j, I_Y] += py
-        vel[ia, 0] -= ma * px
-        vel[ia, 1] -= ma * py
-        angvel[ia] = wa - ia_ * (rax * py - ray * px)
-        vel[ib, 0] += mb * px
-        vel[ib, 1] += mb * py
-        angvel[ib] = wb + ib_ * (rbx * py - rby * px)
+        (vel[ia, 0], vel[ia, 1], angvel[ia], vel[ib, 0], vel[ib, 1], angvel[ib]) = push(
+            vel[ia, 0], vel[ia, 1], wa, vel[ib, 0], vel[ib, 1], wb, ma, ia_, mb, ib_, px, py,
+            rax * py - ray * px, rbx * py - rby * px)

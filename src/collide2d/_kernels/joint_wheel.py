@@ -2,35 +2,36 @@
 turns freely; a spring along the axis (the suspension; hertz 0: a free groove), limits
 along the axis and a motor torque on the relative rotation. Box2D v3's wheel joint."""
 
+import numpy as np
+
 from .._jit import njit
 from .constants import J_MOTOR_ON
 from .joint_common import (
-    FR_AXIS,
-    FR_DC,
     FR_EXTRA,
     FR_JOINT,
     FR_MASS,
-    FR_RA,
-    FR_RB,
     FR_SOFT,
     I_LOWER,
     I_MOTOR,
     I_PERP,
     I_SPRING,
     I_UPPER,
+    arms,
+    current_anchors,
+    current_axis,
     push,
-    rotate,
+    run_arrays,
 )
-from .joint_prismatic import axial_impulses, axis_terms, prepare_prismatic
+from .joint_prismatic import axial_impulses, prepare_prismatic
 
 
 @njit(inline="always")
 def prepare_wheel(J, j, b, t, ia, ib):
     f = J.frame[j]
     prepare_prismatic(J, j, b, t, ia, ib)
-    ax, ay, dx, dy, rax, ray, rbx, rby = axis_terms(f, t, ia, ib)
-    s1 = (dx + rax) * ax + (dy + ray) * ay   # (d + rA) x perp, perp = (-ay, ax)
-    s2 = rbx * ax + rby * ay
+    rax, ray, rbx, rby, dx, dy = current_anchors(J.frame, j, t.dp, t.dq, ia, ib)
+    ax, ay = current_axis(J.frame, j, t.dq, ia)
+    s1, s2 = arms(-ay, ax, dx, dy, rax, ray, rbx, rby)  # across the axis
     k = t.inv_m[ia] + t.inv_m[ib] + t.inv_i[ia] * s1 * s1 + t.inv_i[ib] * s2 * s2
     f[FR_EXTRA] = 1.0 / k if k > 0.0 else 0.0
 
@@ -38,31 +39,16 @@ def prepare_wheel(J, j, b, t, ia, ib):
 @njit
 def warm_start_wheels(J, b, t, s, e):
     """Warm start the wheel joints of slots [s, e) (see ``joint_revolute``)."""
-    on = J.on
-    body_a = J.body_a
-    body_b = J.body_b
-    frame = J.frame
-    imp = J.imp
-    vel = b.vel
-    angvel = b.angvel
-    inv_m = t.inv_m
-    inv_i = t.inv_i
-    dp = t.dp
-    dq = t.dq
-    for j in range(s, e):
+    on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
+    for j in range(np.uint64(s), np.uint64(e)):
         if not on[j]:
             continue
-        ia = body_a[j]
-        ib = body_b[j]
-        rax, ray = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_RA], frame[j, FR_RA + 1])
-        rbx, rby = rotate(dq[ib, 0], dq[ib, 1], frame[j, FR_RB], frame[j, FR_RB + 1])
-        dx = dp[ib, 0] - dp[ia, 0] + rbx - rax + frame[j, FR_DC]
-        dy = dp[ib, 1] - dp[ia, 1] + rby - ray + frame[j, FR_DC + 1]
-        ax, ay = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_AXIS], frame[j, FR_AXIS + 1])
-        a1 = (dx + rax) * ay - (dy + ray) * ax
-        a2 = rbx * ay - rby * ax
-        s1 = (dx + rax) * ax + (dy + ray) * ay
-        s2 = rbx * ax + rby * ay
+        ia = np.uint64(body_a[j])
+        ib = np.uint64(body_b[j])
+        rax, ray, rbx, rby, dx, dy = current_anchors(frame, j, dp, dq, ia, ib)
+        ax, ay = current_axis(frame, j, dq, ia)
+        a1, a2 = arms(ax, ay, dx, dy, rax, ray, rbx, rby)
+        s1, s2 = arms(-ay, ax, dx, dy, rax, ray, rbx, rby)  # across the axis
         axial = imp[j, I_SPRING] + imp[j, I_LOWER] - imp[j, I_UPPER]
         p = imp[j, I_PERP]
         (vel[ia, 0], vel[ia, 1], angvel[ia], vel[ib, 0], vel[ib, 1], angvel[ib]) = push(
@@ -74,29 +60,19 @@ def warm_start_wheels(J, b, t, s, e):
 
 @njit
 def solve_wheels(J, b, t, s, e, h, use_bias):
-    on = J.on
-    body_a = J.body_a
-    body_b = J.body_b
+    on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
     flags = J.flags
-    frame = J.frame
-    imp = J.imp
     hertz = J.hertz
     target = J.target
     motor_speed = J.motor_speed
     max_motor = J.max_motor
     lower = J.lower
     upper = J.upper
-    vel = b.vel
-    angvel = b.angvel
-    inv_m = t.inv_m
-    inv_i = t.inv_i
-    dp = t.dp
-    dq = t.dq
-    for j in range(s, e):
+    for j in range(np.uint64(s), np.uint64(e)):
         if not on[j]:
             continue
-        ia = body_a[j]
-        ib = body_b[j]
+        ia = np.uint64(body_a[j])
+        ib = np.uint64(body_b[j])
         ma = inv_m[ia]
         mb = inv_m[ib]
         ia_ = inv_i[ia]
@@ -113,14 +89,10 @@ def solve_wheels(J, b, t, s, e, h, use_bias):
                 imp[j, I_MOTOR] = new
                 wa -= ia_ * (new - old)
                 wb += ib_ * (new - old)
-        rax, ray = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_RA], frame[j, FR_RA + 1])
-        rbx, rby = rotate(dq[ib, 0], dq[ib, 1], frame[j, FR_RB], frame[j, FR_RB + 1])
-        dx = dp[ib, 0] - dp[ia, 0] + rbx - rax + frame[j, FR_DC]
-        dy = dp[ib, 1] - dp[ia, 1] + rby - ray + frame[j, FR_DC + 1]
-        ax, ay = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_AXIS], frame[j, FR_AXIS + 1])
+        rax, ray, rbx, rby, dx, dy = current_anchors(frame, j, dp, dq, ia, ib)
+        ax, ay = current_axis(frame, j, dq, ia)
         translation = ax * dx + ay * dy
-        a1 = (dx + rax) * ay - (dy + ray) * ax
-        a2 = rbx * ay - rby * ax
+        a1, a2 = arms(ax, ay, dx, dy, rax, ray, rbx, rby)
         (imp[j, I_SPRING], _, imp[j, I_LOWER], imp[j, I_UPPER], vax, vay, wa, vbx, vby,
          wb) = axial_impulses(
             flags[j], frame[j, FR_MASS],
@@ -133,8 +105,7 @@ def solve_wheels(J, b, t, s, e, h, use_bias):
         # Point on line: the anchors' offset across the axis.
         px_ = -ay
         py_ = ax
-        s1 = (dx + rax) * ax + (dy + ray) * ay
-        s2 = rbx * ax + rby * ay
+        s1, s2 = arms(-ay, ax, dx, dy, rax, ray, rbx, rby)  # across the axis
         cdot = px_ * (vbx - vax) + py_ * (vby - vay) + s2 * wb - s1 * wa
         ms = 1.0
         is_ = 0.0

@@ -40,11 +40,8 @@ from .constants import (
 )
 from .joint_angle import prepare_angle, solve_angles, warm_start_angles
 from .joint_common import (
-    FR_AXIS,
     FR_DC,
     FR_JOINT,
-    FR_RA,
-    FR_RB,
     FR_SOFT,
     FR_SOFT2,
     I_ANG,
@@ -55,7 +52,8 @@ from .joint_common import (
     I_UPPER,
     I_X,
     I_Y,
-    rotate,
+    current_anchors,
+    current_axis,
     set_soft,
 )
 from .joint_distance import prepare_distance, solve_distances, unit_length, warm_start_distances
@@ -286,7 +284,7 @@ def store_joints(J, n, b, t, h):
             if kind == J_REVOLUTE:
                 rx, ry, tq = imp[j, I_X], imp[j, I_Y], axial
             elif kind == J_PRISMATIC or kind == J_WHEEL:
-                ax, ay = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_AXIS], frame[j, FR_AXIS + 1])
+                ax, ay = current_axis(frame, j, dq, ia)
                 if kind == J_PRISMATIC:
                     rx = axial * ax - imp[j, I_X] * ay
                     ry = axial * ay + imp[j, I_X] * ax
@@ -297,11 +295,8 @@ def store_joints(J, n, b, t, h):
                     ry = axial * ay + imp[j, I_PERP] * ax
                     tq = imp[j, I_MOTOR]
             elif kind == J_DISTANCE:
-                rax, ray = rotate(dq[ia, 0], dq[ia, 1], frame[j, FR_RA], frame[j, FR_RA + 1])
-                rbx, rby = rotate(dq[ib, 0], dq[ib, 1], frame[j, FR_RB], frame[j, FR_RB + 1])
-                ux, uy, _ = unit_length(
-                    dp[ib, 0] - dp[ia, 0] + rbx - rax + frame[j, FR_DC],
-                    dp[ib, 1] - dp[ia, 1] + rby - ray + frame[j, FR_DC + 1])
+                _, _, _, _, dx, dy = current_anchors(frame, j, dp, dq, ia, ib)
+                ux, uy, _ = unit_length(dx, dy)
                 rx = axial * ux
                 ry = axial * uy
             elif kind == J_WELD or kind == J_MOTOR or kind == J_MOUSE:
