@@ -101,7 +101,27 @@ def test_a_sensor_added_to_a_settled_world_begins_once():
     assert not any(b.awake for b in bodies)
 
 
-@pytest.mark.parametrize("change", ["mask", "group", "ignore", "rule"])
+def test_a_query_between_a_change_and_the_step_does_not_hide_the_change():
+    """A query places the shapes again (as a step would): a sensor added over a settled box
+    and a raycast before the step still begin; the floor moved away and a raycast before
+    the step still ends its contacts."""
+    world, bodies, events = _scene()
+    _settle(world, bodies)
+    events.clear()
+    sensor = world.add_body(kind="static", position=(0.0, 2.5)).add_circle(0.3, sensor=True)
+    world.raycast((-5.0, 10.0), (-5.0, -10.0))
+    world.step(DT)
+    begins = [e for e in events if e[0] == "sensor_begin"]
+    assert len(begins) == 1 and sensor.id in begins[0][1:]
+    events.clear()
+    world.bodies[0].position = (0.0, -50.0)  # the floor, teleported away
+    world.raycast((-5.0, 10.0), (-5.0, -10.0))
+    world.step(DT)
+    # The two columns' and the hinged pair's floor contacts: 2 + 2.
+    assert len([e for e in events if e[0] == "contact_end"]) == 4
+
+
+@pytest.mark.parametrize("change", ["mask", "group", "ignore", "rule", "sensor"])
 def test_changes_to_a_settled_world_rebuild_its_tables(change):
     """A change that removes a pair ends its contact in the next step, as the full stages
     do: the twin stepped through every stage is the oracle."""
@@ -123,11 +143,14 @@ def test_changes_to_a_settled_world_rebuild_its_tables(change):
             lowest.shapes[0].collision_type = 3
             floor.shapes[0].collision_type = 4
             w.set_pair_response(3, 4, "ignore")
+        elif change == "sensor":
+            floor.shapes[0].sensor = True
     world.step(DT)
     _full_step(twin)
     assert world.snapshot() == twin.snapshot()
     assert events == twin_events
-    # Mask 0 parts the box from the floor and from the box on it; the others from the
-    # floor only.
+    # Mask 0 parts the box from the floor and from the box on it; a floor turned sensor
+    # parts it from all four bodies on it (two columns, the hinged pair); the others part
+    # the box from the floor only.
     ends = [e for e in events if e[0] == "contact_end"]
-    assert len(ends) == (2 if change == "mask" else 1)
+    assert len(ends) == {"mask": 2, "sensor": 4}.get(change, 1)

@@ -198,6 +198,19 @@ def test_a_removed_belt_carries_its_character_no_further():
 
 
 @pytest.mark.nojit
+def test_a_removed_belt_shape_carries_its_character_no_further():
+    # The same with only the belt's shape removed (its static body stays).
+    w, hero = character_on_belt(-1.5)
+    for _ in range(3):
+        w.move_and_slide(hero, (0.0, -1.0), DT, up=(0, 1))
+    x = float(hero.position[0])
+    w.remove(w.bodies[0].shapes[0])
+    r = w.move_and_slide(hero, (0.0, -1.0), DT, up=(0, 1))
+    assert not r.on_floor
+    assert float(hero.position[0]) == x
+
+
+@pytest.mark.nojit
 def test_a_belt_carries_a_character_into_a_wall_and_no_further():
     w, hero = character_on_belt(-3.0)
     wall = w.add_body(kind="static", position=(2.0, 1.0))

@@ -259,6 +259,8 @@ class WorldBatch:
                                  "(world.bodies index) has a NaN or inf position, angle, "
                                  "velocity or force; no world was stepped")
             self.times += dt
+            # A settled world kept its tables: no rows of the buffers' table ended.
+            self._prev[self._status == _KEPT] = 0
             for i in np.flatnonzero((self._status != _DONE)
                                     & (self._status != _KEPT)).tolist():
                 self._finish_step(i)

@@ -363,6 +363,13 @@ class Characters:
         st.resp[shape._rows] = code
         st.resp_gen[shape._rows] = s.generation[shape._rows]
 
+    def floor_removed(self, slot: int) -> None:
+        """Shapes of body ``slot`` are being removed: a mover that stood on one of them is
+        carried by its conveyor no further (the carry remembers the belt's speed)."""
+        st = self.store
+        n = min(st.floor.shape[0], st.floor_speed.shape[0])
+        st.floor_speed[:n][st.floor[:n] == slot] = 0.0
+
     def response(self, shape: Shape) -> str:
         """The mover response of ``shape`` (see :meth:`set_response`)."""
         if not isinstance(shape, Shape) or shape._world is not self._world:

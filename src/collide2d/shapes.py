@@ -156,6 +156,7 @@ class Shape:
         fl = st.flags
         for r in self._rows:
             fl[r] = (fl[r] | S.S_SENSOR) if value else (fl[r] & ~S.S_SENSOR)
+        self._world._pairs_changed()
         # A sensor has no mass: the body's mass, centre and inertia change with the flag, and
         # a sleeping body wakes to feel it.
         self.body._update_mass()

@@ -511,8 +511,10 @@ class World:
             return
         st = self._shapes
         rows = np.fromiter((r for shape in shapes for r in shape._rows), dtype=np.int64)
-        # Whatever rested on these shapes must wake up and fall.
+        # Whatever rested on these shapes must wake up and fall; a mover on them is no
+        # longer carried by a conveyor among them.
         touching = self._wake_touching(rows)
+        self._characters.floor_removed(shapes[0].body._s())
         for r in rows.tolist():
             st.release(r)
         gone = set()
@@ -699,6 +701,10 @@ class World:
     @_shapes_dirty.setter
     def _shapes_dirty(self, value) -> None:
         self._params[0]["shapes_fresh"] = 0 if value else 1
+        if value:
+            # A pose or the shapes changed: the tables must be rebuilt even if a query
+            # places the shapes again before the next step (_kernels/settled.py).
+            self._params[0]["settled"] = 0
 
     @property
     def _solved_gravity(self) -> np.ndarray:

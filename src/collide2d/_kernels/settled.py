@@ -6,8 +6,10 @@ the pairs it found last step, the narrowphase keeps every sleeping manifold as i
 constraint row is solved, nothing integrates and nothing falls asleep or wakes. ``run_step``
 then keeps the world's tables as they stand (``keep_tables``) instead of rebuilding them,
 provided the last step also started settled (``p["settled"]``: its tables were built at
-these poses, with these filters and rules; the surface clears it on any change) and the
-shapes are where it left them (``p["shapes_fresh"]``). The result is bit for bit what the
+these poses, with these filters and rules). The surface clears that flag on every change
+that could change the tables: a pose or the shapes (``World._shapes_dirty``: teleports,
+bodies and shapes added or removed, kinds, movers), a shape's filter, material, collision
+type or sensor flag, a pair rule, a joint's keys. The result is bit for bit what the
 stages would have written; a settled pile then costs a pass over its bodies, not a step.
 """
 

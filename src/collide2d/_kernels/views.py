@@ -115,7 +115,8 @@ PARAMS_DTYPE = np.dtype([
     # 1: a pre-solve callback is registered, run_step returns PRESOLVE after collide
     ("presolve", np.int64),
     # 1: the last step started with nothing able to move and nothing has changed since
-    # (settled.py); the surface clears it on any change to filters, rules or bodies
+    # (settled.py); the surface clears it on a change of poses, shapes, filters, materials,
+    # sensor flags, pair rules or joints
     ("settled", np.int64),
 ])
 
