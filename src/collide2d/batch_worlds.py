@@ -444,9 +444,11 @@ class WorldBatch:
         elif not isinstance(filter, QueryFilter):
             raise TypeError(f"filter: expected a QueryFilter or None, got "
                             f"{type(filter).__name__}")
-        ids = [b.id if hasattr(b, "id") else b for b in filter.exclude]
-        exclude = (self._body_slots(np.array(ids, dtype=np.int64)) if ids
-                   else np.zeros((n, 0), np.int64))
+        # As World.raycast_many: a removed body has no shapes left to exclude.
+        ids = [b.id if hasattr(b, "id") else b for b in filter.exclude
+               if not hasattr(b, "alive") or b.alive]
+        exclude = (self._slots("filter.exclude", np.array(ids, dtype=np.int64), _body_slots_of)
+                   if ids else np.zeros((n, 0), np.int64))
         m = p.shape[1]
         out = RayHitArrays(np.empty((n, m), np.bool_), np.empty((n, m), np.int64),
                            np.empty((n, m), np.int64), np.empty((n, m, 2)),
