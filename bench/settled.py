@@ -57,6 +57,8 @@ def main(argv=None) -> int:
     ap.add_argument("--engines", default="collide2d,box2d")
     args = ap.parse_args(argv)
     engines = args.engines.split(",")
+    print("# Settled scenes, sleeping on\n\n`python bench/settled.py`: each engine steps its "
+          "scene until every body sleeps, then times more steps (us per step).\n")
     print("| scene | engine | asleep at (s) | settled step (us) |")
     print("|---|---|---|---|")
     for name in args.scenes:
