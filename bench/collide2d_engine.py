@@ -103,6 +103,13 @@ def run_rain(scene: RainScene, steps: int, sleeping: bool = False,
 
 
 def run_joint_grid(scene: JointGridScene, steps: int) -> dict:
+    world = build_joint_grid(scene)
+    ms = timed_steps(lambda: world.step(DT), steps)
+    return timing(ms) | joint_grid_figures(scene, np.asarray(world.positions()),
+                                           np.asarray(world.angles()))
+
+
+def build_joint_grid(scene: JointGridScene):
     """Box2D v3's joint grid; every circle in one negative group, so none collide (Box2D
     gives them a category their mask leaves out)."""
     world = _world()
@@ -113,12 +120,16 @@ def run_joint_grid(scene: JointGridScene, steps: int) -> dict:
         bodies.append(body)
     for (a, b), anchor in zip(scene.joint_bodies, scene.anchors, strict=True):
         world.add_revolute_joint(bodies[a], bodies[b], anchor)
-    ms = timed_steps(lambda: world.step(DT), steps)
-    return timing(ms) | joint_grid_figures(scene, np.asarray(world.positions()),
-                                           np.asarray(world.angles()))
+    return world
 
 
 def run_ragdolls(scene: RagdollScene, steps: int, sleeping: bool = False) -> dict:
+    world = build_ragdolls(scene, sleeping)
+    ms = timed_steps(lambda: world.step(DT), steps)
+    return timing(ms) | ragdoll_figures(scene, *_dynamic_state(world))
+
+
+def build_ragdolls(scene: RagdollScene, sleeping: bool = False):
     world = _world(sleeping=sleeping)
     _add_static_boxes(world, scene.container, scene.friction)
     bodies = []
@@ -131,8 +142,7 @@ def run_ragdolls(scene: RagdollScene, steps: int, sleeping: bool = False) -> dic
     for (a, b), anchor, lo, hi in zip(scene.joint_bodies, scene.anchors, scene.lower,
                                       scene.upper, strict=True):
         world.add_revolute_joint(bodies[a], bodies[b], anchor, lower_angle=lo, upper_angle=hi)
-    ms = timed_steps(lambda: world.step(DT), steps)
-    return timing(ms) | ragdoll_figures(scene, *_dynamic_state(world))
+    return world
 
 
 def _field(hits, name: str) -> np.ndarray:

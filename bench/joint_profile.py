@@ -26,32 +26,10 @@ DT = 1.0 / 60.0
 
 
 def build(name: str, n: int):
-    """The bench's joint grid or ragdoll pile of size n, as collide2d_engine builds it."""
+    """The bench's joint grid or ragdoll pile of size n, as the benchmark builds it."""
     if name == "grid":
-        sc = scenes.joint_grid(n)
-        world = engine._world()
-        bodies = []
-        for (x, y), pinned in zip(sc.positions, sc.static, strict=True):
-            body = world.add_body(kind="static" if pinned else "dynamic", position=(x, y))
-            body.add_circle(sc.radius, density=sc.density, group=-1)
-            bodies.append(body)
-        for (a, b), anchor in zip(sc.joint_bodies, sc.anchors, strict=True):
-            world.add_revolute_joint(bodies[a], bodies[b], anchor)
-        return world
-    sc = scenes.ragdolls(n)
-    world = engine._world()
-    engine._add_static_boxes(world, sc.container, sc.friction)
-    bodies = []
-    for k in range(len(sc.positions)):
-        body = world.add_body(position=sc.positions[k], velocity=sc.velocities[k])
-        body.add_segment(sc.bone_a[k], sc.bone_b[k], radius=sc.bone_radius[k],
-                         density=sc.density, friction=sc.friction, elasticity=sc.restitution,
-                         group=-int(sc.group[k]))
-        bodies.append(body)
-    for (a, b), anchor, lo, hi in zip(sc.joint_bodies, sc.anchors, sc.lower, sc.upper,
-                                      strict=True):
-        world.add_revolute_joint(bodies[a], bodies[b], anchor, lower_angle=lo, upper_angle=hi)
-    return world
+        return engine.build_joint_grid(scenes.joint_grid(n))
+    return engine.build_ragdolls(scenes.ragdolls(n))
 
 
 def profile(name: str, n: int, warm: int = 60, steps: int = 60) -> tuple[float, dict]:

@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 
 gym = pytest.importorskip("gymnasium")
+from vector_rows import compare_rows  # noqa: E402
+
 import collide2d.envs  # noqa: E402,F401  (registers the environments)
 from collide2d.envs.lunar_lander_vector import LunarLanderVector  # noqa: E402
 
@@ -13,34 +15,8 @@ N = 3
 
 
 def _compare(kwargs, steps, seed, actions):
-    """Run the vector env and N single envs side by side with the same actions; single
-    envs auto-reset as Gymnasium's NEXT_STEP mode does."""
-    envs = gym.make_vec("collide2d/LunarLander-v3", num_envs=N, **kwargs)
-    assert isinstance(envs.unwrapped, LunarLanderVector)
-    singles = [gym.make("collide2d/LunarLander-v3", **kwargs) for _ in range(N)]
-    obs, _ = envs.reset(seed=seed)
-    for i, env in enumerate(singles):
-        o, _ = env.reset(seed=seed + i)
-        assert np.array_equal(obs[i], o)
-    done = [False] * N
-    resets = 0
-    for t in range(steps):
-        a = actions(t)
-        obs, rew, term, trunc, _ = envs.step(a)
-        assert obs.dtype == np.float32 and obs.shape == (N, 8)
-        for i, env in enumerate(singles):
-            if done[i]:
-                o, _ = env.reset()
-                r, te, tr = 0.0, False, False
-                resets += 1
-            else:
-                o, r, te, tr, _ = env.step(a[i])
-            assert np.array_equal(obs[i], o), (t, i, obs[i], o)
-            assert rew[i] == r, (t, i, rew[i], r)
-            assert (term[i], trunc[i]) == (te, tr), (t, i)
-            done[i] = te or tr
-    envs.close()
-    return resets
+    return compare_rows(gym, "collide2d/LunarLander-v3", LunarLanderVector, N, kwargs, steps,
+                        seed, actions, 8)
 
 
 def test_rows_equal_the_single_env_discrete():

@@ -7,6 +7,8 @@ import numpy as np
 import pytest
 
 gym = pytest.importorskip("gymnasium")
+from vector_rows import compare_rows  # noqa: E402
+
 import collide2d.envs  # noqa: E402,F401  (registers the environments)
 from collide2d.envs.bipedal_walker_vector import BipedalWalkerVector  # noqa: E402
 
@@ -16,35 +18,8 @@ HARDCORE = "collide2d/BipedalWalkerHardcore-v3"
 
 
 def _compare(env_id, steps, seed, actions, limit=None):
-    """Run the vector env and N single envs side by side with the same actions; the single
-    envs auto-reset as Gymnasium's NEXT_STEP mode does. Returns how many resets ran."""
     kwargs = {} if limit is None else {"max_episode_steps": limit}
-    envs = gym.make_vec(env_id, num_envs=N, **kwargs)
-    assert isinstance(envs.unwrapped, BipedalWalkerVector)
-    singles = [gym.make(env_id, **kwargs) for _ in range(N)]
-    obs, _ = envs.reset(seed=seed)
-    for i, env in enumerate(singles):
-        o, _ = env.reset(seed=seed + i)
-        assert np.array_equal(obs[i], o)
-    done = [False] * N
-    resets = 0
-    for t in range(steps):
-        a = actions(t)
-        obs, rew, term, trunc, _ = envs.step(a)
-        assert obs.dtype == np.float32 and obs.shape == (N, 24)
-        for i, env in enumerate(singles):
-            if done[i]:
-                o, _ = env.reset()
-                r, te, tr = 0.0, False, False
-                resets += 1
-            else:
-                o, r, te, tr, _ = env.step(a[i])
-            assert np.array_equal(obs[i], o), (t, i, np.flatnonzero(obs[i] != o))
-            assert rew[i] == r, (t, i, rew[i], r)
-            assert (term[i], trunc[i]) == (te, tr), (t, i)
-            done[i] = te or tr
-    envs.close()
-    return resets
+    return compare_rows(gym, env_id, BipedalWalkerVector, N, kwargs, steps, seed, actions, 24)
 
 
 def test_rows_equal_the_single_env_across_truncation_resets():

@@ -16,9 +16,9 @@ Auto-reset is Gymnasium 1.x's ``NEXT_STEP`` mode: the step after a row ends retu
 row's reset observation with reward 0 and ``terminated = truncated = False``, and its
 action is ignored. Rendering (``render_mode="rgb_array"``) draws environment 0.
 
-Throughput with random actions, one thread: about level with Gymnasium's Box2D walker
-vectorised synchronously, per CPU second (1.27 times at 1,024 environments right after
-``reset``, 1.01 in steady state at 256; ``docs/envs.md``). The compiled batch step takes
+Throughput with random actions at 1,024 environments: 1.6 times Gymnasium's Box2D walker
+vectorised synchronously with two threads, 1.1 with one (``bench/vector_envs.md``). The
+compiled batch step takes
 about 100 us per world, the batch ray cast 3.5 us, the NumPy here about 10 us; each reset
 (the single environment's, terrain built in Python) about 10 ms.
 """
@@ -27,13 +27,11 @@ from __future__ import annotations
 
 import gymnasium as gym
 import numpy as np
-from gymnasium.vector import AutoresetMode, VectorEnv
-from gymnasium.vector.utils import batch_space
+from gymnasium.vector import AutoresetMode
 
-from ..batch_worlds import WorldBatch
 from ..queries import QueryFilter
 from . import bipedal_walker as W
-from ._rows import row_seeds
+from ._vector import BatchedEnv
 
 #: Episode limits as registered (``max_episode_steps`` of the two ids).
 LIMIT, LIMIT_HARDCORE = 1600, 2000
@@ -47,7 +45,7 @@ _SPEEDS = np.array([W.SPEED_HIP, W.SPEED_KNEE, W.SPEED_HIP, W.SPEED_KNEE], np.fl
 _EVENT_TYPES = np.array([(W.HULL, W.GROUND), (W.FOOT_0, W.GROUND), (W.FOOT_1, W.GROUND)])
 
 
-class BipedalWalkerVector(VectorEnv):
+class BipedalWalkerVector(BatchedEnv):
     """``num_envs`` BipedalWalker-v3 environments in one :class:`~collide2d.WorldBatch`.
 
     Parameters are the single environment's (``render_mode``, ``hardcore``) plus
@@ -72,45 +70,22 @@ class BipedalWalkerVector(VectorEnv):
 
     def __init__(self, num_envs: int = 1, render_mode: str | None = None,
                  hardcore: bool = False, max_episode_steps: int | None | str = REGISTERED):
-        if (isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer))
-                or num_envs < 1):
-            raise ValueError(f"num_envs: a positive int, got {num_envs!r}")
-        if render_mode not in (None, "rgb_array"):
-            raise ValueError(f"render_mode: None or 'rgb_array', got {render_mode!r}")
         if max_episode_steps == REGISTERED:
             max_episode_steps = LIMIT_HARDCORE if hardcore else LIMIT
-        elif max_episode_steps is not None and (
-                isinstance(max_episode_steps, bool)
-                or not isinstance(max_episode_steps, (int, np.integer))
-                or max_episode_steps < 1):
-            raise ValueError(f"max_episode_steps: a positive int or None, got "
-                             f"{max_episode_steps!r}")
-        self.num_envs = int(num_envs)
-        self.render_mode = render_mode
         self.hardcore = bool(hardcore)
-        self.max_episode_steps = max_episode_steps
         # One single environment per row builds its episodes.
-        self._envs = [W.BipedalWalker(None, hardcore) for _ in range(self.num_envs)]
-        first = self._envs[0]
-        self.single_observation_space = first.observation_space
-        self.single_action_space = first.action_space
-        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
-        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._setup(num_envs, render_mode, max_episode_steps,
+                    lambda: W.BipedalWalker(None, hardcore))
         n = self.num_envs
-        self.batch: WorldBatch | None = None
         # Per row, ids of the hull and each leg's two segments (hardcore terrain has a
         # number of bodies of its own before them, so they differ from row to row).
         self._bodies = np.zeros((n, 5), np.int64)
         self._joints = None  # indices of the four joints in world.joints
         self._ends = None  # per joint, the columns of its bodies a and b in _bodies
         self._ref = np.zeros((n, 4))  # the joints' reference angles
-        self._game_over = np.zeros(n, np.bool_)
-        self._ground = np.zeros((n, 2), np.bool_)
-        self._prev_shaping = np.zeros(n)
-        self._steps = np.zeros(n, np.int64)
-        self._autoreset = np.zeros(n, np.bool_)
-        self._lidar = np.stack((np.sin(first._lidar_angles) * W.LIDAR_RANGE,
-                                -np.cos(first._lidar_angles) * W.LIDAR_RANGE), axis=1)
+        angles = self._envs[0]._lidar_angles
+        self._lidar = np.stack((np.sin(angles) * W.LIDAR_RANGE,
+                                -np.cos(angles) * W.LIDAR_RANGE), axis=1)
         self._lidar_filter = QueryFilter(mask=W.GROUND_BITS)
 
     # ------------------------------------------------------------------ episodes
@@ -118,38 +93,20 @@ class BipedalWalkerVector(VectorEnv):
         """A new episode in row i by the single environment's reset; its observation."""
         env = self._envs[i]
         obs, _ = env.reset(seed=seed)
-        world = env.world
-        world._callbacks = {k: [] for k in world._callbacks}
-        self._game_over[i] = env.game_over
-        self._ground[i] = env.ground_contact
-        self._prev_shaping[i] = env.prev_shaping
+        self._begin(i, env)
         self._bodies[i] = [b.id for b in (env.hull, *env.legs)]
-        store = world._joints.store
+        store = env.world._joints.store
         self._ref[i] = store.ref_angle[[j._slot for j in env.joints]]
-        self._steps[i] = 0
         return obs
 
-    def reset(self, *, seed=None, options=None):
-        """Reset every row: ``seed`` an int (row i gets ``seed + i``, as Gymnasium's
-        synchronous vector env does), a list of ints or None per row, or None."""
-        super().reset(seed=seed if type(seed) is int else None)
-        seeds = row_seeds(seed, self.num_envs)
-        obs = np.stack([self._start(i, s) for i, s in enumerate(seeds)])
-        worlds = [env.world for env in self._envs]
-        if self.batch is None:
-            first = self._envs[0]
-            bodies = [first.hull, *first.legs]
-            column = {b.id: k for k, b in enumerate(bodies)}
-            handles = first.world.joints
-            self._joints = np.array([handles.index(j) for j in first.joints])
-            self._ends = np.array([(column[j.body_a.id], column[j.body_b.id])
-                                   for j in first.joints])
-            self.batch = WorldBatch._of(worlds)
-        else:
-            for i, w in enumerate(worlds):
-                self.batch._put(i, w)
-        self._autoreset[:] = False
-        return obs, {}
+    def _made_batch(self) -> None:
+        first = self._envs[0]
+        bodies = [first.hull, *first.legs]
+        column = {b.id: k for k, b in enumerate(bodies)}
+        handles = first.world.joints
+        self._joints = np.array([handles.index(j) for j in first.joints])
+        self._ends = np.array([(column[j.body_a.id], column[j.body_b.id])
+                               for j in first.joints])
 
     # ------------------------------------------------------------------ step
     def step(self, actions):
@@ -171,13 +128,7 @@ class BipedalWalkerVector(VectorEnv):
         state = batch.body_states(self._bodies)
         pos = state.position[:, 0]
         vel = state.velocity[:, 0]
-        events = batch.contact_events(_EVENT_TYPES)
-        self._game_over |= events.began[:, 0] > 0
-        for leg in (0, 1):
-            # Begin callbacks run before end callbacks: an end in the same step wins.
-            began = events.began[:, 1 + leg] > 0
-            ended = events.ended[:, 1 + leg] > 0
-            self._ground[:, leg] = ~ended & (began | self._ground[:, leg])
+        self._touches(batch.contact_events(_EVENT_TYPES))
         hits = batch.raycast(np.broadcast_to(pos[:, None, :], (n, 10, 2)),
                              pos[:, None, :] + self._lidar, self._lidar_filter)
         fraction = np.where(hits.hit, hits.fraction, 1.0)
@@ -210,32 +161,8 @@ class BipedalWalkerVector(VectorEnv):
         reward = np.where(fell, -100.0, reward)
         terminated = fell | (pos[:, 0] > (W.TERRAIN_LENGTH - W.TERRAIN_GRASS)
                              * W.TERRAIN_STEP)
-        obs = s.astype(np.float32)
-        self._steps += 1
-        truncated = (np.zeros(n, np.bool_) if self.max_episode_steps is None
-                     else self._steps >= self.max_episode_steps)
-        for i in np.flatnonzero(self._autoreset).tolist():
-            obs[i] = self._start(i, None)
-            batch._put(i, self._envs[i].world)
-            reward[i] = 0.0
-            terminated[i] = truncated[i] = False
-        self._autoreset = terminated | truncated
-        return obs, reward, terminated, truncated, {}
+        return self._finish(s.astype(np.float32), reward, terminated)
 
     # ------------------------------------------------------------------ drawing
-    def render(self):
-        """An RGB frame of environment 0 (``render_mode="rgb_array"``), else None."""
-        if self.render_mode is None or self.batch is None:
-            return None
-        env = self._envs[0]
-        self.batch.world(0)  # its tables and time in place for drawing
+    def _frame(self, env) -> None:
         env.scroll = env.hull.position[0] - W.VIEWPORT_W / W.SCALE / 5
-        env.render_mode = "rgb_array"
-        try:
-            return env.render()
-        finally:
-            env.render_mode = None
-
-    def close_extras(self, **kwargs):
-        for env in self._envs:
-            env.close()

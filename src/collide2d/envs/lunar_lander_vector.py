@@ -19,12 +19,10 @@ import math
 
 import gymnasium as gym
 import numpy as np
-from gymnasium.vector import AutoresetMode, VectorEnv
-from gymnasium.vector.utils import batch_space
+from gymnasium.vector import AutoresetMode
 
-from ..batch_worlds import WorldBatch
 from . import lunar_lander as L
-from ._rows import row_seeds
+from ._vector import BatchedEnv
 
 #: Uniform draws (two a step: the engines' dispersion) taken ahead from each row's
 #: generator; the generator is wound back to what was used when a row resets.
@@ -47,7 +45,7 @@ def _gust(i: np.ndarray) -> np.ndarray:
 _GUSTS = [0, np.zeros(0)]  # first step, values
 
 
-class LunarLanderVector(VectorEnv):
+class LunarLanderVector(BatchedEnv):
     """``num_envs`` LunarLander-v3 environments in one :class:`~collide2d.WorldBatch`.
 
     Parameters are the single environment's (``continuous``, ``gravity``,
@@ -74,37 +72,19 @@ class LunarLanderVector(VectorEnv):
                  continuous: bool = False, gravity: float = -10.0, enable_wind: bool = False,
                  wind_power: float = 15.0, turbulence_power: float = 1.5,
                  max_episode_steps: int | None = 1000):
-        if (isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer))
-                or num_envs < 1):
-            raise ValueError(f"num_envs: a positive int, got {num_envs!r}")
-        if render_mode not in (None, "rgb_array"):
-            raise ValueError(f"render_mode: None or 'rgb_array', got {render_mode!r}")
-        self.num_envs = int(num_envs)
-        self.render_mode = render_mode
-        self.max_episode_steps = max_episode_steps
         # One single environment per row builds its episodes (and checks the arguments).
-        self._envs = [L.LunarLander(None, continuous, gravity, enable_wind, wind_power,
-                                    turbulence_power) for _ in range(self.num_envs)]
-        first = self._envs[0]
+        self._setup(num_envs, render_mode, max_episode_steps,
+                    lambda: L.LunarLander(None, continuous, gravity, enable_wind, wind_power,
+                                          turbulence_power))
         self.continuous = continuous
         self.enable_wind = enable_wind
         self.wind_power = wind_power
         self.turbulence_power = turbulence_power
-        self.single_observation_space = first.observation_space
-        self.single_action_space = first.action_space
-        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
-        self.action_space = batch_space(self.single_action_space, self.num_envs)
         n = self.num_envs
-        self.batch: WorldBatch | None = None
         self._ids = None  # the lander's body id (the same in every world)
-        self._game_over = np.zeros(n, np.bool_)
-        self._ground = np.zeros((n, 2), np.bool_)
-        self._prev_shaping = np.zeros(n)
         self._wind_idx = np.zeros(n, np.int64)
         self._torque_idx = np.zeros(n, np.int64)
         self._helipad_y = np.zeros(n)
-        self._steps = np.zeros(n, np.int64)
-        self._autoreset = np.zeros(n, np.bool_)
         self._u = np.zeros((n, _BLOCK))
         self._used = np.zeros(n, np.int64)
         self._rng_state: list = [None] * n
@@ -118,16 +98,11 @@ class LunarLanderVector(VectorEnv):
             env.np_random.bit_generator.state = self._rng_state[i]
             env.np_random.random(int(self._used[i]))
         obs, _ = env.reset(seed=seed)
-        world = env.world
-        world._callbacks = {k: [] for k in world._callbacks}
-        self._game_over[i] = env.game_over
-        self._ground[i] = env.ground_contact
-        self._prev_shaping[i] = env.prev_shaping
+        self._begin(i, env)
         if self.enable_wind:
             self._wind_idx[i] = env.wind_idx
             self._torque_idx[i] = env.torque_idx
         self._helipad_y[i] = env.helipad_y
-        self._steps[i] = 0
         self._draw(i)
         return obs
 
@@ -137,22 +112,8 @@ class LunarLanderVector(VectorEnv):
         self._u[i] = rng.random(_BLOCK)
         self._used[i] = 0
 
-    def reset(self, *, seed=None, options=None):
-        """Reset every row: ``seed`` an int (row i gets ``seed + i``, as Gymnasium's
-        synchronous vector env does), a list of ints or None per row, or None."""
-        # VectorEnv.reset seeds its own generator from a plain int only.
-        super().reset(seed=seed if type(seed) is int else None)
-        seeds = row_seeds(seed, self.num_envs)
-        obs = np.stack([self._start(i, s) for i, s in enumerate(seeds)])
-        worlds = [env.world for env in self._envs]
-        if self.batch is None:
-            self.batch = WorldBatch._of(worlds)
-            self._ids = np.array([self._envs[0].lander.id])
-        else:
-            for i, w in enumerate(worlds):
-                self.batch._put(i, w)
-        self._autoreset[:] = False
-        return obs, {}
+    def _made_batch(self) -> None:
+        self._ids = np.array([self._envs[0].lander.id])
 
     # ------------------------------------------------------------------ step
     def step(self, actions):
@@ -229,26 +190,11 @@ class LunarLanderVector(VectorEnv):
         batch.step(1.0 / L.FPS)
 
         state = batch.body_states(ids)
-        events = batch.contact_events(_EVENT_TYPES)
-        self._game_over |= events.began[:, 0] > 0
-        for leg in (0, 1):
-            began = events.began[:, 1 + leg] > 0
-            ended = events.ended[:, 1 + leg] > 0
-            self._ground[:, leg] = ~ended & (began | self._ground[:, leg])
-        obs, reward, terminated = self._observe(state, m_power, s_power)
-        self._steps += 1
-        truncated = (np.zeros(n, np.bool_) if self.max_episode_steps is None
-                     else self._steps >= self.max_episode_steps)
-        for i in np.flatnonzero(self._autoreset).tolist():
-            obs[i] = self._start(i, None)
-            self.batch._put(i, self._envs[i].world)
-            reward[i] = 0.0
-            terminated[i] = truncated[i] = False
-        self._autoreset = terminated | truncated
-        refill = np.flatnonzero(self._used + 2 > _BLOCK)
-        for i in refill.tolist():
+        self._touches(batch.contact_events(_EVENT_TYPES))
+        out = self._finish(*self._observe(state, m_power, s_power))
+        for i in np.flatnonzero(self._used + 2 > _BLOCK).tolist():
             self._draw(i)
-        return obs, reward, terminated, truncated, {}
+        return out
 
     def _observe(self, state, m_power, s_power):
         pos = state.position[:, 0]
@@ -276,23 +222,6 @@ class LunarLanderVector(VectorEnv):
         reward = np.where(crashed, -100.0, reward)
         reward = np.where(landed, 100.0, reward)
         return s.astype(np.float32), reward, crashed | landed
-
-    # ------------------------------------------------------------------ drawing
-    def render(self):
-        """An RGB frame of environment 0 (``render_mode="rgb_array"``), else None."""
-        if self.render_mode is None or self.batch is None:
-            return None
-        env = self._envs[0]
-        self.batch.world(0)  # its tables and time in place for drawing
-        env.render_mode = "rgb_array"
-        try:
-            return env.render()
-        finally:
-            env.render_mode = None
-
-    def close_extras(self, **kwargs):
-        for env in self._envs:
-            env.close()
 
 
 #: Contact events read after each step: hull on moon, left leg, right leg.
