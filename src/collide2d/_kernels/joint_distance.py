@@ -68,7 +68,7 @@ def _speed(vax, vay, wa, vbx, vby, wb, ux, uy, rax, ray, rbx, rby):
     return ux * vx + uy * vy
 
 
-@njit
+@njit(_nrt=False)
 def warm_start_distances(J, b, t, s, e):
     """Warm start the distance joints of slots [s, e) (see ``joint_revolute``)."""
     on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
@@ -85,7 +85,7 @@ def warm_start_distances(J, b, t, s, e):
             imp[j, I_SPRING] + imp[j, I_LOWER] - imp[j, I_UPPER], ux, uy, rax, ray, rbx, rby)
 
 
-@njit
+@njit(_nrt=False)
 def solve_distances(J, b, t, s, e, h, use_bias):
     on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
     flags = J.flags

@@ -15,7 +15,7 @@ def prepare_gear(J, j, b, t, ia, ib):
     J.frame[j][FR_MASS] = 1.0 / k if k > 0.0 else 0.0
 
 
-@njit
+@njit(_nrt=False)
 def warm_start_gears(J, b, t, s, e):
     """Warm start the gear joints of slots [s, e) (see ``joint_revolute``)."""
     on = J.on
@@ -35,7 +35,7 @@ def warm_start_gears(J, b, t, s, e):
         angvel[ib] += inv_i[ib] * d
 
 
-@njit
+@njit(_nrt=False)
 def solve_gears(J, b, t, s, e, h, use_bias):
     on = J.on
     body_a = J.body_a

@@ -29,7 +29,7 @@ def prepare_motor(J, j, b, t, ia, ib):
     f[FR_MASS] = 1.0 / k if k > 0.0 else 0.0
 
 
-@njit
+@njit(_nrt=False)
 def solve_motors(J, b, t, s, e, h, use_bias):
     on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
     ref_angle = J.ref_angle

@@ -24,7 +24,7 @@ def prepare_mouse(J, j, b, t, ib):
     start_anchor(J, b, t, j, ib, J.local_b, J.frame[j], FR_RB)
 
 
-@njit
+@njit(_nrt=False)
 def warm_start_mice(J, b, t, s, e):
     """Warm start the mouse joints of slots [s, e) (see ``joint_revolute``)."""
     on = J.on
@@ -47,7 +47,7 @@ def warm_start_mice(J, b, t, s, e):
         angvel[ib] += inv_i[ib] * (rbx * imp[j, I_Y] - rby * imp[j, I_X] + imp[j, I_ANG])
 
 
-@njit
+@njit(_nrt=False)
 def solve_mice(J, b, t, s, e, h):
     on = J.on
     body_b = J.body_b

@@ -96,7 +96,7 @@ def _axial_speed(ax, ay, a1, a2, vax, vay, wa, vbx, vby, wb):
     return ax * (vbx - vax) + ay * (vby - vay) + a2 * wb - a1 * wa
 
 
-@njit
+@njit(_nrt=False)
 def warm_start_prismatics(J, b, t, s, e):
     """Warm start the prismatic joints of slots [s, e) (see ``joint_revolute``)."""
     on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
@@ -121,7 +121,7 @@ def warm_start_prismatics(J, b, t, s, e):
             axial * a2 + imp[j, I_X] * s2 + imp[j, I_Y])
 
 
-@njit
+@njit(_nrt=False)
 def solve_prismatics(J, b, t, s, e, h, use_bias):
     on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
     flags = J.flags

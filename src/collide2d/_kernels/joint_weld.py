@@ -43,7 +43,7 @@ def _stiff(f, at):
     f[at + 2] = f[FR_JOINT + 2]
 
 
-@njit
+@njit(_nrt=False)
 def warm_start_welds(J, b, t, s, e):
     """Warm start the weld joints of slots [s, e) (see ``joint_revolute``), and the motor
     joints': the same rows, a point and an angle."""
@@ -64,7 +64,7 @@ def warm_start_welds(J, b, t, s, e):
             rbx * py - rby * px + imp[j, I_ANG])
 
 
-@njit
+@njit(_nrt=False)
 def solve_welds(J, b, t, s, e, h, use_bias):
     on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
     ref_angle = J.ref_angle

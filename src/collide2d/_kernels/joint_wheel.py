@@ -36,7 +36,7 @@ def prepare_wheel(J, j, b, t, ia, ib):
     f[FR_EXTRA] = 1.0 / k if k > 0.0 else 0.0
 
 
-@njit
+@njit(_nrt=False)
 def warm_start_wheels(J, b, t, s, e):
     """Warm start the wheel joints of slots [s, e) (see ``joint_revolute``)."""
     on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
@@ -58,7 +58,7 @@ def warm_start_wheels(J, b, t, s, e):
             axial * a2 + p * s2 + imp[j, I_MOTOR])
 
 
-@njit
+@njit(_nrt=False)
 def solve_wheels(J, b, t, s, e, h, use_bias):
     on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
     flags = J.flags
