@@ -395,6 +395,21 @@ def find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind,
     return _sort_pairs(pa, pb, pr, k, n_shapes)
 
 
+@njit(_nrt=True)
+def pairs_into(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules,
+               n_shapes, dynamic_response, want, out_a, out_b, out_resp, room):
+    """:func:`find_pairs` copied into ``out_*`` when at most ``room`` of them; their number
+    either way. Its own call with reference counting: find_pairs allocates its results."""
+    pa, pb, pr = find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind,
+                            rules, n_shapes, dynamic_response, want)
+    k = pa.shape[0]
+    if k <= room:
+        out_a[:k] = pa
+        out_b[:k] = pb
+        out_resp[:k] = pr
+    return k
+
+
 @njit
 def has_sensors(s_flags, n_shapes, rules):
     """Can any pair be a sensor pair: a sensor shape, or a pair rule that says so?"""

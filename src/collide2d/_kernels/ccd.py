@@ -347,3 +347,17 @@ def sweep_fast_bodies(bodies, shapes, rules, com, com0, dp, angle0, dq, inv_m, n
                                  shapes, rules, vworld, aabb, targets, cls, nt, bullet,
                                  dynamic_response, buf, slop, placed)
     return moved
+
+
+@njit(_nrt=True)
+def continuous_step(bodies, shapes, rules, com, com0, dp, angle0, dq, inv_m, n_bodies, n_shapes,
+                    slop, dynamic_response):
+    """The step's continuous collision: :func:`fast_bodies`, then
+    :func:`sweep_fast_bodies` of them when there are any. Returns how many were swept. Its
+    own call with reference counting: the fast bodies are allocated."""
+    fast = fast_bodies(n_bodies, bodies.kind, bodies.flags, com, com0, shapes.body,
+                       shapes.flags, shapes.aabb, n_shapes)
+    if fast.shape[0] > 0:
+        sweep_fast_bodies(bodies, shapes, rules, com, com0, dp, angle0, dq, inv_m, n_bodies,
+                          n_shapes, slop, dynamic_response, fast)
+    return fast.shape[0]

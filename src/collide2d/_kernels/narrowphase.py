@@ -16,7 +16,8 @@ impulses, and a touching flag.
 import numpy as np
 
 from .._jit import njit
-from .constants import B_AWAKE, C_PASSING, C_TOUCHING, DYNAMIC, IGNORE, KINEMATIC
+from .broadphase import find_pairs
+from .constants import B_AWAKE, C_PASSING, C_TOUCHING, DYNAMIC, IGNORE, KINEMATIC, SENSOR
 from .sat import collide, collide_polygons, shape_distance, vertex_normals
 
 # A manifold point counts as touching (for events and islands) within this separation.
@@ -68,7 +69,7 @@ def _active(kind, flags, vx, vy, w):
     return False
 
 
-@njit
+@njit(_nrt=True)
 def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new):
     """Manifolds for the candidate pairs into the table ``new`` (capacity at least the
     number of pairs), matched against the ``n_old`` rows of ``old``: impulses carry over,
@@ -300,3 +301,18 @@ def sensor_pairs(pa, pb, s_vstart, s_vcount, s_radius, vworld, n_shapes, old, n_
             began[i] = False
             ended[j] = False
     return m
+
+
+@njit(_nrt=True)
+def find_sensor_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules,
+                      n_shapes, dynamic_response, s_vstart, s_vcount, s_radius, vworld, old,
+                      n_old, new):
+    """The sensor step: candidate sensor pairs (broadphase) and :func:`sensor_pairs` of
+    them. Returns (rows written, 0), or (0, candidates) when the candidates do not fit the
+    table ``new``. Its own call with reference counting: the candidates are allocated."""
+    qa, qb, _ = find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind,
+                           rules, n_shapes, dynamic_response, SENSOR)
+    if qa.shape[0] > new.a.shape[0]:
+        return 0, qa.shape[0]
+    return sensor_pairs(qa, qb, s_vstart, s_vcount, s_radius, vworld, n_shapes, old, n_old,
+                        new), 0

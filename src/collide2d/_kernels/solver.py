@@ -56,7 +56,7 @@ def make_soft(hertz, zeta, h):
     return omega / a1, a2 * a3, a3
 
 
-@njit
+@njit(_nrt=True)
 def prepare_contacts(contacts, m, shapes, bodies, t, block, colour):
     """Per-point solver data for the solid contacts with points among the table's first
     ``m`` rows, into ``t`` (rows, ba, bb, jac, nmass, tmass, coup, adj, relv, fric, rest,
@@ -205,7 +205,7 @@ def rescale_impulses(c_nimp, c_timp, f):
             c_timp[i, p] *= f
 
 
-@njit
+@njit(_nrt=True)
 def mass_ratio_rows(ba, bb, inv_m, sel):
     """Into ``sel``, the indices of the manifolds that touch a body in contact with a
     dynamic body over ``MASS_RATIO`` times heavier.
@@ -495,7 +495,7 @@ def _soft_terms(s, inv_h, use_bias, bias_rate, mass_scale, imp_scale, max_push):
     return 0.0, 1.0, 0.0
 
 
-@njit
+@njit(_nrt=True)
 def apply_restitution(rows, ba, bb, jac, nmass, relv, rest, max_imp, c_count, c_normal,
                       c_nimp, vel, angvel, inv_m, inv_i, threshold, total_imp, vfree, wfree,
                       kinematic_moving, cap):

@@ -183,18 +183,18 @@ def stack_substeps(deepest, worst, n_base, n_max, n_prev):
     return n_prev
 
 
-@njit
-def shed_weight(ba, bb, rows, c_normal, inv_m, gravity_scale, g_old, g_new, n_bodies, c_nimp,
-                c_timp):
-    """Gravity changed from ``g_old`` to ``g_new`` since the contact table's impulses were
-    solved: each contact's impulses (its warm start) keep the fraction of its predicted load
-    that the new gravity leaves it, at most all. A warm start is an impulse already applied;
-    one carrying weight that is gone is taken back only a body per Gauss-Seidel pass down a
-    stack, and what is left flies apart (a 3-box stack at 0.05 m/s, gravity turned off)."""
-    old = contact_loads(ba, bb, rows, c_normal, inv_m, gravity_scale, g_old[0], g_old[1],
+@njit(_nrt=True)
+def shed_weight(ba, bb, rows, c_normal, inv_m, gravity_scale, old_gx, old_gy, gx, gy, n_bodies,
+                c_nimp, c_timp):
+    """Gravity changed from (``old_gx``, ``old_gy``) to (``gx``, ``gy``) since the contact
+    table's impulses were solved: each contact's impulses (its warm start) keep the fraction
+    of its predicted load that the new gravity leaves it, at most all. A warm start is an
+    impulse already applied; one carrying weight that is gone is taken back only a body per
+    Gauss-Seidel pass down a stack, and what is left flies apart (a 3-box stack at 0.05 m/s,
+    gravity turned off)."""
+    old = contact_loads(ba, bb, rows, c_normal, inv_m, gravity_scale, old_gx, old_gy,
                         n_bodies)[0]
-    new = contact_loads(ba, bb, rows, c_normal, inv_m, gravity_scale, g_new[0], g_new[1],
-                        n_bodies)[0]
+    new = contact_loads(ba, bb, rows, c_normal, inv_m, gravity_scale, gx, gy, n_bodies)[0]
     for q in range(ba.shape[0]):
         if old[q] > 0.0 and new[q] < old[q]:
             f = new[q] / old[q]
@@ -203,3 +203,16 @@ def shed_weight(ba, bb, rows, c_normal, inv_m, gravity_scale, g_old, g_new, n_bo
                 c_nimp[i, p] *= f
                 c_timp[i, p] *= f
 
+
+
+@njit(_nrt=True)
+def stack_substeps_for(ba, bb, rows, c_normal, inv_m, gravity_scale, gx, gy, n_bodies, c_count,
+                       nmass, static_pair, omega, n_base, n_max, n_prev):
+    """The substeps the stacks of the ``rows`` need (:func:`stack_substeps` of their
+    predicted depths at angular stiffness ``omega``). Its own call with reference counting:
+    the loads and depths are arrays it allocates."""
+    load, level, queue, nq, start, edge = contact_loads(ba, bb, rows, c_normal, inv_m,
+                                                       gravity_scale, gx, gy, n_bodies)
+    depth = rest_depths(load, rows, c_count, nmass, static_pair, omega)
+    deepest, worst = stack_depth(ba, bb, load, depth, level, queue, nq, start, edge, n_bodies)
+    return stack_substeps(deepest, worst, n_base, n_max, n_prev)

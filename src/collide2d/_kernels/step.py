@@ -42,8 +42,8 @@ import numpy as np
 
 from .._jit import njit
 from .arcade import arcade_response
-from .broadphase import find_pairs, has_sensors
-from .ccd import fast_bodies, sweep_fast_bodies
+from .broadphase import has_sensors, pairs_into
+from .ccd import continuous_step
 from .constants import SENSOR, SOLID
 from .integrate import (
     begin_step,
@@ -65,7 +65,7 @@ from .joints import (
     warm_start_joints,
 )
 from .materials import contact_materials
-from .narrowphase import collide_pairs, sensor_pairs
+from .narrowphase import collide_pairs, find_sensor_pairs
 from .poses import body_rotations, fatten_boxes, place_shapes
 from .settled import all_settled, keep_tables
 from .solver import (
@@ -79,7 +79,7 @@ from .solver import (
     solve_contacts,
     warm_start,
 )
-from .stacks import contact_loads, rest_depths, shed_weight, stack_depth, stack_substeps
+from .stacks import shed_weight, stack_substeps_for
 
 # Stage numbers: where run_step starts again after a table grew.
 PAIRS = 1
@@ -119,20 +119,15 @@ def pairs(w, p, t):
     prm = p[0]
     st = t.state[0]
     s = w.shapes
-    pa, pb, pr = find_pairs(s.aabb, s.body, s.flags, s.category, s.mask, s.group,
-                            s.collision_type, w.bodies.kind, w.rules, prm["n_shapes"],
-                            prm["dynamic_response"], SOLID)
-    k = pa.shape[0]
     pair_a, pair_b, pair_resp = t.pair_a, t.pair_b, t.pair_resp
-    # Every pair may become a contact row and a constraint row. (The sizes are read before
-    # the branch, as every array: see the substep stages.)
+    # Every pair may become a contact row and a constraint row.
     room = min(pair_a.shape[0], t.contacts.a.shape[0], t.rows.shape[0])
+    k = pairs_into(s.aabb, s.body, s.flags, s.category, s.mask, s.group, s.collision_type,
+                   w.bodies.kind, w.rules, prm["n_shapes"], prm["dynamic_response"], SOLID,
+                   pair_a, pair_b, pair_resp, room)
     if k > room:
         st["need"] = k
         return 1
-    pair_a[:k] = pa
-    pair_b[:k] = pb
-    pair_resp[:k] = pr
     st["n_pairs"] = k
     st["need"] = 0
     return 0
@@ -220,12 +215,9 @@ def prepare_contacts_stage(w, p, t):
     # Stacks that would rest too deep take more substeps, the springs stiffer in proportion.
     n_prev = prm["substeps_prev"]
     if prm["max_substeps"] > substeps and k > 0:
-        load, level, queue, nq, start, edge = contact_loads(ba, bb, rows, c_normal, inv_m,
-                                                           gravity_scale, gx, gy, nb)
-        depth = rest_depths(load, rows, c_count, t_nmass[:k], t_static[:k],
-                            2.0 * np.pi * contact_hertz)
-        deepest, worst = stack_depth(ba, bb, load, depth, level, queue, nq, start, edge, nb)
-        n = stack_substeps(deepest, worst, substeps, prm["max_substeps"], n_prev)
+        n = stack_substeps_for(ba, bb, rows, c_normal, inv_m, gravity_scale, gx, gy, nb,
+                               c_count, t_nmass[:k], t_static[:k], 2.0 * np.pi * contact_hertz,
+                               substeps, prm["max_substeps"], n_prev)
         contact_hertz *= n / substeps
         substeps = n
         h = dt / substeps
@@ -235,16 +227,12 @@ def prepare_contacts_stage(w, p, t):
     st["substeps"] = substeps
     st["h"] = h
     st["contact_hertz"] = contact_hertz
-    g_old = np.empty(2)
-    g_old[0] = prm["solved_gx"]
-    g_old[1] = prm["solved_gy"]
-    if (prm["shed_weight"] != 0 and (g_old[0] != gx or g_old[1] != gy) and k > 0):
+    old_gx = prm["solved_gx"]
+    old_gy = prm["solved_gy"]
+    if (prm["shed_weight"] != 0 and (old_gx != gx or old_gy != gy) and k > 0):
         # Gravity changed: the warm start sheds the weight it no longer carries.
-        g_new = np.empty(2)
-        g_new[0] = gx
-        g_new[1] = gy
-        shed_weight(ba, bb, rows, c_normal, inv_m, gravity_scale, g_old, g_new, nb, c_nimp,
-                    c_timp)
+        shed_weight(ba, bb, rows, c_normal, inv_m, gravity_scale, old_gx, old_gy, gx, gy, nb,
+                    c_nimp, c_timp)
     zeta = prm["contact_damping_ratio"]
     soft[0], soft[1], soft[2] = make_soft(contact_hertz, zeta, h)
     soft_static[0], soft_static[1], soft_static[2] = make_soft(2.0 * contact_hertz, zeta, h)
@@ -424,29 +412,11 @@ def restitution(w, p, t):
 
 @njit(inline="always")
 def continuous(w, p, t):
-    """(``run_step`` calls the two parts itself, the sweep only when a body is fast.)"""
-    fast = find_fast(w, p, t)
-    if fast.shape[0] > 0:
-        sweep_fast(w, p, t, fast)
-    return 0
-
-
-@njit(inline="always")
-def find_fast(w, p, t):
-    """The bodies that moved far enough this step to pass something (ccd.py)."""
+    """Bodies that moved far enough this step to pass something, swept back to their first
+    hit (ccd.py)."""
     prm = p[0]
-    b = w.bodies
-    s = w.shapes
-    return fast_bodies(prm["n_bodies"], b.kind, b.flags, t.com, t.com0, s.body, s.flags,
-                       s.aabb, prm["n_shapes"])
-
-
-@njit(inline="always")
-def sweep_fast(w, p, t, fast):
-    prm = p[0]
-    sweep_fast_bodies(w.bodies, w.shapes, w.rules, t.com, t.com0, t.dp, t.angle0, t.dq,
-                      t.inv_m, prm["n_bodies"], prm["n_shapes"], prm["slop"],
-                      prm["dynamic_response"], fast)
+    continuous_step(w.bodies, w.shapes, w.rules, t.com, t.com0, t.dp, t.angle0, t.dq, t.inv_m,
+                    prm["n_bodies"], prm["n_shapes"], prm["slop"], prm["dynamic_response"])
     return 0
 
 
@@ -485,19 +455,16 @@ def sensors(w, p, t):
     st = t.state[0]
     s = w.shapes
     n_old = prm["n_sensors"]
-    # Arrays and the small views taken before the branch (see the substep stages).
-    aabb, sbody, sflags, category, mask = s.aabb, s.body, s.flags, s.category, s.mask
-    group, ctype, vstart, vcount = s.group, s.collision_type, s.vstart, s.vcount
-    radius, vworld, kind, rules = s.radius, s.vworld, w.bodies.kind, w.rules
     old, new = w.sensors, t.sensors
-    if prm["dynamic_response"] == SENSOR or has_sensors(sflags, prm["n_shapes"], rules):
-        qa, qb, _ = find_pairs(aabb, sbody, sflags, category, mask, group, ctype, kind, rules,
-                               prm["n_shapes"], prm["dynamic_response"], SENSOR)
-        if qa.shape[0] > new.a.shape[0]:
-            st["need"] = qa.shape[0]
+    if prm["dynamic_response"] == SENSOR or has_sensors(s.flags, prm["n_shapes"], w.rules):
+        n, need = find_sensor_pairs(s.aabb, s.body, s.flags, s.category, s.mask, s.group,
+                                    s.collision_type, w.bodies.kind, w.rules, prm["n_shapes"],
+                                    prm["dynamic_response"], s.vstart, s.vcount, s.radius,
+                                    s.vworld, old, n_old, new)
+        if need > 0:
+            st["need"] = need
             return 1
-        st["n_sensors"] = sensor_pairs(qa, qb, vstart, vcount, radius, vworld,
-                                       prm["n_shapes"], old, n_old, new)
+        st["n_sensors"] = n
     else:
         st["n_sensors"] = 0
         old.ended[:n_old] = True
@@ -522,7 +489,7 @@ def run_substeps(w, p, t):
     return 0
 
 
-@njit
+@njit(_nrt=False)
 def run_step(w, p, t, first):
     """Every stage in order from ``first`` (0, or where a grown table lets a stage run
     again, or ``PRESOLVE`` after the pre-solve callbacks). Returns ``DONE``, ``NON_FINITE``,
@@ -569,9 +536,7 @@ def run_step(w, p, t, first):
         if substep_loop(st):
             run_substeps(w, p, t)
         restitution(w, p, t)
-        fast = find_fast(w, p, t)  # continuous, its sweep only for fast bodies
-        if fast.shape[0] > 0:
-            sweep_fast(w, p, t, fast)
+        continuous(w, p, t)
         finish(w, p, t)
         sleep(w, p, t)
     if sensors(w, p, t):
