@@ -12,9 +12,48 @@ makes its lists again when the kernels change tier.
 from .._jit import JIT_ENABLED, TWIN_PACKAGE, njit
 
 if JIT_ENABLED and not __name__.startswith(TWIN_PACKAGE + "."):
+    from llvmlite import ir as _ir
+    from numba.core import cgutils as _cgutils
+    from numba.core import types as _types
+    from numba.core.runtime.nrtdynmod import meminfo_data_ty as _meminfo_data_ty
+    from numba.extending import intrinsic as _intrinsic
     from numba.typed import List as _List
+    from numba.typed.listobject import ll_list_type as _ll_list_type
+    from numba.typed.listobject import ll_voidptr_type as _ll_voidptr_type
+
+    @_intrinsic
+    def borrow(typingctx, items, i):
+        """``items[i]`` without counting a reference to each of its arrays, for kernels
+        compiled without reference counting (``_nrt=False``; there the counts Numba's own
+        getitem takes, two hundred for a world's views, could not even be written). The
+        list must outlive the call, as the batch's lists do. Reads the list as Numba's
+        own getitem does (``numba.typed.listobject``), without the bounds check."""
+        sig = items.item_type(items, _types.intp)
+
+        def codegen(context, builder, sig, args):
+            list_ty = sig.args[0]
+            lst, index = args
+            proxy = _cgutils.create_struct_proxy(list_ty)(context, builder, value=lst)
+            data = _cgutils.get_or_insert_function(builder.module, _meminfo_data_ty,
+                                                   "NRT_MemInfo_data_fast")
+            raw = builder.call(data, [proxy.meminfo])
+            handle = builder.load(builder.bitcast(raw, _ll_list_type.as_pointer()))
+            base_fn = _cgutils.get_or_insert_function(
+                builder.module, _ir.FunctionType(_ll_voidptr_type, [_ll_list_type]),
+                "numba_list_base_ptr")
+            base = builder.call(base_fn, [handle])
+            item_ty = context.get_data_type(list_ty.item_type)
+            ptr = _cgutils.gep(builder, builder.bitcast(base, item_ty.as_pointer()), index)
+            model = context.data_model_manager[list_ty.item_type]
+            return model.load_from_data_pointer(builder, ptr)
+
+        return sig, codegen
 else:  # the pure-Python kernels
     _List = list
+
+    def borrow(items, i):
+        """``items[i]`` (a plain list's item: nothing to count)."""
+        return items[i]
 
 
 @njit
