@@ -433,8 +433,9 @@ class StepBuffers:
     buffers grown when a step finds more pairs than they hold."""
 
     BODY = {"com": (2,), "com0": (2,), "angle0": (), "dp": (2,), "dq": (2,), "inv_m": (),
-            "inv_i": (), "vfree": (2,), "wfree": ()}
+            "inv_i": (), "vfree": (2,), "wfree": (), "body_float": ()}
     BODY_FLAGS = ("kin_moving", "touched")
+    BODY_INDEX = ("body_int",)
     ROWS = {"rows": ((), np.int64), "ba": ((), np.int64), "bb": ((), np.int64),
             "jac": ((2, 4), np.float64), "nmass": ((2,), np.float64),
             "tmass": ((2,), np.float64), "coup": ((6,), np.float64),
@@ -464,6 +465,8 @@ class StepBuffers:
                 self.arrays[name] = np.zeros((cap,) + shape)
             for name in self.BODY_FLAGS:
                 self.arrays[name] = np.zeros(cap, dtype=np.bool_)
+            for name in self.BODY_INDEX:
+                self.arrays[name] = np.zeros(cap, dtype=np.int64)
             self.body_capacity = cap
             self._views.clear()
         if pairs > self.pair_capacity:

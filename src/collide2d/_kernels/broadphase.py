@@ -246,6 +246,18 @@ def _fill_rows(aabb, live, x0, inv_x, ncol, y0, inv_y, nrow):
     return start, ent, nrow
 
 
+@njit(inline="always")
+def _pair_response(a, b, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules,
+                   dynamic_response):
+    """:func:`shape_response` of shape rows a and b, with their pair rule."""
+    ba = s_body[a]
+    bb = s_body[b]
+    rule, ignored = pair_rule(rules, s_type[a], s_type[b], ba, bb)
+    return shape_response(ba, kind[ba], s_flags[a], s_category[a], s_mask[a], s_group[a], bb,
+                          kind[bb], s_flags[b], s_category[b], s_mask[b], s_group[b],
+                          dynamic_response, rule, ignored)
+
+
 @njit
 def _sweep_rows(start, ent, nrow, aabb, s_body, s_flags, s_category, s_mask, s_group, s_type,
                 kind, rules, dynamic_response, want, pa, pb, pr, k, row, entry):
@@ -288,12 +300,8 @@ def _sweep_rows(start, ent, nrow, aabb, s_body, s_flags, s_category, s_mask, s_g
                     continue
                 a = min(i, j)
                 b = max(i, j)
-                ba = s_body[a]
-                bb = s_body[b]
-                rule, ignored = pair_rule(rules, s_type[a], s_type[b], ba, bb)
-                resp = shape_response(ba, kind[ba], s_flags[a], s_category[a], s_mask[a],
-                                      s_group[a], bb, kind[bb], s_flags[b], s_category[b],
-                                      s_mask[b], s_group[b], dynamic_response, rule, ignored)
+                resp = _pair_response(a, b, s_body, s_flags, s_category, s_mask, s_group,
+                                      s_type, kind, rules, dynamic_response)
                 if resp != want:
                     continue
                 pa[k] = a
@@ -393,6 +401,47 @@ def find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind,
         pb = _grown(pb, k, cap)
         pr = _grown(pr, k, cap)
     return _sort_pairs(pa, pb, pr, k, n_shapes)
+
+
+#: Worlds of at most this many live shapes test every two boxes (:func:`small_pairs`):
+#: below it, building the grid costs more than the tests it saves.
+SMALL_WORLD = 32
+
+
+@njit
+def small_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules,
+                n_shapes, dynamic_response, want, out_a, out_b, out_resp, room):
+    """:func:`find_pairs` of a world of at most :data:`SMALL_WORLD` live shapes, by testing
+    every two boxes: the same pairs in the same order (a < b, sorted), written to ``out_*``
+    while fewer than ``room``. Returns their number, or -1 for a larger world. Allocates
+    nothing."""
+    m = 0
+    for s in range(n_shapes):
+        if (s_flags[s] & S_ALIVE) and not (want == SOLID and s_flags[s] & S_SENSOR):
+            m += 1
+            if m > SMALL_WORLD:
+                return -1
+    k = 0
+    for a in range(n_shapes):
+        if not (s_flags[a] & S_ALIVE) or (want == SOLID and s_flags[a] & S_SENSOR):
+            continue
+        for b in range(a + 1, n_shapes):
+            if not (s_flags[b] & S_ALIVE) or (want == SOLID and s_flags[b] & S_SENSOR):
+                continue
+            # As the grid's sweep: boxes that touch overlap.
+            if (aabb[b, 0] > aabb[a, 2] or aabb[b, 2] < aabb[a, 0] or aabb[b, 1] > aabb[a, 3]
+                    or aabb[b, 3] < aabb[a, 1]):
+                continue
+            resp = _pair_response(a, b, s_body, s_flags, s_category, s_mask, s_group, s_type,
+                                  kind, rules, dynamic_response)
+            if resp != want:
+                continue
+            if k < room:
+                out_a[k] = a
+                out_b[k] = b
+                out_resp[k] = resp
+            k += 1
+    return k
 
 
 @njit(_nrt=True)

@@ -349,6 +349,24 @@ def sweep_fast_bodies(bodies, shapes, rules, com, com0, dp, angle0, dq, inv_m, n
     return moved
 
 
+@njit
+def any_fast(n_bodies, kind, flags, com, com0, s_body, s_flags, aabb, n_shapes):
+    """Whether :func:`fast_bodies` finds any, without allocating: a body moved more than
+    the smallest half extent of its shapes exactly when it moved more than one shape's."""
+    for s in range(n_shapes):
+        if not (s_flags[s] & S_ALIVE):
+            continue
+        b = s_body[s]
+        if b >= n_bodies or kind[b] != DYNAMIC or not (flags[b] & B_AWAKE):
+            continue
+        wx = com[b, 0] - com0[b, 0]
+        wy = com[b, 1] - com0[b, 1]
+        dist = math.sqrt(wx * wx + wy * wy)
+        if dist != 0.0 and dist > 0.5 * min(aabb[s, 2] - aabb[s, 0], aabb[s, 3] - aabb[s, 1]):
+            return True
+    return False
+
+
 @njit(_nrt=True)
 def continuous_step(bodies, shapes, rules, com, com0, dp, angle0, dq, inv_m, n_bodies, n_shapes,
                     slop, dynamic_response):

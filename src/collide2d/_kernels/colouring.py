@@ -76,7 +76,7 @@ def colour_order(colour, n_colours, order, start):
         fill[c] += 1
 
 
-@njit
+@njit(_nrt=True)
 def colour_rows(rows, ba, bb, inv_m, inv_i, n_bodies, start):
     """Reorder ``rows`` (with their bodies ``ba``, ``bb``) colour by colour, in place; colour
     c's rows end at ``start[c + 1]`` (``start`` holds at least ``COLOURS + 2`` entries).

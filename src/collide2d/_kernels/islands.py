@@ -59,9 +59,9 @@ def _mixed(kind, flags, a, b):
             and ((flags[a] ^ flags[b]) & B_AWAKE) != 0)
 
 
-@njit(_nrt=True)
+@njit
 def wake_islands(n_bodies, kind, flags, c_a, c_b, c_resp, c_flags, s_body, j_a, j_b, j_flags,
-                 n_joints):
+                 n_joints, parent, mark):
     """Wake every sleeping body linked (touching solid contacts, enabled joints, through
     other sleeping bodies) to an awake dynamic body. Returns how many woke. Islands are
     whole after each sleep stage, so only a link between an awake and a sleeping body (a
@@ -73,7 +73,9 @@ def wake_islands(n_bodies, kind, flags, c_a, c_b, c_resp, c_flags, s_body, j_a, 
     body that only came close (the narrowphase wakes on approach, so that a hit finds the
     sleeper movable) falls back asleep at the step's end if nothing touched it. Reset, such
     wakes kept islands awake half a second each: a settling rain of 500 woke 1,002 bodies
-    again and slept 1 s later."""
+    again and slept 1 s later.
+
+    ``parent`` and ``mark`` (one per body) are the union-find's room, overwritten."""
     mixed = False
     for i in range(c_a.shape[0]):
         if c_resp[i] == SOLID and (c_flags[i] & C_TOUCHING) and _mixed(
@@ -87,7 +89,8 @@ def wake_islands(n_bodies, kind, flags, c_a, c_b, c_resp, c_flags, s_body, j_a, 
             break
     if not mixed:
         return 0
-    parent = np.arange(n_bodies)
+    for b in range(n_bodies):
+        parent[b] = b
     for i in range(c_a.shape[0]):
         if c_resp[i] == SOLID and (c_flags[i] & C_TOUCHING):
             _join(parent, kind, s_body[c_a[i]], s_body[c_b[i]])
@@ -95,23 +98,25 @@ def wake_islands(n_bodies, kind, flags, c_a, c_b, c_resp, c_flags, s_body, j_a, 
         if ((j_flags[j] & J_ALIVE) and (j_flags[j] & J_ENABLED) and j_a[j] >= 0
                 and j_b[j] >= 0):
             _join(parent, kind, j_a[j], j_b[j])
-    awake = np.zeros(n_bodies, dtype=np.bool_)
+    for b in range(n_bodies):
+        mark[b] = 0.0
     for b in range(n_bodies):
         if kind[b] == DYNAMIC and (flags[b] & B_ALIVE) and (flags[b] & B_AWAKE):
-            awake[_find(parent, b)] = True
+            mark[_find(parent, b)] = 1.0
     woke = 0
     for b in range(n_bodies):
         if (kind[b] == DYNAMIC and (flags[b] & B_ALIVE) and not (flags[b] & B_AWAKE)
-                and awake[_find(parent, b)]):
+                and mark[_find(parent, b)] != 0.0):
             flags[b] |= B_AWAKE
             woke += 1
     return woke
 
 
-@njit(_nrt=True)
+@njit
 def update_sleep(n_bodies, kind, flags, vel, angvel, sleep_time, c_a, c_b, c_resp, c_flags,
                  s_body, j_a, j_b, j_flags, n_joints, dt, enabled, lin_tol, ang_tol,
-                 time_to_sleep):
+                 time_to_sleep, parent, least):
+    """(``parent`` and ``least``, one per body, are the union-find's room, overwritten.)"""
     restless = False  # an awake body, or a sleeper whose clock is short of time_to_sleep
     for b in range(n_bodies):
         if kind[b] != DYNAMIC or not (flags[b] & B_ALIVE):
@@ -130,7 +135,8 @@ def update_sleep(n_bodies, kind, flags, vel, angvel, sleep_time, c_a, c_b, c_res
     if not enabled or not restless:
         # All asleep with full clocks: every island's least-rested member has rested.
         return
-    parent = np.arange(n_bodies)
+    for b in range(n_bodies):
+        parent[b] = b
     for i in range(c_a.shape[0]):
         if c_resp[i] != 1 or not (c_flags[i] & C_TOUCHING):
             continue
@@ -138,7 +144,8 @@ def update_sleep(n_bodies, kind, flags, vel, angvel, sleep_time, c_a, c_b, c_res
     for j in range(n_joints):
         if (j_flags[j] & J_ALIVE) and (j_flags[j] & J_ENABLED) and j_a[j] >= 0:
             _join(parent, kind, j_a[j], j_b[j])
-    least = np.full(n_bodies, np.inf)
+    for b in range(n_bodies):
+        least[b] = np.inf
     for b in range(n_bodies):
         if kind[b] == DYNAMIC and (flags[b] & B_ALIVE):
             r = _find(parent, b)

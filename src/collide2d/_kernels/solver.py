@@ -56,7 +56,7 @@ def make_soft(hertz, zeta, h):
     return omega / a1, a2 * a3, a3
 
 
-@njit(_nrt=True)
+@njit
 def prepare_contacts(contacts, m, shapes, bodies, t, block, colour):
     """Per-point solver data for the solid contacts with points among the table's first
     ``m`` rows, into ``t`` (rows, ba, bb, jac, nmass, tmass, coup, adj, relv, fric, rest,
@@ -205,8 +205,8 @@ def rescale_impulses(c_nimp, c_timp, f):
             c_timp[i, p] *= f
 
 
-@njit(_nrt=True)
-def mass_ratio_rows(ba, bb, inv_m, sel):
+@njit
+def mass_ratio_rows(ba, bb, inv_m, sel, light):
     """Into ``sel``, the indices of the manifolds that touch a body in contact with a
     dynamic body over ``MASS_RATIO`` times heavier.
 
@@ -214,9 +214,12 @@ def mass_ratio_rows(ba, bb, inv_m, sel):
     moves the heavy body by about the mass ratio's inverse, so with one pass per substep a
     1 kg box under a 10-1000 kg box never settles but rocks until the top box falls off.
     Its manifolds get ``EXTRA_PASSES`` more (cheap: few rows); four in all held every ratio
-    up to 1:1000 at rest, as do eight substeps. Returns how many."""
+    up to 1:1000 at rest, as do eight substeps. Returns how many. (``light``: one per body,
+    overwritten.)"""
     k = ba.shape[0]
-    light = np.zeros(inv_m.shape[0], dtype=np.bool_)
+    for q in range(k):
+        light[ba[q]] = False
+        light[bb[q]] = False
     for q in range(k):
         ma = inv_m[ba[q]]
         mb = inv_m[bb[q]]

@@ -42,8 +42,8 @@ import numpy as np
 
 from .._jit import njit
 from .arcade import arcade_response
-from .broadphase import has_sensors, pairs_into
-from .ccd import continuous_step
+from .broadphase import has_sensors, pairs_into, small_pairs
+from .ccd import any_fast, continuous_step
 from .constants import SENSOR, SOLID
 from .integrate import (
     begin_step,
@@ -122,9 +122,13 @@ def pairs(w, p, t):
     pair_a, pair_b, pair_resp = t.pair_a, t.pair_b, t.pair_resp
     # Every pair may become a contact row and a constraint row.
     room = min(pair_a.shape[0], t.contacts.a.shape[0], t.rows.shape[0])
-    k = pairs_into(s.aabb, s.body, s.flags, s.category, s.mask, s.group, s.collision_type,
-                   w.bodies.kind, w.rules, prm["n_shapes"], prm["dynamic_response"], SOLID,
-                   pair_a, pair_b, pair_resp, room)
+    k = small_pairs(s.aabb, s.body, s.flags, s.category, s.mask, s.group, s.collision_type,
+                    w.bodies.kind, w.rules, prm["n_shapes"], prm["dynamic_response"], SOLID,
+                    pair_a, pair_b, pair_resp, room)
+    if k < 0:
+        k = pairs_into(s.aabb, s.body, s.flags, s.category, s.mask, s.group,
+                       s.collision_type, w.bodies.kind, w.rules, prm["n_shapes"],
+                       prm["dynamic_response"], SOLID, pair_a, pair_b, pair_resp, room)
     if k > room:
         st["need"] = k
         return 1
@@ -138,9 +142,11 @@ def collide(w, p, t):
     prm = p[0]
     st = t.state[0]
     k = st["n_pairs"]
-    m = collide_pairs(t.pair_a[:k], t.pair_b[:k], t.pair_resp[:k], w.shapes, w.bodies,
-                      prm["n_shapes"], prm["margin"], w.contacts, prm["n_contacts"],
-                      t.contacts)
+    m = 0
+    if k > 0 or prm["n_contacts"] > 0:  # (no pairs and no old rows: nothing to write)
+        m = collide_pairs(t.pair_a[:k], t.pair_b[:k], t.pair_resp[:k], w.shapes, w.bodies,
+                          prm["n_shapes"], prm["margin"], w.contacts, prm["n_contacts"],
+                          t.contacts)
     st["n_contacts"] = m
     s = w.shapes
     c = t.contacts
@@ -192,7 +198,7 @@ def prepare_contacts_stage(w, p, t):
     linked = m * (prm["sleeping"] != 0)
     wake_islands(nb, kind, flags, c_a[:linked], c_b[:linked], c_resp[:linked],
                  c_flags[:linked], s_body, J.body_a, J.body_b, J.flags,
-                 prm["n_joints"] * (prm["sleeping"] != 0))
+                 prm["n_joints"] * (prm["sleeping"] != 0), t.body_int, t.body_float)
     begin_step(b.pos, b.rot, b.local_com, kind, flags, b.inv_mass, b.inv_inertia, b.mass,
                b.inertia, nb, com, t.com0, b.angle, t.angle0, dp, t.dq, inv_m, inv_i)
     # Restitution's energy bound: only contacts read it, so without any it is skipped.
@@ -237,7 +243,8 @@ def prepare_contacts_stage(w, p, t):
     soft[0], soft[1], soft[2] = make_soft(contact_hertz, zeta, h)
     soft_static[0], soft_static[1], soft_static[2] = make_soft(2.0 * contact_hertz, zeta, h)
     c_impulse[:] = 0.0
-    st["n_heavy"] = (mass_ratio_rows(ba, bb, inv_m, heavy)
+    # (touched is their room for the light bodies: contact_bodies writes it next.)
+    st["n_heavy"] = (mass_ratio_rows(ba, bb, inv_m, heavy, touched)
                      if prm["mass_ratio_passes"] != 0 else 0)
     contact_bodies(ba, bb, nb, touched)
     st["n_joints_on"] = 0
@@ -415,8 +422,12 @@ def continuous(w, p, t):
     """Bodies that moved far enough this step to pass something, swept back to their first
     hit (ccd.py)."""
     prm = p[0]
-    continuous_step(w.bodies, w.shapes, w.rules, t.com, t.com0, t.dp, t.angle0, t.dq, t.inv_m,
-                    prm["n_bodies"], prm["n_shapes"], prm["slop"], prm["dynamic_response"])
+    b = w.bodies
+    s = w.shapes
+    if any_fast(prm["n_bodies"], b.kind, b.flags, t.com, t.com0, s.body, s.flags, s.aabb,
+                prm["n_shapes"]):
+        continuous_step(b, s, w.rules, t.com, t.com0, t.dp, t.angle0, t.dq, t.inv_m,
+                        prm["n_bodies"], prm["n_shapes"], prm["slop"], prm["dynamic_response"])
     return 0
 
 
@@ -444,7 +455,7 @@ def sleep(w, p, t):
                  c.b[:m], c.resp[:m], c.flags[:m], w.shapes.body, w.joints.body_a,
                  w.joints.body_b, w.joints.flags, prm["n_joints"], prm["dt"],
                  prm["sleeping"] != 0, prm["sleep_linear"], prm["sleep_angular"],
-                 prm["time_to_sleep"])
+                 prm["time_to_sleep"], t.body_int, t.body_float)
     return 0
 
 

@@ -72,9 +72,10 @@ STEP_FIELDS = (
     "pair_a", "pair_b", "pair_resp", "material",
     # per body: centre of mass now and at the step's start, start angle, position and
     # rotation deltas, effective inverse masses (zero: immovable this step), restitution's
-    # free velocities, and flags
+    # free velocities, and flags; room a stage may overwrite (an int and a float a body: the
+    # islands' union-find), so that it allocates nothing
     "com", "com0", "angle0", "dp", "dq", "inv_m", "inv_i", "vfree", "wfree", "kin_moving",
-    "touched",
+    "touched", "body_int", "body_float",
     # per solved manifold: its contact row, bodies, Jacobian terms, masses, couplings,
     # separations, approach speeds, material, and the heavy-pair subset
     "rows", "ba", "bb", "jac", "nmass", "tmass", "coup", "adj", "relv", "fric", "rest",
