@@ -130,7 +130,31 @@ def check(scene, dynamic_response=SOLID, want=SOLID):
         assert g.dtype == e.dtype, name
         assert g.shape == e.shape, (name, g.shape, e.shape)
         np.testing.assert_array_equal(g, e, err_msg=name)
+    check_small(scene, dynamic_response, want, expect)
     return len(expect[0])
+
+
+def check_small(scene, dynamic_response, want, expect):
+    """small_pairs: the oracle's pairs for a world of at most SMALL_WORLD live shapes in
+    the sweep (written while they fit the room, counted all the same), -1 for a larger."""
+    args = scene.args(dynamic_response, want)
+    flags = scene.s_flags[:scene.n_shapes]
+    live = (flags & S_ALIVE) != 0
+    if want == SOLID:
+        live &= (flags & S_SENSOR) == 0
+    n = len(expect[0])
+    for room in (n + 2, n // 2):
+        out = (np.full(n + 2, -7, np.int64), np.full(n + 2, -7, np.int64),
+               np.full(n + 2, -7, np.int8))
+        k = bp.small_pairs(*args, *out, room)
+        if live.sum() > bp.SMALL_WORLD:
+            assert k == -1
+            return
+        assert k == n
+        w = min(n, room)
+        for o, e in zip(out, expect, strict=True):
+            np.testing.assert_array_equal(o[:w], e[:w])
+            assert (o[w:] == -7).all()
 
 
 def check_all_modes(scene):

@@ -276,3 +276,28 @@ def test_bodies_that_ignore_each_other_are_not_swept_against_each_other():
         w.step(DT)
     assert bullet.position[0] > 10.0
     assert plank.velocity[0] == 0.0
+
+
+def test_any_fast_agrees_with_fast_bodies():
+    # any_fast is the step's test before continuous collision's allocating call: it must be
+    # true exactly when fast_bodies finds a body (each moved 0..2x its smallest extent).
+    from collide2d._kernels.ccd import any_fast, fast_bodies
+    from collide2d._store import B_AWAKE, DYNAMIC, KINEMATIC, S_ALIVE, STATIC
+
+    rng = np.random.default_rng(7)
+    found = {True: 0, False: 0}
+    for _ in range(300):
+        nb = int(rng.integers(1, 6))
+        ns = int(rng.integers(0, 8))
+        kind = rng.choice([DYNAMIC, DYNAMIC, KINEMATIC, STATIC], nb).astype(np.int8)
+        flags = np.where(rng.random(nb) < 0.8, B_AWAKE, 0).astype(np.int32)
+        com0 = rng.normal(size=(nb, 2))
+        com = com0 + rng.normal(size=(nb, 2)) * rng.choice([0.0, 0.2, 1.0], (nb, 1))
+        s_body = rng.integers(0, nb, ns).astype(np.int64)
+        s_flags = np.where(rng.random(ns) < 0.9, S_ALIVE, 0).astype(np.int64)
+        lo = rng.normal(size=(ns, 2))
+        aabb = np.hstack([lo, lo + rng.uniform(0.1, 2.0, (ns, 2))])
+        expect = fast_bodies(nb, kind, flags, com, com0, s_body, s_flags, aabb, ns).shape[0] > 0
+        assert any_fast(nb, kind, flags, com, com0, s_body, s_flags, aabb, ns) == expect
+        found[expect] += 1
+    assert min(found.values()) > 20
