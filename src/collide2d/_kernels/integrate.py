@@ -66,7 +66,7 @@ def _velocity(vx, vy, w, lin, ang, ax, ay, inv_i, torque, fixed, h):
     return vx, vy, w
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def integrate_velocities(vel, angvel, force, torque, inv_m, inv_i, gravity_scale, damping,
                          angular_damping, world_damping, gx, gy, h, kind, flags, n_bodies,
                          touched):
@@ -144,7 +144,7 @@ def _position(cx, cy, dpx, dpy, a, w, vx, vy, h):
     return cx, cy, dpx, dpy, a, w
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def integrate_positions(vel, angvel, com, angle, angle0, dp, dq, inv_m, kind, flags, n_bodies,
                         h, touched):
     """Move the dynamic (awake) and kinematic bodies some contact touches by their current

@@ -39,7 +39,7 @@ def prepare_revolute(J, j, b, t, ia, ib):
 # The substep passes run over a run of revolute rows (consecutive in slot order, others
 # idle among them) with every array loaded once: a per-joint helper given arrays or row
 # views counted a reference to each, which cost 20 times the rows' arithmetic.
-@njit(_nrt=False)
+@njit(inline="always")
 def warm_start_revolutes(J, b, t, s, e):
     on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
     for j in range(np.uint64(s), np.uint64(e)):
@@ -59,7 +59,7 @@ def warm_start_revolutes(J, b, t, s, e):
             rbx * py - rby * px + axial)
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def solve_revolutes(J, b, t, s, e, h, use_bias):
     on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
     flags = J.flags
