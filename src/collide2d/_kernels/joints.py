@@ -91,7 +91,7 @@ def narrow_joints(J, b, t):
 
 
 # prepare_joints and store_joints run once a step but are inlined too: a call passes the
-# whole views, a microsecond of reference counting for a small world.
+# whole views field by field.
 @njit(inline="always")
 def prepare_joints(J, n, b, t, h, contact_hertz, scale):
     """Frames of the joints the substeps solve; returns how many. ``scale``: the warm

@@ -63,10 +63,7 @@ def prepare_contacts(contacts, m, shapes, bodies, t, block, colour):
     static_pair, max_imp, kinv). Two-point impacts are solved as a block only with
     ``block``; with ``colour`` the rows go colour by colour (``t.colour_start``,
     ``n_colours`` in the step record), else in the table's pair order. Returns how many
-    manifolds it prepared.
-
-    Every array is taken from the views before the first branch (see
-    ``narrowphase.collide_pairs``)."""
+    manifolds it prepared."""
     c_a = contacts.a
     c_b = contacts.b
     c_resp = contacts.resp

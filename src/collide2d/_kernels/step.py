@@ -34,8 +34,17 @@ Impulses accumulate in the contact table the step writes, which is the next step
 start.
 
 Stages are inlined into ``run_step`` (Numba's ``inline="always"``): a call passes every
-array of its views by value and counts a reference to each, about half a microsecond per
-stage call with views this wide, which a small world paid some thirty times a step.
+array of its views by value, about half a microsecond per stage call with views this wide.
+
+``run_step`` and its substep loop (``run_substeps``) are compiled without reference
+counting (``_nrt=False``): Numba otherwise counts a reference, atomically, to every array a
+stage reads from the views and drops it again, a few thousand counts a step, most of a
+small world's step. Without counting nothing may be allocated there, so the kernels that
+allocate are their own calls, compiled with counting (``_nrt=True``: the broadphase's grid,
+the narrowphase, the stacks' substep count, continuous collision, colouring, restitution's
+blocks), and none of them hands an allocated array back; small worlds avoid even those
+calls (``broadphase.small_pairs``, ``ccd.any_fast``, no narrowphase without pairs), so a
+small world's step allocates nothing.
 """
 
 import numpy as np
@@ -101,7 +110,6 @@ def place(w, p, t):
     prm = p[0]
     b = w.bodies
     s = w.shapes
-    # Arrays taken before the branch (see the substep stages below).
     pos, angle, rot = b.pos, b.angle, b.rot
     sbody, sflags, vstart, vcount, radius = s.body, s.flags, s.vstart, s.vcount, s.radius
     vlocal, vworld, aabb = s.vlocal, s.vworld, s.aabb
@@ -170,8 +178,7 @@ def prepare(w, p, t):
 @njit(inline="always")
 def prepare_contacts_stage(w, p, t):
     """Poses and effective masses, arcade response, the contact rows, the substep count and
-    the soft coefficients. Every array is taken from the views before the first branch
-    (see the substep stages below)."""
+    the soft coefficients."""
     prm = p[0]
     st = t.state[0]
     b = w.bodies
@@ -275,10 +282,6 @@ def integrate_free(w, p, t):
     return 0
 
 
-# The substep stages take every array they use from the views in one straight run before
-# their first branch: in an inlined stage, a view (or the stage's own w, t) still live
-# across a branch keeps a counted reference to each of its arrays, taken and dropped every
-# substep (a few hundred atomic counts, most of a small world's substep).
 @njit(inline="always")
 def _body_arrays(w, t):
     """What the integrators read and write, as one tuple of arrays."""
@@ -401,7 +404,6 @@ def restitution(w, p, t):
     b = w.bodies
     k = st["n_rows"]
     m = st["n_contacts"]
-    # Arrays taken before the branch (see the substep stages).
     rows, ba, bb, jac = t.rows[:k], t.ba[:k], t.bb[:k], t.jac[:k]
     nmass, relv, rest, max_imp = t.nmass[:k], t.relv[:k], t.rest[:k], t.max_imp[:k]
     count, normal, nimp, impulse = c.count[:m], c.normal[:m], c.nimp[:m], c.impulse[:m]
@@ -485,10 +487,7 @@ def sensors(w, p, t):
 
 @njit(_nrt=False)
 def run_substeps(w, p, t):
-    """The substep loop, compiled without reference counting: it allocates nothing and
-    keeps no array past the call, so the counts Numba would take and drop on every array a
-    stage reads (several hundred atomic operations a substep, most of a small world's
-    substep) buy nothing here."""
+    """The substep loop (without reference counting, as ``run_step``)."""
     st = t.state[0]
     for sub in range(st["substeps"]):
         st["sub"] = sub
@@ -538,8 +537,7 @@ def run_step(w, p, t, first):
             collide(w, p, t)
             if prm["presolve"] != 0:
                 return PRESOLVE
-        # prepare's parts, each taking its views in one straight run (see the substep
-        # stages), the joints' only with joints
+        # prepare's parts, the joints' only with joints
         prepare_contacts_stage(w, p, t)
         if prm["n_joints"] > 0:
             prepare_joints_stage(w, p, t)
