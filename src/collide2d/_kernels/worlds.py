@@ -43,13 +43,16 @@ def step_worlds(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, broke
     ``DONE`` or ``KEPT`` when finished), ``prev_contacts`` the rows of the table the step replaced
     (their ``ended`` flags are that step's end events), ``broken`` the joints it broke."""
     n = len(ws0)
+    # (Slots as int64: a prange index may be typed uint64, which would compile the
+    # per-world functions a second time.)
     for i in prange(n):
-        _check_world(ws0, params, status, i)
+        _check_world(ws0, params, status, np.int64(i))
     for i in range(n):
         if status[i] >= 0:
             return i
     for i in prange(n):
-        _step_world(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, broken, i)
+        _step_world(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, broken,
+                    np.int64(i))
     return -1
 
 
