@@ -197,13 +197,11 @@ class BipedalWalker(gym.Env, EzPickle):
 
         # The ground line: one static body of segments (the original: a body per edge).
         ground = self.world.add_body(kind="static")
-        self.terrain_poly = []
-        for i in range(TERRAIN_LENGTH - 1):
-            p0 = (self.terrain_x[i], self.terrain_y[i])
-            p1 = (self.terrain_x[i + 1], self.terrain_y[i + 1])
-            edge = ground.add_segment(p0, p1, friction=FRICTION, category=GROUND_BITS)
+        points = list(zip(self.terrain_x, self.terrain_y, strict=True))
+        for edge in ground.add_chain(points, friction=FRICTION, category=GROUND_BITS):
             edge.collision_type = GROUND
-            self.terrain_poly.append(([p0, p1, (p1[0], 0), (p0[0], 0)], (102, 153, 76)))
+        self.terrain_poly = [([p0, p1, (p1[0], 0), (p0[0], 0)], (102, 153, 76))
+                             for p0, p1 in zip(points, points[1:], strict=False)]
         self.ground = ground
 
     def _generate_clouds(self) -> None:

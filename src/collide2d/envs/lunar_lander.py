@@ -167,11 +167,10 @@ class LunarLander(gym.Env, EzPickle):
         bottom = self.moon.add_segment((0, 0), (w, 0), radius=SKIN, friction=0.2)
         bottom.collision_type = MOON
         self.sky_polys = []
-        for i in range(chunks - 1):
-            p1 = (chunk_x[i], smooth_y[i])
-            p2 = (chunk_x[i + 1], smooth_y[i + 1])
-            edge = self.moon.add_segment(p1, p2, radius=SKIN, friction=0.1)
+        points = list(zip(chunk_x, smooth_y, strict=True))
+        for edge in self.moon.add_chain(points, radius=SKIN, friction=0.1):
             edge.collision_type = MOON
+        for p1, p2 in zip(points, points[1:], strict=False):
             self.sky_polys.append([p1, p2, (p2[0], h), (p1[0], h)])
 
     def _build_lander(self, world: World) -> None:
