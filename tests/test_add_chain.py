@@ -67,6 +67,7 @@ def test_each_segment_is_its_own_shape_in_order():
 
 @pytest.mark.parametrize("points, loop, message", [
     ([(0, 0)], False, "at least 2 points"),
+    ([(0, 0), (1, 0)], True, "at least 3 points"),
     ([(0, 0), (1, 0), (1, 0), (2, 0)], False, r"points\[1\] and points\[2\]"),
     ([(0, 0), (1, 0), (0, 0)], True, r"points\[2\] and points\[0\]"),
     ([(0, 0), (np.nan, 1)], False, "points"),
@@ -88,4 +89,8 @@ def test_bad_material_raises_and_changes_nothing():
         body.add_chain(POINTS, friction=-1.0)
     with pytest.raises(TypeError, match="loop"):
         body.add_chain(POINTS, loop="yes")
+    with pytest.raises(TypeError, match="points"):
+        body.add_chain([("0", "1"), ("2", "3")])
+    with pytest.raises(TypeError, match="points"):
+        body.add_chain([(True, False), (False, True)])
     assert world.snapshot() == before

@@ -549,10 +549,13 @@ class Body:
         >>> len(edges), edges[1].friction
         (2, 0.5)
         """
+        if np.asarray(points).dtype.kind not in "iuf":  # as add_segment: no bools, strings
+            raise TypeError(f"points: expected numbers, got {points!r:.60}")
         p = V.points("points", points, bounded=True)
         loop = V.flag("loop", loop)
-        if p.shape[0] < 2:
-            raise ValueError(f"points: a chain needs at least 2 points, got {p.shape[0]}")
+        if p.shape[0] < (3 if loop else 2):
+            raise ValueError(f"points: a {'loop' if loop else 'chain'} needs at least "
+                             f"{3 if loop else 2} points, got {p.shape[0]}")
         ends = np.roll(p, -1, axis=0) if loop else p[1:]
         starts = p if loop else p[:-1]
         same = np.flatnonzero(np.all(starts == ends, axis=1))

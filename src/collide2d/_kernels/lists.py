@@ -23,11 +23,12 @@ if JIT_ENABLED and not __name__.startswith(TWIN_PACKAGE + "."):
 
     @_intrinsic
     def borrow(typingctx, items, i):
-        """``items[i]`` without counting a reference to each of its arrays, for kernels
-        compiled without reference counting (``_nrt=False``; there the counts Numba's own
-        getitem takes, two hundred for a world's views, could not even be written). The
-        list must outlive the call, as the batch's lists do. Reads the list as Numba's
-        own getitem does (``numba.typed.listobject``), without the bounds check."""
+        """``items[i]`` for kernels compiled without reference counting (``_nrt=False``):
+        Numba's own getitem counts a reference to each of the item's arrays (two hundred
+        for a world's views) and cannot be compiled there. Without counting the item is
+        borrowed (the list must outlive the call, as the batch's lists do); with counting
+        it is counted as getitem does. Reads the list as Numba's getitem does
+        (``numba.typed.listobject``), without the bounds check: ``0 <= i < len(items)``."""
         sig = items.item_type(items, _types.intp)
 
         def codegen(context, builder, sig, args):
@@ -45,7 +46,11 @@ if JIT_ENABLED and not __name__.startswith(TWIN_PACKAGE + "."):
             item_ty = context.get_data_type(list_ty.item_type)
             ptr = _cgutils.gep(builder, builder.bitcast(base, item_ty.as_pointer()), index)
             model = context.data_model_manager[list_ty.item_type]
-            return model.load_from_data_pointer(builder, ptr)
+            item = model.load_from_data_pointer(builder, ptr)
+            if context.enable_nrt:
+                # Where references are counted, the caller owns (and will drop) one.
+                context.nrt.incref(builder, list_ty.item_type, item)
+            return item
 
         return sig, codegen
 else:  # the pure-Python kernels

@@ -76,9 +76,9 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
     ``new.began`` marks rows that began touching and ``old.ended`` rows that stopped.
     Returns the number of rows written.
 
-    Every array is taken from the views before the first branch: a view still in use after
-    one keeps a counted reference to each of its arrays for the call (four views, most of
-    an empty world's collide stage)."""
+    Compiled with reference counting (it allocates). Every array is taken from the views
+    before the first branch: a view still in use after one keeps a counted reference to
+    each of its arrays for the call (four views)."""
     s_body = shapes.body
     s_vstart = shapes.vstart
     s_vcount = shapes.vcount

@@ -204,7 +204,6 @@ def shed_weight(ba, bb, rows, c_normal, inv_m, gravity_scale, old_gx, old_gy, gx
                 c_timp[i, p] *= f
 
 
-
 @njit(_nrt=True)
 def stack_substeps_for(ba, bb, rows, c_normal, inv_m, gravity_scale, gx, gy, n_bodies, c_count,
                        nmass, static_pair, omega, n_base, n_max, n_prev):

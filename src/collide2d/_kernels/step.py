@@ -41,10 +41,11 @@ counting (``_nrt=False``): Numba otherwise counts a reference, atomically, to ev
 stage reads from the views and drops it again, a few thousand counts a step, most of a
 small world's step. Without counting nothing may be allocated there, so the kernels that
 allocate are their own calls, compiled with counting (``_nrt=True``: the broadphase's grid,
-the narrowphase, the stacks' substep count, continuous collision, colouring, restitution's
-blocks), and none of them hands an allocated array back; small worlds avoid even those
-calls (``broadphase.small_pairs``, ``ccd.any_fast``, no narrowphase without pairs), so a
-small world's step allocates nothing.
+the narrowphase, the stacks' substep count and weight shedding, continuous collision,
+colouring, restitution's blocks), and none of them hands an allocated array back. Small
+worlds skip some of those calls (``broadphase.small_pairs``, ``ccd.any_fast``, no
+narrowphase without pairs or old contacts): a small world with nothing touching allocates
+nothing; contacts still allocate in the narrowphase.
 """
 
 import numpy as np
@@ -201,7 +202,7 @@ def prepare_contacts_stage(w, p, t):
     t_rows, t_ba, t_bb, t_nmass, t_static = t.rows, t.ba, t.bb, t.nmass, t.static_pair
     # Sleeping islands an awake body now touches or joins wake before the solver reads who
     # is awake (begin_step's masses, the joints' rows). Sleeping off, nothing sleeps: no
-    # links to follow (counts, not a branch, until every view is read).
+    # links to follow.
     linked = m * (prm["sleeping"] != 0)
     wake_islands(nb, kind, flags, c_a[:linked], c_b[:linked], c_resp[:linked],
                  c_flags[:linked], s_body, J.body_a, J.body_b, J.flags,
