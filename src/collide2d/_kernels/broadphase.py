@@ -247,6 +247,13 @@ def _fill_rows(aabb, live, x0, inv_x, ncol, y0, inv_y, nrow):
 
 
 @njit(inline="always")
+def _in_sweep(flags, want):
+    """Whether a shape with these flags takes part in the sweep for ``want`` (SOLID or
+    SENSOR): alive, and a sensor never makes a solid pair."""
+    return (flags & S_ALIVE) != 0 and not (want == SOLID and (flags & S_SENSOR) != 0)
+
+
+@njit(inline="always")
 def _pair_response(a, b, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules,
                    dynamic_response):
     """:func:`shape_response` of shape rows a and b, with their pair rule."""
@@ -373,8 +380,7 @@ def find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind,
     live = np.empty(n_shapes, dtype=np.int64)
     m = 0
     for s in range(n_shapes):
-        # A sensor never makes a solid pair: leave it out of the solid sweep.
-        if (s_flags[s] & S_ALIVE) and not (want == SOLID and s_flags[s] & S_SENSOR):
+        if _in_sweep(s_flags[s], want):
             live[m] = s
             m += 1
     if m < 2:
@@ -417,16 +423,16 @@ def small_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind
     nothing."""
     m = 0
     for s in range(n_shapes):
-        if (s_flags[s] & S_ALIVE) and not (want == SOLID and s_flags[s] & S_SENSOR):
+        if _in_sweep(s_flags[s], want):
             m += 1
             if m > SMALL_WORLD:
                 return -1
     k = 0
     for a in range(n_shapes):
-        if not (s_flags[a] & S_ALIVE) or (want == SOLID and s_flags[a] & S_SENSOR):
+        if not _in_sweep(s_flags[a], want):
             continue
         for b in range(a + 1, n_shapes):
-            if not (s_flags[b] & S_ALIVE) or (want == SOLID and s_flags[b] & S_SENSOR):
+            if not _in_sweep(s_flags[b], want):
                 continue
             # As the grid's sweep: boxes that touch overlap.
             if (aabb[b, 0] > aabb[a, 2] or aabb[b, 2] < aabb[a, 0] or aabb[b, 1] > aabb[a, 3]

@@ -144,6 +144,20 @@ def _first_hit(b, cx, cy, c, sn, wx, wy, local_com, start, rows, kind, shapes, r
     return t_best, bx, by, hit_row
 
 
+@njit(inline="always")
+def _half_extent(aabb, s):
+    """Half the smaller side of shape s's box: what a body must move to pass it."""
+    return 0.5 * min(aabb[s, 2] - aabb[s, 0], aabb[s, 3] - aabb[s, 1])
+
+
+@njit(inline="always")
+def _moved(com, com0, b):
+    """How far body b's centre moved this step."""
+    wx = com[b, 0] - com0[b, 0]
+    wy = com[b, 1] - com0[b, 1]
+    return math.sqrt(wx * wx + wy * wy)
+
+
 @njit
 def fast_bodies(n_bodies, kind, flags, com, com0, s_body, s_flags, aabb, n_shapes):
     """Awake dynamic bodies with shapes that moved more than half their smallest extent this
@@ -155,16 +169,13 @@ def fast_bodies(n_bodies, kind, flags, com, com0, s_body, s_flags, aabb, n_shape
         if s_flags[s] & S_ALIVE:
             b = s_body[s]
             shaped[b] = True
-            extent[b] = min(extent[b],
-                            0.5 * min(aabb[s, 2] - aabb[s, 0], aabb[s, 3] - aabb[s, 1]))
+            extent[b] = min(extent[b], _half_extent(aabb, s))
     fast = np.empty(n_bodies, dtype=np.int64)
     k = 0
     for b in range(n_bodies):
         if kind[b] != DYNAMIC or not (flags[b] & B_AWAKE) or not shaped[b]:
             continue
-        wx = com[b, 0] - com0[b, 0]
-        wy = com[b, 1] - com0[b, 1]
-        dist = math.sqrt(wx * wx + wy * wy)
+        dist = _moved(com, com0, b)
         if dist == 0.0 or dist <= extent[b]:
             continue
         fast[k] = b
@@ -359,10 +370,8 @@ def any_fast(n_bodies, kind, flags, com, com0, s_body, s_flags, aabb, n_shapes):
         b = s_body[s]
         if b >= n_bodies or kind[b] != DYNAMIC or not (flags[b] & B_AWAKE):
             continue
-        wx = com[b, 0] - com0[b, 0]
-        wy = com[b, 1] - com0[b, 1]
-        dist = math.sqrt(wx * wx + wy * wy)
-        if dist != 0.0 and dist > 0.5 * min(aabb[s, 2] - aabb[s, 0], aabb[s, 3] - aabb[s, 1]):
+        dist = _moved(com, com0, b)
+        if dist != 0.0 and dist > _half_extent(aabb, s):
             return True
     return False
 

@@ -166,12 +166,11 @@ class LunarLander(gym.Env, EzPickle):
         self.moon = world.add_body(kind="static")
         bottom = self.moon.add_segment((0, 0), (w, 0), radius=SKIN, friction=0.2)
         bottom.collision_type = MOON
-        self.sky_polys = []
         points = list(zip(chunk_x, smooth_y, strict=True))
         for edge in self.moon.add_chain(points, radius=SKIN, friction=0.1):
             edge.collision_type = MOON
-        for p1, p2 in zip(points, points[1:], strict=False):
-            self.sky_polys.append([p1, p2, (p2[0], h), (p1[0], h)])
+        self.sky_polys = [[p1, p2, (p2[0], h), (p1[0], h)]
+                          for p1, p2 in zip(points, points[1:], strict=False)]
 
     def _build_lander(self, world: World) -> None:
         x0, y0 = VIEWPORT_W / SCALE / 2, VIEWPORT_H / SCALE
