@@ -25,6 +25,7 @@ import numpy as np
 
 from . import _tiers
 from . import _validate as V
+from . import snapshot as _snapshot
 from . import world as _world
 from ._kernels import views as _views
 from .body import _SLOT_BITS, _slots_of_ids
@@ -171,6 +172,8 @@ class WorldBatch:
         self._trees = None  # raycast's trees, one per world (see raycast)
         self._touched: set[int] = set()
         self._slot_cache: dict = {}
+        self._templates: dict[bytes, World] = {}  # see _template
+        self._same_as: dict[int, World] = {}  # world -> a template of its layout
         for i, w in enumerate(items):
             self._adopt(i, w)
 
@@ -184,11 +187,18 @@ class WorldBatch:
         i = self._index(index)
         self._settle(i)
         self._touched.add(i)
+        self._same_as.pop(i, None)  # the caller may change its layout
         return self._worlds[i]
 
     def reset(self, index, snapshot: bytes | None = None) -> None:
         """Replace worlds ``index`` (an int or an array of ints) by a world restored from
         ``snapshot`` (``World.snapshot()`` bytes), or by the world each started as.
+
+        A world whose snapshot has its layout (the same bodies, shapes and joints in the
+        same slots, as every copy of one world has) and no contacts (as a world not yet
+        stepped) is reset in place, by copying the state of the snapshot's world restored
+        once: tens of microseconds, the episode reset of reinforcement learning. Others are
+        rebuilt from the bytes (about a millisecond). Both give the same bits.
 
         Example
         -------
@@ -206,19 +216,48 @@ class WorldBatch:
         if snapshot is not None and not isinstance(snapshot, (bytes, bytearray)):
             raise TypeError(f"snapshot: expected World.snapshot() bytes, got "
                             f"{type(snapshot).__name__}")
-        if snapshot is None:
-            missing = [int(i) for i in rows if self._snapshots[int(i)] is None]
+        if snapshot is not None:
+            snapshot = bytes(snapshot)
+            data = [snapshot] * len(rows)
+        else:
+            data = [self._snapshots[int(i)] for i in rows]
+            missing = [int(i) for i, d in zip(rows, data, strict=True) if d is None]
             if missing:
                 raise ValueError(f"index: world {missing[0]} has no snapshot to reset to; "
                                  "give one (snapshot=world.snapshot())")
-        new = [World.restore(snapshot if snapshot is not None else self._snapshots[i])
-               for i in rows]
-        if snapshot is not None and new:
-            _check_world("snapshot", new[0])
-        for i, w in zip(rows, new, strict=True):
-            self._adopt(int(i), w)
-            if snapshot is not None:
-                self._snapshots[int(i)] = bytes(snapshot)
+        # Every template first: bad bytes raise before any world changes.
+        templates = [self._template(d, "snapshot" if snapshot is not None else "index")
+                     for d in data]
+        for i, d, template in zip(rows.tolist(), data, templates, strict=True):
+            if not self._assign(i, template):
+                self._adopt(i, World.restore(d))
+            self._snapshots[i] = d
+
+    def _template(self, data: bytes, name: str) -> World:
+        """The world of snapshot ``data``, restored once and never stepped: what resets
+        copy in place."""
+        template = self._templates.get(data)
+        if template is None:
+            template = World.restore(data)
+            _check_world(name, template)
+            if len(self._templates) >= 8:  # a few episode starts, not every world's
+                self._templates.clear()
+            self._templates[data] = template
+        return template
+
+    def _assign(self, i: int, template: World) -> bool:
+        """World i takes ``template``'s state in place (``snapshot.assign``), keeping its
+        views; False if their layouts differ."""
+        same = self._same_as.get(i) is template
+        if not _snapshot.assign(self._worlds[i], template, same):
+            return False
+        self._same_as[i] = template  # until world i is read or replaced
+        self._prev[i] = 0  # no ended rows
+        self._broken[i] = 0
+        self.times[i] = template.time
+        if self._trees is not None:
+            self._trees["built"][i] = 0
+        return True
 
     def set_world(self, index: int, world: World) -> None:
         """Put ``world`` in place of world ``index``; the batch takes it over (its snapshot
@@ -270,6 +309,7 @@ class WorldBatch:
             self._settle(i)
             self._worlds[i]._joints.after_step(int(self._broken[i]))
             self._touched.add(i)  # the pair rules changed
+            self._same_as.pop(i, None)
 
     def _finish_step(self, i: int) -> None:
         """A world whose step stopped for a table to grow: finish it as World.step does."""
@@ -524,6 +564,7 @@ class WorldBatch:
         w._params = self._params[i:i + 1]
         w._record = [0.0, -1, -1, -1]
         self._worlds[i] = w
+        self._same_as.pop(i, None)
         self._parity[i] = 0
         self._prev[i] = 0
         self._broken[i] = 0

@@ -1015,3 +1015,80 @@ def deep_copy(world, memo):
         if name not in _OWNED and name != "_callbacks":
             setattr(new, name, copy.deepcopy(value, memo))
     return new
+
+
+# ---------------------------------------------------------------------------- in place
+# World attributes that assign() copies as they are (settings its setters validated).
+_ASSIGNED = ("_gravity", "_solved_gravity", "_damping", "_substeps", "_max_substeps",
+             "_substeps_used", "_sleeping", "_integrator", "_dynamic_response", "_time")
+# Fields of the settings row that World._begin_step writes (World._record).
+_RECORDED = ("dt", "n_bodies", "n_shapes", "presolve")
+
+
+def _same_slots(a, b, fields) -> bool:
+    """Two slot stores with the same rows handed out: capacity, high-water mark, free
+    slots and the identifying ``fields`` of every row."""
+    n = a.count
+    return (a.capacity == b.capacity and n == b.count and sorted(a.free) == sorted(b.free)
+            and all(np.array_equal(getattr(a, f)[:n], getattr(b, f)[:n]) for f in fields))
+
+
+def _handle_kinds(world) -> dict:
+    return {row: shape._kind for row, shape in world._shape_handles.items()}
+
+
+def same_layout(dst, src) -> bool:
+    """True when ``assign(dst, src)`` can copy: both worlds hold the same bodies, shapes
+    and joints in the same slots (generations, owners, vertex ranges, creation order and
+    capacities), the same pair rules, no systems and no character state."""
+    bd, bs = dst._bodies, src._bodies
+    sd, ss = dst._shapes, src._shapes
+    jd, js = dst._joints.store, src._joints.store
+    return (not dst._systems and not src._systems
+            and _same_slots(bd, bs, ("generation", "order", "kind"))
+            and np.array_equal(bd.flags[:bd.count] & S.B_ALIVE, bs.flags[:bs.count] & S.B_ALIVE)
+            and _same_slots(sd, ss, ("generation", "owner", "body", "vstart", "vcount"))
+            and np.array_equal(sd.flags[:sd.count] & S.S_ALIVE, ss.flags[:ss.count] & S.S_ALIVE)
+            and sd.vlocal.shape == ss.vlocal.shape and sd.vcount_used == ss.vcount_used
+            and _handle_kinds(dst) == _handle_kinds(src)
+            and _same_slots(jd, js, ("generation", "order", "kind", "body_a", "body_b"))
+            and np.array_equal(jd.keys, js.keys)
+            and dst._rules.types == src._rules.types and dst._rules.bodies == src._rules.bodies
+            and dst._characters.pristine() and src._characters.pristine())
+
+
+def assign(dst, src, same: bool = False) -> bool:
+    """Copy world ``src``'s state into world ``dst`` in place, so that ``dst`` continues
+    exactly as ``src`` would (``World.restore(src.snapshot())`` bit for bit), when the two
+    have the same layout (:func:`same_layout`) and ``src`` has no contact, sensor or
+    ended rows (a world not yet stepped, or one where nothing touches); False, and ``dst``
+    unchanged, otherwise. No array of ``dst`` is replaced, so views of them stay valid:
+    a batch resets a world this way without making its views again. ``dst`` keeps its
+    callbacks and handles (they stand for the same slots). ``same`` True: the caller
+    knows the layouts are the same (it checked, and neither world changed since)."""
+    buffers = src._step_buffers
+    if (src._contacts.count or src._sensors.count or buffers.contacts.count
+            or buffers.sensors.count or not (same or same_layout(dst, src))):
+        return False
+    for a, b in ((dst._bodies, src._bodies), (dst._shapes, src._shapes),
+                 (dst._joints.store, src._joints.store)):
+        for name in b.FIELDS:
+            np.copyto(getattr(a, name), getattr(b, name))
+        a.free = list(b.free)
+    sd, ss = dst._shapes, src._shapes
+    np.copyto(sd.vlocal, ss.vlocal)
+    np.copyto(sd.vworld, ss.vworld)
+    sd.vdead = ss.vdead
+    for name in _ASSIGNED:
+        value = getattr(src, name)
+        setattr(dst, name, value.copy() if isinstance(value, np.ndarray) else value)
+    # The settings row, but dst's dt, counts and pre-solve flag stay: its _record (and a
+    # batch's) says they were written, and the layouts are the same.
+    record = [dst._params[0][name] for name in _RECORDED]
+    dst._params[0] = src._params[0]
+    for name, value in zip(_RECORDED, record, strict=True):
+        dst._params[0][name] = value
+    dst._contacts.count = dst._sensors.count = 0
+    dst._step_buffers.contacts.count = dst._step_buffers.sensors.count = 0
+    dst._joints.broken = []
+    return True

@@ -103,18 +103,24 @@ class BatchedEnv(VectorEnv):
             ended = events.ended[:, 1 + leg] > 0
             self._ground[:, leg] = ~ended & (began | self._ground[:, leg])
 
-    def _finish(self, obs, reward, terminated):
-        """Truncation, then the rows that ended last step start again (Gymnasium's
-        NEXT_STEP auto-reset: their reset observation, reward 0, not done)."""
+    def _finish(self, obs, reward, terminated, fresh=None):
+        """Truncation, then Gymnasium's NEXT_STEP auto-reset: the rows that ended last step
+        start again and report their reset observation, reward 0, not done. ``fresh``: those
+        rows, already started and stepped by the subclass; None: started here (``_start``)."""
         n = self.num_envs
         self._steps += 1
+        if fresh is not None:
+            self._steps[fresh] = 0
         truncated = (np.zeros(n, np.bool_) if self.max_episode_steps is None
                      else self._steps >= self.max_episode_steps)
-        for i in np.flatnonzero(self._autoreset).tolist():
-            obs[i] = self._start(i, None)
-            self.batch._put(i, self._envs[i].world)
-            reward[i] = 0.0
-            terminated[i] = truncated[i] = False
+        if fresh is None:
+            for i in np.flatnonzero(self._autoreset).tolist():
+                obs[i] = self._start(i, None)
+                self.batch._put(i, self._envs[i].world)
+            fresh = self._autoreset
+        reward[fresh] = 0.0
+        terminated[fresh] = False
+        truncated[fresh] = False
         self._autoreset = terminated | truncated
         return obs, reward, terminated, truncated, {}
 

@@ -66,6 +66,11 @@ MAIN_ENGINE_Y_LOCATION = 4
 VIEWPORT_W = 600
 VIEWPORT_H = 400
 
+CHUNKS = 11  # the moon's surface points
+HELIPAD_X1 = VIEWPORT_W / SCALE / (CHUNKS - 1) * (CHUNKS // 2 - 1)
+HELIPAD_X2 = VIEWPORT_W / SCALE / (CHUNKS - 1) * (CHUNKS // 2 + 1)
+HELIPAD_Y = VIEWPORT_H / SCALE / 4
+
 # Stiff enough leg limits for a landed lander to fall asleep (see the module docstring).
 SUBSTEPS = 16
 CONTACT_HERTZ = 100.0
@@ -112,6 +117,7 @@ class LunarLander(gym.Env, EzPickle):
     """
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": FPS}
+    helipad_x1, helipad_x2, helipad_y = HELIPAD_X1, HELIPAD_X2, HELIPAD_Y
 
     def __init__(self, render_mode: str | None = None, continuous: bool = False,
                  gravity: float = -10.0, enable_wind: bool = False,
@@ -151,39 +157,46 @@ class LunarLander(gym.Env, EzPickle):
             self.action_space = spaces.Discrete(4)
 
     # ------------------------------------------------------------------ building
-    def _build_moon(self, world: World) -> None:
+    def _draw_episode(self) -> tuple:
+        """An episode's random draws on ``np_random``, in the original's order: the
+        terrain's chunk heights, the initial push, the wind and turbulence phases (with
+        wind only). Returns (the moon's points, the push, the phases or None)."""
+        heights = self.np_random.uniform(0, VIEWPORT_H / SCALE / 2, size=(CHUNKS + 1,))
+        push = (self.np_random.uniform(-INITIAL_RANDOM, INITIAL_RANDOM),
+                self.np_random.uniform(-INITIAL_RANDOM, INITIAL_RANDOM))
+        phases = None
+        if self.enable_wind:
+            phases = (self.np_random.integers(-9999, 9999),
+                      self.np_random.integers(-9999, 9999))
+        return moon_points(heights), push, phases
+
+    def _build(self, points, push) -> World:
+        """The episode's world: the moon through ``points``, the lander pushed by ``push``
+        (N) for the first step; no callbacks."""
+        world = World(gravity=(0.0, self.gravity), substeps=SUBSTEPS)
+        world.contact_hertz = CONTACT_HERTZ
+        self._build_moon(world, points)
+        self._build_lander(world, push)
+        return world
+
+    def _build_moon(self, world: World, points) -> None:
         w, h = VIEWPORT_W / SCALE, VIEWPORT_H / SCALE
-        chunks = 11
-        height = self.np_random.uniform(0, h / 2, size=(chunks + 1,))
-        chunk_x = [w / (chunks - 1) * i for i in range(chunks)]
-        self.helipad_x1 = chunk_x[chunks // 2 - 1]
-        self.helipad_x2 = chunk_x[chunks // 2 + 1]
-        self.helipad_y = h / 4
-        for k in range(chunks // 2 - 2, chunks // 2 + 3):
-            height[k] = self.helipad_y
-        smooth_y = [0.33 * (height[i - 1] + height[i + 0] + height[i + 1])
-                    for i in range(chunks)]
         self.moon = world.add_body(kind="static")
         bottom = self.moon.add_segment((0, 0), (w, 0), radius=SKIN, friction=0.2)
         bottom.collision_type = MOON
-        points = list(zip(chunk_x, smooth_y, strict=True))
-        for edge in self.moon.add_chain(points, radius=SKIN, friction=0.1):
+        self.moon_edges = self.moon.add_chain(points, radius=SKIN, friction=0.1)
+        for edge in self.moon_edges:
             edge.collision_type = MOON
-        self.sky_polys = [[p1, p2, (p2[0], h), (p1[0], h)]
-                          for p1, p2 in zip(points, points[1:], strict=False)]
+        self.sky_polys = sky_polys(points)
 
-    def _build_lander(self, world: World) -> None:
+    def _build_lander(self, world: World, push) -> None:
         x0, y0 = VIEWPORT_W / SCALE / 2, VIEWPORT_H / SCALE
         self.lander = world.add_body(position=(x0, y0))
         hull = self.lander.add_polygon([(x / SCALE, y / SCALE) for x, y in LANDER_POLY],
                                        radius=SKIN, density=5.0, friction=0.1, category=HULL_BITS,
                                        mask=GROUND_BITS)
         hull.collision_type = HULL
-        self.lander.apply_force((self.np_random.uniform(-INITIAL_RANDOM, INITIAL_RANDOM),
-                                 self.np_random.uniform(-INITIAL_RANDOM, INITIAL_RANDOM)))
-        if self.enable_wind:
-            self.wind_idx = self.np_random.integers(-9999, 9999)
-            self.torque_idx = self.np_random.integers(-9999, 9999)
+        self.lander.apply_force(push)
         self.legs = []
         self.leg_joints = []
         for i, kind in ((-1, LEG_LEFT), (+1, LEG_RIGHT)):
@@ -198,7 +211,7 @@ class LunarLander(gym.Env, EzPickle):
             hw, hh = LEG_W / SCALE, LEG_H / SCALE
             shape = leg.add_polygon([(-hw, -hh), (hw, -hh), (hw, hh), (-hw, hh)],
                                     radius=SKIN, density=1.0,
-                                friction=0.2, category=LEG_BITS, mask=GROUND_BITS)
+                                    friction=0.2, category=LEG_BITS, mask=GROUND_BITS)
             shape.collision_type = kind
             # The original's limits (+0.4..+0.9 left, -0.9..-0.4 right), from this angle.
             lower, upper = (0.0, 0.5) if i == -1 else (-0.5, 0.0)
@@ -207,7 +220,6 @@ class LunarLander(gym.Env, EzPickle):
                                              max_motor_torque=LEG_SPRING_TORQUE)
             self.legs.append(leg)
             self.leg_joints.append(joint)
-        self.ground_contact = [False, False]
 
     def _listen(self, world: World) -> None:
         def crashed(event):
@@ -231,13 +243,14 @@ class LunarLander(gym.Env, EzPickle):
     # ------------------------------------------------------------------ gym API
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
-        self.world = World(gravity=(0.0, self.gravity), substeps=SUBSTEPS)
-        self.world.contact_hertz = CONTACT_HERTZ
+        points, push, phases = self._draw_episode()
+        if phases is not None:
+            self.wind_idx, self.torque_idx = phases
+        self.world = self._build(points, push)
+        self.ground_contact = [False, False]
         self.particles = []
         self.game_over = False
         self.prev_shaping = None
-        self._build_moon(self.world)
-        self._build_lander(self.world)
         self._listen(self.world)
         if self.render_mode == "human":
             self.render()
@@ -391,6 +404,22 @@ class LunarLander(gym.Env, EzPickle):
 
     def close(self):
         _render.close(self)
+
+
+def moon_points(heights) -> list[tuple[float, float]]:
+    """The moon's surface through ``CHUNKS + 1`` drawn heights (m): flat at the pad,
+    each chunk's height the mean of its neighbours' (as the original smooths them)."""
+    height = np.array(heights, dtype=np.float64)
+    height[CHUNKS // 2 - 2:CHUNKS // 2 + 3] = HELIPAD_Y
+    chunk_x = [VIEWPORT_W / SCALE / (CHUNKS - 1) * i for i in range(CHUNKS)]
+    smooth_y = [0.33 * (height[i - 1] + height[i + 0] + height[i + 1]) for i in range(CHUNKS)]
+    return list(zip(chunk_x, smooth_y, strict=True))
+
+
+def sky_polys(points) -> list:
+    """The black sky above the moon's surface, one quad per chunk, for drawing."""
+    h = VIEWPORT_H / SCALE
+    return [[p1, p2, (p2[0], h), (p1[0], h)] for p1, p2 in zip(points, points[1:], strict=False)]
 
 
 def heuristic(env, s):

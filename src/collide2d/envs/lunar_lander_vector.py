@@ -3,10 +3,12 @@
 ``gymnasium.make_vec("collide2d/LunarLander-v3", num_envs=N)`` builds this (the default
 ``vectorization_mode``; ``"sync"`` gives Gymnasium's loop over single environments). Every
 row equals the single environment's step for step, bit for bit, for the same seed and
-actions: each episode's world is built and its first step taken by the single
-environment's own ``reset`` (the same draws on the same ``np_random``), then the worlds
-are stepped together by a :class:`~collide2d.WorldBatch`, with the engines, wind, contact
-flags, rewards and terminations worked out in NumPy over all rows at once.
+actions. The worlds are stepped together by a :class:`~collide2d.WorldBatch`, with the
+engines, wind, contact flags, rewards and terminations worked out in NumPy over all rows
+at once. A row's new episode is its world reset in place to a template world
+(``WorldBatch.reset``), with the moon's points and the initial push drawn as the single
+environment's ``reset`` draws them (the same calls on the same ``np_random``); its first
+step, the single environment's reset step, is taken in the batch step with the others.
 
 Auto-reset is Gymnasium 1.x's ``NEXT_STEP`` mode: the step after a row ends returns that
 row's reset observation with reward 0 and ``terminated = truncated = False``, and its
@@ -19,10 +21,11 @@ import math
 
 import gymnasium as gym
 import numpy as np
-from gymnasium.vector import AutoresetMode
+from gymnasium.vector import AutoresetMode, VectorEnv
 
+from ..batch_worlds import WorldBatch
 from . import lunar_lander as L
-from ._vector import BatchedEnv
+from ._vector import BatchedEnv, row_seeds
 
 #: Uniform draws (two a step: the engines' dispersion) taken ahead from each row's
 #: generator; the generator is wound back to what was used when a row resets.
@@ -72,39 +75,80 @@ class LunarLanderVector(BatchedEnv):
                  continuous: bool = False, gravity: float = -10.0, enable_wind: bool = False,
                  wind_power: float = 15.0, turbulence_power: float = 1.5,
                  max_episode_steps: int | None = 1000):
-        # One single environment per row builds its episodes (and checks the arguments).
-        self._setup(num_envs, render_mode, max_episode_steps,
-                    lambda: L.LunarLander(None, continuous, gravity, enable_wind, wind_power,
-                                          turbulence_power))
+        # One single environment per row draws its episodes (and checks the arguments).
+        def make():
+            return L.LunarLander(None, continuous, gravity, enable_wind, wind_power,
+                                 turbulence_power)
+
+        self._setup(num_envs, render_mode, max_episode_steps, make)
         self.continuous = continuous
         self.enable_wind = enable_wind
         self.wind_power = wind_power
         self.turbulence_power = turbulence_power
         n = self.num_envs
-        self._ids = None  # the lander's body id (the same in every world)
+        # Every episode's world is this one with the episode's terrain and push: its
+        # moon's points are rewritten and the push applied after a reset to it.
+        maker = make()
+        gym.Env.reset(maker, seed=0)
+        points, _, _ = maker._draw_episode()
+        self._template = maker._build(points, (0.0, 0.0))
+        shapes = self._template._shapes
+        self._edge_start = shapes.vstart[[edge._rows[0] for edge in maker.moon_edges]]
+        self._ids = np.array([maker.lander.id])
+        bodies = self._template.bodies
+        self._drawn = [bodies.index(b) for b in (maker.lander, *maker.legs)]
+        self._points0 = points  # env 0's moon, for drawing
         self._wind_idx = np.zeros(n, np.int64)
         self._torque_idx = np.zeros(n, np.int64)
-        self._helipad_y = np.zeros(n)
         self._u = np.zeros((n, _BLOCK))
         self._used = np.zeros(n, np.int64)
         self._rng_state: list = [None] * n
 
     # ------------------------------------------------------------------ episodes
-    def _start(self, i: int, seed) -> np.ndarray:
-        """A new episode in row i by the single environment's reset; its observation."""
-        env = self._envs[i]
-        if seed is None and self._rng_state[i] is not None:
-            # Wind the generator back to the draws the episode really used.
-            env.np_random.bit_generator.state = self._rng_state[i]
-            env.np_random.random(int(self._used[i]))
-        obs, _ = env.reset(seed=seed)
-        self._begin(i, env)
-        if self.enable_wind:
-            self._wind_idx[i] = env.wind_idx
-            self._torque_idx[i] = env.torque_idx
-        self._helipad_y[i] = env.helipad_y
-        self._draw(i)
-        return obs
+    def reset(self, *, seed=None, options=None):
+        """Reset every row: ``seed`` an int (row i gets ``seed + i``, as Gymnasium's
+        synchronous vector env does), a list of ints or None per row, or None."""
+        # VectorEnv.reset seeds its own generator from a plain int only.
+        VectorEnv.reset(self, seed=seed if type(seed) is int else None)
+        seeds = row_seeds(seed, self.num_envs)
+        if self.batch is None:
+            self.batch = WorldBatch(self._template, self.num_envs)
+        self._autoreset[:] = True
+        a = np.zeros((self.num_envs, 2)) if self.continuous else np.zeros(self.num_envs, int)
+        obs = self._advance(a, seeds)[0]
+        return obs, {}
+
+    def _restart(self, rows: np.ndarray, seeds: list) -> None:
+        """New episodes in ``rows``, in place: each world reset to the template, then the
+        episode's draws (on the row's own generator, as the single environment's reset
+        makes them) give its moon, its push and its wind phases."""
+        batch = self.batch
+        batch.reset(rows)
+        pushes = np.zeros((self.num_envs, 1, 2))
+        for i, seed in zip(rows.tolist(), seeds, strict=True):
+            env = self._envs[i]
+            if seed is not None:
+                gym.Env.reset(env, seed=seed)
+            elif self._rng_state[i] is not None:
+                # Wind the generator back to the draws the episode really used.
+                env.np_random.bit_generator.state = self._rng_state[i]
+                env.np_random.random(int(self._used[i]))
+            points, push, phases = env._draw_episode()
+            p = np.array(points)
+            vlocal = batch._worlds[i]._shapes.vlocal
+            vlocal[self._edge_start] = p[:-1]
+            vlocal[self._edge_start + 1] = p[1:]
+            pushes[i, 0] = push
+            if phases is not None:
+                self._wind_idx[i], self._torque_idx[i] = phases
+            if i == 0:
+                self._points0 = points
+            self._draw(i)
+        where = np.zeros((self.num_envs, 1), np.bool_)
+        where[rows] = True
+        batch.apply_forces(self._ids, pushes, where=where)
+        self._game_over[rows] = False
+        self._ground[rows] = False
 
     def _draw(self, i: int) -> None:
         rng = self._envs[i].np_random
@@ -112,16 +156,18 @@ class LunarLanderVector(BatchedEnv):
         self._u[i] = rng.random(_BLOCK)
         self._used[i] = 0
 
-    def _made_batch(self) -> None:
-        self._ids = np.array([self._envs[0].lander.id])
+    def _frame(self, env) -> None:
+        world = self.batch._worlds[0]
+        env.world = world
+        env.lander, *env.legs = (world.bodies[k] for k in self._drawn)
+        env.sky_polys = L.sky_polys(self._points0)
+        env.particles = []
 
     # ------------------------------------------------------------------ step
     def step(self, actions):
         if self.batch is None:
             raise gym.error.ResetNeeded("Cannot call step() before calling reset()")
         n = self.num_envs
-        batch = self.batch
-        ids = self._ids
         if self.continuous:
             a = np.clip(np.asarray(actions), -1, +1).astype(np.float64)
             if a.shape != (n, 2):
@@ -131,9 +177,21 @@ class LunarLanderVector(BatchedEnv):
             if a.shape != (n,) or not np.issubdtype(a.dtype, np.integer) or (
                     (a < 0) | (a > 3)).any():
                 raise ValueError(f"actions: expected {n} ints in 0..3, got {actions!r}")
-        live = ~self._autoreset
+        return self._advance(a, [None] * n)
+
+    def _advance(self, a, seeds):
+        """One step of every row; the rows that ended last step start a new episode first
+        (seeded by ``seeds``) and take its first step, the single environment's reset,
+        with no engine firing whatever their action."""
+        n = self.num_envs
+        batch = self.batch
+        ids = self._ids
+        fresh = self._autoreset.copy()
+        rows = np.flatnonzero(fresh)
+        if rows.size:
+            self._restart(rows, [seeds[i] for i in rows.tolist()])
         if self.enable_wind:
-            calm = live & ~(self._ground[:, 0] | self._ground[:, 1])
+            calm = ~(self._ground[:, 0] | self._ground[:, 1])
             wind = _gust(self._wind_idx) * self.wind_power
             torque = _gust(self._torque_idx) * self.turbulence_power
             self._wind_idx += calm
@@ -152,7 +210,7 @@ class LunarLanderVector(BatchedEnv):
         rows = np.arange(n)
         d0 = (-1.0 + 2.0 * self._u[rows, k]) / L.SCALE
         d1 = (-1.0 + 2.0 * self._u[rows, k + 1]) / L.SCALE
-        self._used += 2 * live
+        self._used += 2
 
         if self.continuous:
             main = a[:, 0] > 0.0
@@ -166,8 +224,8 @@ class LunarLanderVector(BatchedEnv):
             lateral = (a == 1) | (a == 3)
             direction = a - 2
             s_power = np.where(lateral, 1.0, 0.0)
-        main &= live
-        lateral &= live
+        main &= ~fresh
+        lateral &= ~fresh
         imp = np.zeros((n, 2, 2))
         at = np.zeros((n, 2, 2))
         reach = L.MAIN_ENGINE_Y_LOCATION / L.SCALE + 2 * d0
@@ -191,7 +249,7 @@ class LunarLanderVector(BatchedEnv):
 
         state = batch.body_states(ids)
         self._touches(batch.contact_events(_EVENT_TYPES))
-        out = self._finish(*self._observe(state, m_power, s_power))
+        out = self._finish(*self._observe(state, m_power, s_power), fresh=fresh)
         for i in np.flatnonzero(self._used + 2 > _BLOCK).tolist():
             self._draw(i)
         return out
@@ -203,7 +261,7 @@ class LunarLanderVector(BatchedEnv):
         half_h = L.VIEWPORT_H / L.SCALE / 2
         s = np.empty((self.num_envs, 8))
         s[:, 0] = (pos[:, 0] - half_w) / half_w
-        s[:, 1] = (pos[:, 1] - (self._helipad_y + L.LEG_DOWN / L.SCALE)) / half_h
+        s[:, 1] = (pos[:, 1] - (L.HELIPAD_Y + L.LEG_DOWN / L.SCALE)) / half_h
         s[:, 2] = vel[:, 0] * half_w / L.FPS
         s[:, 3] = vel[:, 1] * half_h / L.FPS
         s[:, 4] = state.angle[:, 0]
