@@ -85,22 +85,31 @@ def _step_world(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, broke
     return 0
 
 
+# The kernels below call a per-world function compiled without counting, which reads the
+# world's views with lists.borrow, as _step_world does: a counted read of a view costs more
+# than the few rows these kernels touch.
 @njit
 def read_bodies(bs, slots, pos, angle, vel, angvel, rot, awake):
     """Pose, velocity, (cos, sin) of the angle and awake flag of bodies ``slots[i, k]``."""
     for i in range(len(bs)):
-        b = bs[i]
-        for k in range(slots.shape[1]):
-            s = slots[i, k]
-            pos[i, k, 0] = b.pos[s, 0]
-            pos[i, k, 1] = b.pos[s, 1]
-            angle[i, k] = b.angle[s]
-            vel[i, k, 0] = b.vel[s, 0]
-            vel[i, k, 1] = b.vel[s, 1]
-            angvel[i, k] = b.angvel[s]
-            rot[i, k, 0] = math.cos(b.angle[s])
-            rot[i, k, 1] = math.sin(b.angle[s])
-            awake[i, k] = (b.flags[s] & B_AWAKE) != 0
+        _read_world(bs, slots, pos, angle, vel, angvel, rot, awake, np.int64(i))
+
+
+@njit(_nrt=False, no_cpython_wrapper=True)
+def _read_world(bs, slots, pos, angle, vel, angvel, rot, awake, i):
+    b = borrow(bs, i)
+    for k in range(slots.shape[1]):
+        s = slots[i, k]
+        pos[i, k, 0] = b.pos[s, 0]
+        pos[i, k, 1] = b.pos[s, 1]
+        angle[i, k] = b.angle[s]
+        vel[i, k, 0] = b.vel[s, 0]
+        vel[i, k, 1] = b.vel[s, 1]
+        angvel[i, k] = b.angvel[s]
+        rot[i, k, 0] = math.cos(b.angle[s])
+        rot[i, k, 1] = math.sin(b.angle[s])
+        awake[i, k] = (b.flags[s] & B_AWAKE) != 0
+    return 0
 
 
 @njit(inline="always")
@@ -126,40 +135,52 @@ def push_bodies(bs, slots, where, values, points, at_points, impulse):
     or an impulse (N s), at ``points[i, k]`` (world frame, m) when ``at_points``, else at the
     centre of mass. Rows are applied in order k; static and kinematic bodies take nothing."""
     for i in range(len(bs)):
-        b = bs[i]
-        for k in range(slots.shape[1]):
-            if not where[i, k]:
-                continue
-            s = slots[i, k]
-            if b.kind[s] != DYNAMIC:
-                continue
-            fx = values[i, k, 0]
-            fy = values[i, k, 1]
+        _push_world(bs, slots, where, values, points, at_points, impulse, np.int64(i))
+
+
+@njit(_nrt=False, no_cpython_wrapper=True)
+def _push_world(bs, slots, where, values, points, at_points, impulse, i):
+    b = borrow(bs, i)
+    for k in range(slots.shape[1]):
+        if not where[i, k]:
+            continue
+        s = slots[i, k]
+        if b.kind[s] != DYNAMIC:
+            continue
+        fx = values[i, k, 0]
+        fy = values[i, k, 1]
+        if impulse:
+            b.vel[s, 0] += fx * b.inv_mass[s]
+            b.vel[s, 1] += fy * b.inv_mass[s]
+        else:
+            b.force[s, 0] += fx
+            b.force[s, 1] += fy
+        if at_points:
+            rx, ry = _lever(b, s, points[i, k, 0], points[i, k, 1])
             if impulse:
-                b.vel[s, 0] += fx * b.inv_mass[s]
-                b.vel[s, 1] += fy * b.inv_mass[s]
+                b.angvel[s] += b.inv_inertia[s] * (rx * fy - ry * fx)
             else:
-                b.force[s, 0] += fx
-                b.force[s, 1] += fy
-            if at_points:
-                rx, ry = _lever(b, s, points[i, k, 0], points[i, k, 1])
-                if impulse:
-                    b.angvel[s] += b.inv_inertia[s] * (rx * fy - ry * fx)
-                else:
-                    b.torque[s] += rx * fy - ry * fx
-            _wake(b, s)
+                b.torque[s] += rx * fy - ry * fx
+        _wake(b, s)
+    return 0
 
 
 @njit
 def push_torques(bs, slots, where, values):
     """Add torque ``values[i, k]`` (N m) to body ``slots[i, k]`` where ``where[i, k]``."""
     for i in range(len(bs)):
-        b = bs[i]
-        for k in range(slots.shape[1]):
-            s = slots[i, k]
-            if where[i, k] and b.kind[s] == DYNAMIC:
-                b.torque[s] += values[i, k]
-                _wake(b, s)
+        _torque_world(bs, slots, where, values, np.int64(i))
+
+
+@njit(_nrt=False, no_cpython_wrapper=True)
+def _torque_world(bs, slots, where, values, i):
+    b = borrow(bs, i)
+    for k in range(slots.shape[1]):
+        s = slots[i, k]
+        if where[i, k] and b.kind[s] == DYNAMIC:
+            b.torque[s] += values[i, k]
+            _wake(b, s)
+    return 0
 
 
 @njit
@@ -167,19 +188,25 @@ def set_motors(bs, js, slots, speeds, max_torques):
     """Motor speed and maximum motor torque (or force) of joints ``slots[i, k]``; wakes
     their dynamic bodies as ``Joint``'s setters do."""
     for i in range(len(js)):
-        j = js[i]
-        b = bs[i]
-        for k in range(slots.shape[1]):
-            s = slots[i, k]
-            j.motor_speed[s] = speeds[i, k]
-            j.max_motor[s] = max_torques[i, k]
-            if max_torques[i, k] > 0.0:
-                j.flags[s] |= J_MOTOR_ON
-            else:
-                j.flags[s] &= ~J_MOTOR_ON
-            for body in (j.body_a[s], j.body_b[s]):
-                if body >= 0 and b.kind[body] == DYNAMIC:
-                    _wake(b, body)
+        _motors_world(bs, js, slots, speeds, max_torques, np.int64(i))
+
+
+@njit(_nrt=False, no_cpython_wrapper=True)
+def _motors_world(bs, js, slots, speeds, max_torques, i):
+    j = borrow(js, i)
+    b = borrow(bs, i)
+    for k in range(slots.shape[1]):
+        s = slots[i, k]
+        j.motor_speed[s] = speeds[i, k]
+        j.max_motor[s] = max_torques[i, k]
+        if max_torques[i, k] > 0.0:
+            j.flags[s] |= J_MOTOR_ON
+        else:
+            j.flags[s] &= ~J_MOTOR_ON
+        for body in (j.body_a[s], j.body_b[s]):
+            if body >= 0 and b.kind[body] == DYNAMIC:
+                _wake(b, body)
+    return 0
 
 
 @njit(inline="always")
@@ -196,36 +223,44 @@ def contact_events(ss, cw, cb, parity, n_contacts, prev_contacts, type_a, type_b
     ``cw[i]`` is world i's own contact table, ``cb[i]`` its step buffers'; after a step with
     parity p (already flipped) the current table is ``cw`` when p is 0."""
     for i in range(len(ss)):
-        col = ss[i].collision_type
-        if parity[i] == 0:
-            cur = cw[i]
-            old = cb[i]
-        else:
-            cur = cb[i]
-            old = cw[i]
+        _events_world(ss, cw, cb, parity, n_contacts, prev_contacts, type_a, type_b, began,
+                      ended, touching, np.int64(i))
+
+
+@njit(_nrt=False, no_cpython_wrapper=True)
+def _events_world(ss, cw, cb, parity, n_contacts, prev_contacts, type_a, type_b, began,
+                  ended, touching, i):
+    col = borrow(ss, i).collision_type
+    if parity[i] == 0:
+        cur = borrow(cw, i)
+        old = borrow(cb, i)
+    else:
+        cur = borrow(cb, i)
+        old = borrow(cw, i)
+    for k in range(type_a.shape[0]):
+        began[i, k] = 0
+        ended[i, k] = 0
+        touching[i, k] = 0
+    for r in range(n_contacts[i]):
+        if cur.resp[r] != SOLID:
+            continue
+        ta = col[cur.a[r]]
+        tb = col[cur.b[r]]
         for k in range(type_a.shape[0]):
-            began[i, k] = 0
-            ended[i, k] = 0
-            touching[i, k] = 0
-        for r in range(n_contacts[i]):
-            if cur.resp[r] != SOLID:
-                continue
-            ta = col[cur.a[r]]
-            tb = col[cur.b[r]]
-            for k in range(type_a.shape[0]):
-                if _of_types(ta, tb, type_a[k], type_b[k]):
-                    if cur.began[r]:
-                        began[i, k] += 1
-                    if cur.flags[r] & C_TOUCHING:
-                        touching[i, k] += 1
-        for r in range(prev_contacts[i]):
-            if old.resp[r] != SOLID or not old.ended[r]:
-                continue
-            ta = col[old.a[r]]
-            tb = col[old.b[r]]
-            for k in range(type_a.shape[0]):
-                if _of_types(ta, tb, type_a[k], type_b[k]):
-                    ended[i, k] += 1
+            if _of_types(ta, tb, type_a[k], type_b[k]):
+                if cur.began[r]:
+                    began[i, k] += 1
+                if cur.flags[r] & C_TOUCHING:
+                    touching[i, k] += 1
+    for r in range(prev_contacts[i]):
+        if old.resp[r] != SOLID or not old.ended[r]:
+            continue
+        ta = col[old.a[r]]
+        tb = col[old.b[r]]
+        for k in range(type_a.shape[0]):
+            if _of_types(ta, tb, type_a[k], type_b[k]):
+                ended[i, k] += 1
+    return 0
 
 
 @njit(inline="always")

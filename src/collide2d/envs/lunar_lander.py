@@ -180,7 +180,7 @@ class LunarLander(gym.Env, EzPickle):
         return world
 
     def _build_moon(self, world: World, points) -> None:
-        w, h = VIEWPORT_W / SCALE, VIEWPORT_H / SCALE
+        w = VIEWPORT_W / SCALE
         self.moon = world.add_body(kind="static")
         bottom = self.moon.add_segment((0, 0), (w, 0), radius=SKIN, friction=0.2)
         bottom.collision_type = MOON
