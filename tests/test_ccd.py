@@ -306,3 +306,50 @@ def test_any_fast_agrees_with_fast_bodies():
         assert any_fast(nb, kind, flags, com, com0, s_body, s_flags, aabb, ns) == expect
         found[expect] += 1
     assert min(found.values()) > 20
+
+
+@pytest.mark.nojit
+def test_skipping_the_sweep_when_nothing_is_near_changes_no_bit(monkeypatch):
+    """A small world calls the sweep only when ``sweep_may_hit`` finds something a fast
+    body could meet. Stepped beside a twin whose check always says yes (the sweep then runs
+    and finds nothing where the check said no), every snapshot is the same bytes."""
+    from collide2d import _jit
+    from collide2d._kernels import ccd
+    from collide2d._kernels import step as step_kernels
+
+    if _jit.JIT_ENABLED:
+        pytest.skip("the compiled step's globals cannot be replaced: NUMBA_DISABLE_JIT=1")
+    checked = getattr(ccd.sweep_may_hit, "py_func", ccd.sweep_may_hit)
+    said = {True: 0, False: 0}
+
+    def counting(*args):
+        result = checked(*args)
+        said[result] += 1
+        return result
+
+    def scene(seed):
+        rng = np.random.default_rng(seed)
+        w = c2d.World(gravity=(0, 0))
+        w.add_body(kind="static").add_box(0.2, 12, offset=(8, 0))
+        plank = w.add_body(position=(4, rng.uniform(-2, 2)))
+        plank.add_box(0.1, 3)
+        for k in range(4):
+            b = w.add_body(position=(rng.uniform(-30, 0), rng.uniform(-5, 5)),
+                           angle=rng.uniform(0, 3), bullet=bool(k % 2))
+            if k < 2:
+                b.add_circle(rng.uniform(0.1, 0.4))
+            else:
+                b.add_box(rng.uniform(0.1, 0.5), rng.uniform(0.1, 0.5))
+            b.velocity = (rng.uniform(20, 400), rng.uniform(-30, 30))
+            b.angular_velocity = rng.uniform(-20, 20)
+        return w
+
+    for seed in range(12):
+        gated, always = scene(seed), scene(seed)
+        for _ in range(8):
+            monkeypatch.setattr(step_kernels, "sweep_may_hit", counting)
+            gated.step(DT)
+            monkeypatch.setattr(step_kernels, "sweep_may_hit", lambda *args: True)
+            always.step(DT)
+            assert gated.snapshot() == always.snapshot()
+    assert said[True] > 10 and said[False] > 10  # both ways, many times

@@ -324,7 +324,7 @@ class WorldBatch:
         while stage != _DONE:
             w._grow(buffers, stage)
             stage = _world._run_step(view, w._params, buffers.view(), stage)
-        self._broken[i] = int(buffers.state[0]["n_broken"])
+        self._broken[i] = buffers.read("n_broken")
         self._parity[i] = 1  # the table the step wrote is the buffers'
         self._set_views(i)
 

@@ -43,6 +43,7 @@ from .shapes import COLLISION_TYPE_MAX, Shape
 _integrate = _tiers.kernels("integrate")
 _poses = _tiers.kernels("poses")
 _step = _tiers.kernels("step")
+_kl = _tiers.kernels("lists")
 
 _RESPONSES = {"ignore": IGNORE, "solid": SOLID, "sensor": SENSOR}
 _INTEGRATORS = {"semi-implicit": S.SEMI_IMPLICIT, "euler": S.EXPLICIT}
@@ -744,7 +745,7 @@ class World:
             self._contacts = buffers.swap_contacts(self._contacts)
             self._sensors = buffers.swap_sensors(self._sensors)
         self._time += dt  # dt was checked: finite, positive, at most MAX_DT
-        self._joints.after_step(int(buffers.state[0]["n_broken"]))
+        self._joints.after_step(buffers.read("n_broken"))
         for system in list(self._systems):
             system._step(dt)
         try:
@@ -1726,31 +1727,34 @@ class _CompiledStep:
     """``run_step``, called past Numba's dispatcher for arguments whose types it checked.
 
     The dispatcher works out the type of every argument on every call: for the step's
-    hundred arrays in nested namedtuples that is most of a small world's step. The views
-    are kept objects (a store rebuilds its view only when it replaces an array), so each
-    is typed once here, against the one compiled signature, and later calls with checked
-    objects go straight to its entry point. Anything unchecked goes through the dispatcher.
+    hundred and fifty arrays in nested namedtuples that is most of a small world's step,
+    and unboxing them is another microsecond. The views are kept objects (a store rebuilds
+    its view only when it replaces an array), so each pair of a world view and a step view
+    is put once in a one-item typed list, and the list's type checked once against
+    ``run_listed``'s one compiled signature; later calls with that pair go straight to its
+    entry point with the list. Anything unchecked goes through the dispatcher.
     """
 
     _LIMIT = 64
 
     def __init__(self):
-        self.checked: dict[int, object] = {}  # id -> the object (kept, so the id is its)
+        self.checked: dict[int, object] = {}  # id of a record -> the record (kept)
+        self.lists: dict[tuple, tuple] = {}  # (id(w), id(t)) -> (w, t, checked list)
         self.types: dict = {}  # (class, fingerprint) -> Numba type
         self.entry = None
         self.signature = None
 
     def __call__(self, w, p, t, first):
-        if self.entry is not None:
-            c = self.checked
-            if id(w) in c and id(t) in c and id(p) in c:
-                return self.entry(w, p, t, first)
-        result = _step.run_step(w, p, t, first)
-        self._check(w, p, t)
+        held = self.lists.get((id(w), id(t)))
+        if held is not None and self.entry is not None and id(p) in self.checked:
+            return self.entry(held[2], p, first)
+        items = _kl.filled((w, t), 1) if held is None else held[2]
+        result = _step.run_listed(items, p, first)
+        self._check(w, p, t, items)
         return result
 
-    def _check(self, w, p, t) -> None:
-        overloads = getattr(_step.run_step, "overloads", None)
+    def _check(self, w, p, t, items) -> None:
+        overloads = getattr(_step.run_listed, "overloads", None)
         if overloads is None or len(overloads) != 1:
             self.entry = None  # pure Python, or more than one signature: always dispatch
             return
@@ -1758,20 +1762,20 @@ class _CompiledStep:
         # reading it again hashes its types, 35 us.
         if self.signature is None:
             self.checked.clear()
+            self.lists.clear()
             self.signature = next(iter(overloads))
             self.entry = overloads[self.signature].entry_point
-        signature = self.signature
-        w_type, p_type, t_type = signature[0], signature[1], signature[2]
-        if len(self.checked) > self._LIMIT:
+        if len(self.checked) > self._LIMIT or len(self.lists) > self._LIMIT:
             self.checked.clear()
-        for obj, want in ((w, w_type), (t, t_type), (p, p_type)):
-            if id(obj) not in self.checked and self._typeof(obj) == want:
-                self.checked[id(obj)] = obj
+            self.lists.clear()
+        if id(p) not in self.checked and self._typeof(p) == self.signature[1]:
+            self.checked[id(p)] = p
+        if items._list_type == self.signature[0]:
+            self.lists[(id(w), id(t))] = (w, t, items)
 
     def _typeof(self, obj):
         """``numba.typeof(obj)``, remembered by the object's class and Numba's fingerprint of
-        it (the dispatcher's own key for argument types): typing a world's views afresh
-        took 0.45 ms, most of a new world's first step; the fingerprint takes 9 us."""
+        it (the dispatcher's own key for argument types)."""
         import numba
         from numba import _dispatcher
 

@@ -31,7 +31,7 @@ import math
 import numpy as np
 
 from .._jit import njit
-from .broadphase import pair_rule, shape_response
+from .broadphase import SMALL_WORLD, pair_rule, shape_response
 from .constants import (
     B_AWAKE,
     B_BULLET,
@@ -373,6 +373,58 @@ def any_fast(n_bodies, kind, flags, com, com0, s_body, s_flags, aabb, n_shapes):
         dist = _moved(com, com0, b)
         if dist != 0.0 and dist > _half_extent(aabb, s):
             return True
+    return False
+
+
+@njit(inline="always")
+def _fast(b, com, com0, s_body, s_flags, aabb, n_shapes):
+    """Whether body b moved more than half the smallest extent of one of its shapes."""
+    dist = _moved(com, com0, b)
+    if dist == 0.0:
+        return False
+    for s in range(n_shapes):
+        if s_body[s] == b and (s_flags[s] & S_ALIVE) and dist > _half_extent(aabb, s):
+            return True
+    return False
+
+
+@njit
+def sweep_may_hit(n_bodies, kind, flags, com, com0, angle, angle0, s_body, s_flags, aabb,
+                  n_shapes):
+    """Whether a fast body's sweep can find anything, in a world of at most
+    ``SMALL_WORLD`` live shapes (a larger one: True, without looking). Each solid shape of
+    a fast body, swept by its body's motion, is held in its step-start box stretched by
+    that motion; a hit needs another body's solid shape there, at its step-start box or
+    at its final pose's bound (``_may_meet``), the two tests the sweep makes on smaller
+    boxes. None: the sweep would move nothing and write nothing, and is not called."""
+    live = 0
+    for s in range(n_shapes):
+        if s_flags[s] & S_ALIVE:
+            live += 1
+    if live > SMALL_WORLD:
+        return True
+    for s in range(n_shapes):
+        if not (s_flags[s] & S_ALIVE) or (s_flags[s] & S_SENSOR):
+            continue
+        b = s_body[s]
+        if (b >= n_bodies or kind[b] != DYNAMIC or not (flags[b] & B_AWAKE)
+                or not _fast(b, com, com0, s_body, s_flags, aabb, n_shapes)):
+            continue
+        wx = com[b, 0] - com0[b, 0]
+        wy = com[b, 1] - com0[b, 1]
+        lox = aabb[s, 0] + min(0.0, wx)
+        loy = aabb[s, 1] + min(0.0, wy)
+        hix = aabb[s, 2] + max(0.0, wx)
+        hiy = aabb[s, 3] + max(0.0, wy)
+        for t in range(n_shapes):
+            d = s_body[t]
+            if d == b or not (s_flags[t] & S_ALIVE) or (s_flags[t] & S_SENSOR):
+                continue
+            if not (aabb[t, 0] > hix or aabb[t, 2] < lox or aabb[t, 1] > hiy
+                    or aabb[t, 3] < loy):
+                return True
+            if _may_meet(t, d, aabb, com, com0, angle, angle0, lox, loy, hix, hiy):
+                return True
     return False
 
 
