@@ -1,10 +1,11 @@
-"""What the vector environments share: one :class:`~collide2d.WorldBatch` stepping the
-worlds that a single environment per row builds, with the rows' episode bookkeeping.
+"""What the vector environments share: one :class:`~collide2d.WorldBatch` of the rows'
+worlds, with the rows' episode bookkeeping.
 
-A subclass builds its single environments through :meth:`BatchedEnv._setup`, starts a
-row's episode in ``_start`` (calling :meth:`BatchedEnv._begin`), keeps what it needs of the
-first batch in ``_made_batch``, and ends its ``step`` with :meth:`BatchedEnv._touches` and
-:meth:`BatchedEnv._finish`.
+A subclass builds its single environments (which draw each row's episodes) through
+:meth:`BatchedEnv._setup` and a template world ``_template`` the batch starts from, and
+provides ``_advance(actions, seeds)``: one step of every row, the rows whose episode ended
+last step started again first (``_autoreset``) and taking their reset step with no action
+(``_no_action()``). It ends with :meth:`BatchedEnv._touches` and :meth:`BatchedEnv._finish`.
 """
 
 from __future__ import annotations
@@ -66,32 +67,16 @@ class BatchedEnv(VectorEnv):
         self._steps = np.zeros(n, np.int64)
         self._autoreset = np.zeros(n, np.bool_)
 
-    def _begin(self, i: int, env) -> None:
-        """Row i's episode state from its single environment just reset; the batch runs no
-        callbacks (it reads contact events itself)."""
-        world = env.world
-        world._callbacks = {k: [] for k in world._callbacks}
-        self._game_over[i] = env.game_over
-        self._ground[i] = env.ground_contact
-        self._prev_shaping[i] = env.prev_shaping
-        self._steps[i] = 0
-
     def reset(self, *, seed=None, options=None):
         """Reset every row: ``seed`` an int (row i gets ``seed + i``, as Gymnasium's
         synchronous vector env does), a list of ints or None per row, or None."""
         # VectorEnv.reset seeds its own generator from a plain int only.
         super().reset(seed=seed if type(seed) is int else None)
         seeds = row_seeds(seed, self.num_envs)
-        obs = np.stack([self._start(i, s) for i, s in enumerate(seeds)])
-        worlds = [env.world for env in self._envs]
         if self.batch is None:
-            self.batch = WorldBatch._of(worlds)
-            self._made_batch()
-        else:
-            for i, w in enumerate(worlds):
-                self.batch._put(i, w)
-        self._autoreset[:] = False
-        return obs, {}
+            self.batch = WorldBatch(self._template, self.num_envs)
+        self._autoreset[:] = True
+        return self._advance(self._no_action(), seeds)[0], {}
 
     def _touches(self, events) -> None:
         """The game ends when the hull touches (column 0 of ``events``); each leg's ground
@@ -103,21 +88,15 @@ class BatchedEnv(VectorEnv):
             ended = events.ended[:, 1 + leg] > 0
             self._ground[:, leg] = ~ended & (began | self._ground[:, leg])
 
-    def _finish(self, obs, reward, terminated, fresh=None):
-        """Truncation, then Gymnasium's NEXT_STEP auto-reset: the rows that ended last step
-        start again and report their reset observation, reward 0, not done. ``fresh``: those
-        rows, already started and stepped by the subclass; None: started here (``_start``)."""
+    def _finish(self, obs, reward, terminated, fresh):
+        """Truncation, and Gymnasium's NEXT_STEP auto-reset: the rows that ended last step
+        (``fresh``: started again and stepped by ``_advance``) report their reset
+        observation, reward 0, not done."""
         n = self.num_envs
         self._steps += 1
-        if fresh is not None:
-            self._steps[fresh] = 0
+        self._steps[fresh] = 0
         truncated = (np.zeros(n, np.bool_) if self.max_episode_steps is None
                      else self._steps >= self.max_episode_steps)
-        if fresh is None:
-            for i in np.flatnonzero(self._autoreset).tolist():
-                obs[i] = self._start(i, None)
-                self.batch._put(i, self._envs[i].world)
-            fresh = self._autoreset
         reward[fresh] = 0.0
         terminated[fresh] = False
         truncated[fresh] = False

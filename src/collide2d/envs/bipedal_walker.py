@@ -131,23 +131,26 @@ class BipedalWalker(gym.Env, EzPickle):
         shape.collision_type = GROUND
         self.terrain_colors[body.id] = _TERRAIN_COLORS
 
-    def _generate_terrain(self, hardcore: bool) -> None:
+    def _draw_terrain(self, hardcore: bool) -> tuple[list, list, list]:
+        """The terrain's random draws on ``np_random``, in the original's order: the
+        ground line's points (x and y lists) and the obstacles' polygons (hardcore), in
+        the order they are built."""
         grass, stump, stairs, pit, n_states = range(5)
         state = grass
         velocity = 0.0
         y = TERRAIN_HEIGHT
         counter = TERRAIN_STARTPAD
         oneshot = False
-        self.terrain_x, self.terrain_y = [], []
-        self.terrain_colors = {}
+        xs, ys, polys = [], [], []
         stair_steps, stair_width, stair_height = 0, 0, 0
         original_y = 0
         rng = self.np_random
         for i in range(TERRAIN_LENGTH):
             x = i * TERRAIN_STEP
-            self.terrain_x.append(x)
+            xs.append(x)
             if state == grass and not oneshot:
-                velocity = 0.8 * velocity + 0.01 * np.sign(TERRAIN_HEIGHT - y)
+                up = TERRAIN_HEIGHT - y  # (its sign as np.sign gives it, without NumPy)
+                velocity = 0.8 * velocity + 0.01 * (1.0 if up > 0 else -1.0 if up < 0 else 0.0)
                 if i > TERRAIN_STARTPAD:
                     velocity += rng.uniform(-1, 1) / SCALE
                 y += velocity
@@ -155,8 +158,8 @@ class BipedalWalker(gym.Env, EzPickle):
                 counter = rng.integers(3, 5)
                 poly = [(x, y), (x + TERRAIN_STEP, y), (x + TERRAIN_STEP, y - 4 * TERRAIN_STEP),
                         (x, y - 4 * TERRAIN_STEP)]
-                self._static_polygon(poly)
-                self._static_polygon([(p[0] + TERRAIN_STEP * counter, p[1]) for p in poly])
+                polys.append(poly)
+                polys.append([(p[0] + TERRAIN_STEP * counter, p[1]) for p in poly])
                 counter += 2
                 original_y = y
             elif state == pit and not oneshot:
@@ -166,8 +169,7 @@ class BipedalWalker(gym.Env, EzPickle):
             elif state == stump and oneshot:
                 counter = rng.integers(1, 3)
                 size = counter * TERRAIN_STEP
-                self._static_polygon([(x, y), (x + size, y), (x + size, y + size),
-                                      (x, y + size)])
+                polys.append([(x, y), (x + size, y), (x + size, y + size), (x, y + size)])
             elif state == stairs and oneshot:
                 stair_height = +1 if rng.random() > 0.5 else -1
                 stair_width = rng.integers(4, 5)
@@ -178,14 +180,14 @@ class BipedalWalker(gym.Env, EzPickle):
                     x1 = x + ((1 + s) * stair_width) * TERRAIN_STEP
                     top = y + (s * stair_height) * TERRAIN_STEP
                     bottom = y + (-1 + s * stair_height) * TERRAIN_STEP
-                    self._static_polygon([(x0, top), (x1, top), (x1, bottom), (x0, bottom)])
+                    polys.append([(x0, top), (x1, top), (x1, bottom), (x0, bottom)])
                 counter = stair_steps * stair_width
             elif state == stairs and not oneshot:
                 s = stair_steps * stair_width - counter - stair_height
                 n = s / stair_width
                 y = original_y + (n * stair_height) * TERRAIN_STEP
             oneshot = False
-            self.terrain_y.append(y)
+            ys.append(y)
             counter -= 1
             if counter == 0:
                 counter = rng.integers(TERRAIN_GRASS // 2, TERRAIN_GRASS)
@@ -195,14 +197,25 @@ class BipedalWalker(gym.Env, EzPickle):
                     state = grass
                 oneshot = True
 
-        # The ground line: one static body of segments (the original: a body per edge).
+        return xs, ys, polys
+
+    def _build_terrain(self, xs, ys, polys) -> None:
+        """The obstacles (static bodies, in order), then the ground line: one static body
+        of segments (the original: a body per edge)."""
+        self.terrain_x, self.terrain_y = xs, ys
+        self.terrain_colors = {}
+        for poly in polys:
+            self._static_polygon(poly)
         ground = self.world.add_body(kind="static")
-        points = list(zip(self.terrain_x, self.terrain_y, strict=True))
-        for edge in ground.add_chain(points, friction=FRICTION, category=GROUND_BITS):
+        points = list(zip(xs, ys, strict=True))
+        self.ground_edges = ground.add_chain(points, friction=FRICTION, category=GROUND_BITS)
+        for edge in self.ground_edges:
             edge.collision_type = GROUND
-        self.terrain_poly = [([p0, p1, (p1[0], 0), (p0[0], 0)], (102, 153, 76))
-                             for p0, p1 in zip(points, points[1:], strict=False)]
+        self.terrain_poly = terrain_polys(points)
         self.ground = ground
+
+    #: Uniform draws ``_generate_clouds`` makes: per cloud its x and two per point.
+    CLOUD_DRAWS = TERRAIN_LENGTH // 20 * (1 + 2 * 5)
 
     def _generate_clouds(self) -> None:
         self.cloud_poly = []
@@ -216,7 +229,9 @@ class BipedalWalker(gym.Env, EzPickle):
             self.cloud_poly.append((poly, min(p[0] for p in poly), max(p[0] for p in poly)))
 
     # ------------------------------------------------------------------ walker
-    def _build_walker(self) -> None:
+    def _build_walker(self, push: float) -> None:
+        """The walker, standing on the start pad, its hull pushed by ``push`` (N) along x
+        for the first step."""
         w = self.world
         init_x = TERRAIN_STEP * TERRAIN_STARTPAD / 2
         init_y = TERRAIN_HEIGHT + 2 * LEG_H  # the original's; raised below to stand
@@ -225,7 +240,7 @@ class BipedalWalker(gym.Env, EzPickle):
                                      density=5.0, friction=0.1, category=WALKER_BITS,
                                      mask=GROUND_BITS)
         hull.collision_type = HULL
-        self.hull.apply_force((self.np_random.uniform(-INITIAL_RANDOM, INITIAL_RANDOM), 0))
+        self.hull.apply_force((push, 0))
         self.legs, self.joints = [], []
         hip = np.array([init_x, init_y + LEG_DOWN])
         for k, i in enumerate((-1, +1)):
@@ -289,21 +304,33 @@ class BipedalWalker(gym.Env, EzPickle):
     # ------------------------------------------------------------------ gym API
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
-        self.world = World(gravity=(0.0, -10.0), substeps=SUBSTEPS)
-        self.world.contact_hertz = CONTACT_HERTZ
+        self._new_episode()
         self.game_over = False
         self.prev_shaping = None
         self.scroll = 0.0
         self.lidar_render = 0
-        self._generate_terrain(self.hardcore)
-        self._generate_clouds()
-        self._build_walker()
         self._listen()
         self.lidar_p1 = np.zeros((10, 2))
         self.lidar_p2 = np.zeros((10, 2))
         if self.render_mode == "human":
             self.render()
         return self.step(np.array([0, 0, 0, 0]))[0], {}
+
+    def _new_episode(self) -> None:
+        """The episode's draws (terrain, clouds, the push, in the original's order) and
+        its world, not yet stepped and with no callbacks."""
+        xs, ys, polys = self._draw_terrain(self.hardcore)
+        self._generate_clouds()
+        push = self.np_random.uniform(-INITIAL_RANDOM, INITIAL_RANDOM)
+        self._build(xs, ys, polys, push)
+
+    def _build(self, xs, ys, polys, push) -> World:
+        """``self.world``: the terrain and the walker (see ``_draw_terrain``)."""
+        self.world = World(gravity=(0.0, -10.0), substeps=SUBSTEPS)
+        self.world.contact_hertz = CONTACT_HERTZ
+        self._build_terrain(xs, ys, polys)
+        self._build_walker(push)
+        return self.world
 
     def step(self, action):
         if self.hull is None or self.world is None:
@@ -408,6 +435,12 @@ class BipedalWalker(gym.Env, EzPickle):
 
     def close(self):
         _render.close(self)
+
+
+def terrain_polys(points) -> list:
+    """The grass below the ground line, one quad per edge, for drawing."""
+    return [([p0, p1, (p1[0], 0), (p0[0], 0)], (102, 153, 76))
+            for p0, p1 in zip(points, points[1:], strict=False)]
 
 
 def _turn(body, pivot, angle: float) -> None:

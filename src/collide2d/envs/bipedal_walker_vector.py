@@ -4,23 +4,23 @@ one compiled call.
 ``gymnasium.make_vec("collide2d/BipedalWalker-v3", num_envs=N)`` (or
 ``"collide2d/BipedalWalkerHardcore-v3"``) builds this; ``vectorization_mode="sync"`` gives
 Gymnasium's loop over single environments. Every row equals the single environment's step
-for step, bit for bit, for the same seed and actions: each episode's world (terrain,
-walker, the first step) is built by the single environment's own ``reset``, then the
-worlds are stepped together by a :class:`~collide2d.WorldBatch`: the four motors of every
-walker set in one call (``WorldBatch.set_motors``), one compiled step, the ten lidar rays
-of every walker in one compiled batch ray cast (``WorldBatch.raycast``, which keeps each
-world's tree over the static ground between steps), and the joint angles, foot contacts,
-rewards and terminations worked out in NumPy over all rows at once.
+for step, bit for bit, for the same seed and actions. Each episode's draws (terrain,
+clouds, the push) are made on the row's generator as the single environment's ``reset``
+makes them; without
+obstacles the row's world is reset in place to a template world (``WorldBatch.reset``)
+with the episode's ground line and push written in, and in hardcore mode (whose
+obstacles are bodies of their own) the episode's world is built. Every step, a reset
+row's first among them, is: the four motors of every walker set in one call
+(``WorldBatch.set_motors``), one compiled step, the ten lidar rays of every walker in one
+compiled batch ray cast (``WorldBatch.raycast``, which keeps each world's tree over the
+static ground between steps), and the joint angles, foot contacts, rewards and
+terminations worked out in NumPy over all rows at once.
 
 Auto-reset is Gymnasium 1.x's ``NEXT_STEP`` mode: the step after a row ends returns that
 row's reset observation with reward 0 and ``terminated = truncated = False``, and its
 action is ignored. Rendering (``render_mode="rgb_array"``) draws environment 0.
 
-Throughput with random actions: 1.64 times Gymnasium's Box2D walker vectorised
-synchronously at 1,024 environments, 3.2 times at 64 with two threads
-(``bench/vector_envs.md``). The compiled batch step takes about 40 us per world, the batch
-ray cast 7 us, the NumPy here about 9 us; each reset (the single environment's, terrain
-built in Python) about 4 ms.
+Throughput: see ``bench/vector_envs.md``.
 """
 
 from __future__ import annotations
@@ -73,54 +73,113 @@ class BipedalWalkerVector(BatchedEnv):
         if max_episode_steps == REGISTERED:
             max_episode_steps = LIMIT_HARDCORE if hardcore else LIMIT
         self.hardcore = bool(hardcore)
-        # One single environment per row builds its episodes.
-        self._setup(num_envs, render_mode, max_episode_steps,
-                    lambda: W.BipedalWalker(None, hardcore))
+
+        def make():
+            return W.BipedalWalker(None, hardcore)
+
+        # One single environment per row draws its episodes (hardcore: builds them).
+        self._setup(num_envs, render_mode, max_episode_steps, make)
         n = self.num_envs
         # Per row, ids of the hull and each leg's two segments (hardcore terrain has a
         # number of bodies of its own before them, so they differ from row to row).
         self._bodies = np.zeros((n, 5), np.int64)
-        self._joints = None  # indices of the four joints in world.joints
-        self._ends = None  # per joint, the columns of its bodies a and b in _bodies
         self._ref = np.zeros((n, 4))  # the joints' reference angles
         angles = self._envs[0]._lidar_angles
         self._lidar = np.stack((np.sin(angles) * W.LIDAR_RANGE,
                                 -np.cos(angles) * W.LIDAR_RANGE), axis=1)
         self._lidar_filter = QueryFilter(mask=W.GROUND_BITS)
+        # Without obstacles every episode's world is this one with its own ground line
+        # and push: rows reset to it in place. (Hardcore worlds differ in their bodies:
+        # each episode's is built.)
+        maker = make()
+        gym.Env.reset(maker, seed=0)
+        xs, ys, _ = maker._draw_terrain(False)
+        self._template = maker._build(xs, ys, [], 0.0)
+        shapes = self._template._shapes
+        self._edge_start = shapes.vstart[[edge._rows[0] for edge in maker.ground_edges]]
+        self._walker_ids = np.array([b.id for b in (maker.hull, *maker.legs)])
+        self._template_ref = self._joint_refs(maker)
+        bodies = [maker.hull, *maker.legs]
+        column = {b.id: k for k, b in enumerate(bodies)}
+        handles = self._template.joints
+        self._joints = np.array([handles.index(j) for j in maker.joints])
+        self._ends = np.array([(column[j.body_a.id], column[j.body_b.id])
+                               for j in maker.joints])
+        self._drawn = [self._template.bodies.index(b) for b in bodies]
+        self._ground0 = (xs, ys)  # env 0's ground line, for drawing
+
+    @staticmethod
+    def _joint_refs(env) -> np.ndarray:
+        store = env.world._joints.store
+        return store.ref_angle[[j._slot for j in env.joints]]
 
     # ------------------------------------------------------------------ episodes
-    def _start(self, i: int, seed) -> np.ndarray:
-        """A new episode in row i by the single environment's reset; its observation."""
-        env = self._envs[i]
-        obs, _ = env.reset(seed=seed)
-        self._begin(i, env)
-        self._bodies[i] = [b.id for b in (env.hull, *env.legs)]
-        store = env.world._joints.store
-        self._ref[i] = store.ref_angle[[j._slot for j in env.joints]]
-        return obs
+    def _no_action(self) -> np.ndarray:
+        return np.zeros((self.num_envs, 4))
 
-    def _made_batch(self) -> None:
-        first = self._envs[0]
-        bodies = [first.hull, *first.legs]
-        column = {b.id: k for k, b in enumerate(bodies)}
-        handles = first.world.joints
-        self._joints = np.array([handles.index(j) for j in first.joints])
-        self._ends = np.array([(column[j.body_a.id], column[j.body_b.id])
-                               for j in first.joints])
+    def _restart(self, rows: np.ndarray, seeds: list) -> None:
+        """New episodes in ``rows``, drawn on each row's own generator as the single
+        environment's reset draws them: without obstacles, the world reset in place to
+        the template with the episode's ground line and push; in hardcore mode, the
+        episode's world built and put in the batch."""
+        batch = self.batch
+        if not self.hardcore:
+            batch.reset(rows)
+        pushes = np.zeros((self.num_envs, 1, 2))
+        for i, seed in zip(rows.tolist(), seeds, strict=True):
+            env = self._envs[i]
+            if seed is not None:
+                gym.Env.reset(env, seed=seed)
+            if self.hardcore:
+                env._new_episode()
+                batch._put(i, env.world)
+                self._bodies[i] = [b.id for b in (env.hull, *env.legs)]
+                self._ref[i] = self._joint_refs(env)
+                continue
+            xs, ys, _ = env._draw_terrain(False)
+            if i == 0:
+                env._generate_clouds()  # drawn
+            else:  # the same draws, not kept
+                env.np_random.random(W.BipedalWalker.CLOUD_DRAWS)
+            pushes[i, 0, 0] = env.np_random.uniform(-W.INITIAL_RANDOM, W.INITIAL_RANDOM)
+            p = np.column_stack((xs, ys))
+            vlocal = batch._worlds[i]._shapes.vlocal
+            vlocal[self._edge_start] = p[:-1]
+            vlocal[self._edge_start + 1] = p[1:]
+            self._bodies[i] = self._walker_ids
+            self._ref[i] = self._template_ref
+            if i == 0:
+                self._ground0 = (xs, ys)
+        if not self.hardcore:
+            where = np.zeros((self.num_envs, 1), np.bool_)
+            where[rows] = True
+            batch.apply_forces(self._walker_ids[:1], pushes, where=where)
+        self._game_over[rows] = False
+        self._ground[rows] = False
 
     # ------------------------------------------------------------------ step
     def step(self, actions):
         if self.batch is None:
             raise gym.error.ResetNeeded("Cannot call step() before calling reset()")
-        n = self.num_envs
-        batch = self.batch
         a = np.asarray(actions, dtype=np.float64)
-        if a.shape != (n, 4):
-            raise ValueError(f"actions: expected shape ({n}, 4), got {a.shape}")
+        if a.shape != (self.num_envs, 4):
+            raise ValueError(f"actions: expected shape ({self.num_envs}, 4), got {a.shape}")
         if not np.isfinite(a).all():
             raise ValueError("actions: must be finite (no NaN or inf)")
+        return self._advance(a, [None] * self.num_envs)
+
+    def _advance(self, a, seeds):
+        """One step of every row; the rows that ended last step start a new episode first
+        (seeded by ``seeds``) and take its first step, the single environment's reset,
+        with the motors off whatever their action."""
+        n = self.num_envs
+        batch = self.batch
+        fresh = self._autoreset.copy()
+        rows = np.flatnonzero(fresh)
+        if rows.size:
+            self._restart(rows, [seeds[i] for i in rows.tolist()])
+            a = np.where(fresh[:, None], 0.0, a)
         strength = np.clip(np.abs(a), 0, 1)
-        # A row about to be reset is stepped too (its world is replaced after).
         batch.set_motors(self._joints, _SPEEDS * np.sign(a), W.MOTORS_TORQUE * strength)
 
         batch.step(1.0 / W.FPS)
@@ -161,8 +220,17 @@ class BipedalWalkerVector(BatchedEnv):
         reward = np.where(fell, -100.0, reward)
         terminated = fell | (pos[:, 0] > (W.TERRAIN_LENGTH - W.TERRAIN_GRASS)
                              * W.TERRAIN_STEP)
-        return self._finish(s.astype(np.float32), reward, terminated)
+        return self._finish(s.astype(np.float32), reward, terminated, fresh=fresh)
 
     # ------------------------------------------------------------------ drawing
     def _frame(self, env) -> None:
+        if not self.hardcore:  # env 0's world and ground line are the batch's row 0
+            world = self.batch._worlds[0]
+            env.world = world
+            env.hull, *env.legs = (world.bodies[k] for k in self._drawn)
+            env.terrain_poly = W.terrain_polys(list(zip(*self._ground0, strict=True)))
+            env.terrain_colors = {}
         env.scroll = env.hull.position[0] - W.VIEWPORT_W / W.SCALE / 5
+        if not hasattr(env, "lidar_p1"):
+            env.lidar_p1 = env.lidar_p2 = np.zeros((10, 2))
+            env.lidar_render = 0

@@ -21,11 +21,10 @@ import math
 
 import gymnasium as gym
 import numpy as np
-from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector import AutoresetMode
 
-from ..batch_worlds import WorldBatch
 from . import lunar_lander as L
-from ._vector import BatchedEnv, row_seeds
+from ._vector import BatchedEnv
 
 #: Uniform draws (two a step: the engines' dispersion) taken ahead from each row's
 #: generator; the generator is wound back to what was used when a row resets.
@@ -105,18 +104,9 @@ class LunarLanderVector(BatchedEnv):
         self._rng_state: list = [None] * n
 
     # ------------------------------------------------------------------ episodes
-    def reset(self, *, seed=None, options=None):
-        """Reset every row: ``seed`` an int (row i gets ``seed + i``, as Gymnasium's
-        synchronous vector env does), a list of ints or None per row, or None."""
-        # VectorEnv.reset seeds its own generator from a plain int only.
-        VectorEnv.reset(self, seed=seed if type(seed) is int else None)
-        seeds = row_seeds(seed, self.num_envs)
-        if self.batch is None:
-            self.batch = WorldBatch(self._template, self.num_envs)
-        self._autoreset[:] = True
-        a = np.zeros((self.num_envs, 2)) if self.continuous else np.zeros(self.num_envs, int)
-        obs = self._advance(a, seeds)[0]
-        return obs, {}
+    def _no_action(self) -> np.ndarray:
+        n = self.num_envs
+        return np.zeros((n, 2)) if self.continuous else np.zeros(n, np.int64)
 
     def _restart(self, rows: np.ndarray, seeds: list) -> None:
         """New episodes in ``rows``, in place: each world reset to the template, then the
