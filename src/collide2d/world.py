@@ -43,7 +43,6 @@ from .shapes import COLLISION_TYPE_MAX, Shape
 _integrate = _tiers.kernels("integrate")
 _poses = _tiers.kernels("poses")
 _step = _tiers.kernels("step")
-_kl = _tiers.kernels("lists")
 
 _RESPONSES = {"ignore": IGNORE, "solid": SOLID, "sensor": SENSOR}
 _INTEGRATORS = {"semi-implicit": S.SEMI_IMPLICIT, "euler": S.EXPLICIT}
@@ -1748,7 +1747,7 @@ class _CompiledStep:
         held = self.lists.get((id(w), id(t)))
         if held is not None and self.entry is not None and id(p) in self.checked:
             return self.entry(held[2], p, first)
-        items = _kl.filled((w, t), 1) if held is None else held[2]
+        items = _step.listed(w, t) if held is None else held[2]
         result = _step.run_listed(items, p, first)
         self._check(w, p, t, items)
         return result

@@ -74,7 +74,7 @@ from .joints import (
     store_joints,
     warm_start_joints,
 )
-from .lists import borrow
+from .lists import borrow, filled
 from .materials import contact_materials
 from .narrowphase import collide_pairs, find_sensor_pairs
 from .poses import body_rotations, fatten_boxes, place_shapes
@@ -572,6 +572,13 @@ def run_listed(items, p, first):
     list: the entry a lone world's step calls. Its call unboxes one list where
     ``run_step``'s unboxes the views' hundred and fifty arrays, over a microsecond."""
     return _run_item(items, p, first)
+
+
+@njit
+def listed(w, t):
+    """The one-item list of ``(w, t)`` that ``run_listed`` takes (a typed list, or a plain
+    one in the pure-Python twin: the step's own tier makes it)."""
+    return filled((w, t), 1)
 
 
 @njit(_nrt=False, no_cpython_wrapper=True)
