@@ -228,10 +228,25 @@ class WorldBatch:
         # Every template first: bad bytes raise before any world changes.
         templates = [self._template(d, "snapshot" if snapshot is not None else "index")
                      for d in data]
+        copies: dict[int, tuple] = {}  # id(template) -> (template, rows reset in place)
         for i, d, template in zip(rows.tolist(), data, templates, strict=True):
-            if not self._assign(i, template):
+            if self._assign(i, template):
+                copies.setdefault(id(template), (template, []))[1].append(i)
+            else:
                 self._adopt(i, World.restore(d))
             self._snapshots[i] = d
+        if copies:
+            # The arrays of every world reset in place, in one call per template.
+            _tiers.enter()
+            try:
+                self._refresh()
+                L = self._lists
+                for template, done in copies.values():
+                    _k.copy_worlds(L["bodies"], L["shapes"], L["joints"],
+                                   np.array(done, dtype=np.int64), template._bodies.view(),
+                                   template._shapes.view(), template._joints.store.view())
+            finally:
+                _tiers.leave()
 
     def _template(self, data: bytes, name: str) -> World:
         """The world of snapshot ``data``, restored once and never stepped: what resets
@@ -247,9 +262,10 @@ class WorldBatch:
 
     def _assign(self, i: int, template: World) -> bool:
         """World i takes ``template``'s state in place (``snapshot.assign``), keeping its
-        views; False if their layouts differ."""
+        views, all but the arrays of its views, which ``reset`` copies; False if their
+        layouts differ."""
         same = self._same_as.get(i) is template
-        if not _snapshot.assign(self._worlds[i], template, same):
+        if not _snapshot.assign(self._worlds[i], template, same, arrays=False):
             return False
         self._same_as[i] = template  # until world i is read or replaced
         self._prev[i] = 0  # no ended rows

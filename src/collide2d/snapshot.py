@@ -1057,7 +1057,7 @@ def same_layout(dst, src) -> bool:
             and dst._characters.pristine() and src._characters.pristine())
 
 
-def assign(dst, src, same: bool = False) -> bool:
+def assign(dst, src, same: bool = False, arrays: bool = True) -> bool:
     """Copy world ``src``'s state into world ``dst`` in place, so that ``dst`` continues
     exactly as ``src`` would (``World.restore(src.snapshot())`` bit for bit), when the two
     have the same layout (:func:`same_layout`) and ``src`` has no contact, sensor or
@@ -1065,20 +1065,20 @@ def assign(dst, src, same: bool = False) -> bool:
     unchanged, otherwise. No array of ``dst`` is replaced, so views of them stay valid:
     a batch resets a world this way without making its views again. ``dst`` keeps its
     callbacks and handles (they stand for the same slots). ``same`` True: the caller
-    knows the layouts are the same (it checked, and neither world changed since)."""
+    knows the layouts are the same (it checked, and neither world changed since).
+    ``arrays`` False: the caller copies every array of the body, shape and joint views
+    itself (a batch, in one compiled call for many worlds)."""
     buffers = src._step_buffers
     if (src._contacts.count or src._sensors.count or buffers.contacts.count
             or buffers.sensors.count or not (same or same_layout(dst, src))):
         return False
     for a, b in ((dst._bodies, src._bodies), (dst._shapes, src._shapes),
                  (dst._joints.store, src._joints.store)):
-        for name in b.FIELDS:
-            np.copyto(getattr(a, name), getattr(b, name))
+        if arrays:  # every array of the store's view
+            for name, value in zip(b.View._fields, b.view(), strict=True):
+                np.copyto(getattr(a, name), value)
         a.free = list(b.free)
-    sd, ss = dst._shapes, src._shapes
-    np.copyto(sd.vlocal, ss.vlocal)
-    np.copyto(sd.vworld, ss.vworld)
-    sd.vdead = ss.vdead
+    dst._shapes.vdead = src._shapes.vdead
     for name in _ASSIGNED:
         value = getattr(src, name)
         setattr(dst, name, value.copy() if isinstance(value, np.ndarray) else value)

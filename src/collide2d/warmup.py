@@ -191,6 +191,7 @@ def _world_batch(c2d, state: dict) -> None:
     batch.body_states(ids)
     batch.contact_events((0, 0))
     batch.raycast(np.zeros((1, 2)), np.ones((1, 2)))
+    batch.reset([0, 1])
 
 
 def steps() -> list[tuple[str, Callable]]:

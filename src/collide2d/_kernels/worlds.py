@@ -24,7 +24,7 @@ import math
 
 import numpy as np
 
-from .._jit import njit, prange
+from .._jit import literal_unroll, njit, prange
 from .bvh import ROOT_WIDTH, WIDTH, build
 from .constants import B_AWAKE, C_TOUCHING, DYNAMIC, J_MOTOR_ON, S_ALIVE, SOLID
 from .integrate import first_non_finite
@@ -32,6 +32,12 @@ from .lists import borrow
 from .poses import update_shapes
 from .queries import MOTION_NONE, cast_segments, passes
 from .step import DONE, run_step
+from .views import BodyView, JointView, ShapeView
+
+# Each view's field positions, for copying every array of a view (copy_worlds).
+_BODY_FIELDS = tuple(range(len(BodyView._fields)))
+_SHAPE_FIELDS = tuple(range(len(ShapeView._fields)))
+_JOINT_FIELDS = tuple(range(len(JointView._fields)))
 
 
 @njit(parallel=True)
@@ -109,6 +115,29 @@ def _read_world(bs, slots, pos, angle, vel, angvel, rot, awake, i):
         rot[i, k, 0] = math.cos(b.angle[s])
         rot[i, k, 1] = math.sin(b.angle[s])
         awake[i, k] = (b.flags[s] & B_AWAKE) != 0
+    return 0
+
+
+@njit
+def copy_worlds(bs, ss, js, rows, tb, ts, tj):
+    """Every array of the body, shape and joint views of worlds ``rows`` made a copy of the
+    template's (``tb``, ``ts``, ``tj``: views of the same layout, shapes and dtypes): the
+    arrays of a reset in place (``snapshot.assign``), for many worlds in one call."""
+    for r in range(rows.shape[0]):
+        _copy_world(bs, ss, js, rows[r], tb, ts, tj)
+
+
+@njit  # (counted: Numba refuses the unrolled loops without counting)
+def _copy_world(bs, ss, js, i, tb, ts, tj):
+    b = borrow(bs, i)
+    for k in literal_unroll(_BODY_FIELDS):
+        b[k][:] = tb[k]
+    s = borrow(ss, i)
+    for k in literal_unroll(_SHAPE_FIELDS):
+        s[k][:] = ts[k]
+    j = borrow(js, i)
+    for k in literal_unroll(_JOINT_FIELDS):
+        j[k][:] = tj[k]
     return 0
 
 
