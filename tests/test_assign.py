@@ -100,6 +100,7 @@ def _drive_lone(data, ids, steps, seed, n):
     return worlds
 
 
+@nojit
 @pytest.mark.parametrize("in_place", [True, False])
 def test_batch_reset_gives_the_bits_of_a_rebuilt_world(monkeypatch, in_place):
     """Reset in place or rebuilt, a reset row continues as a world restored from the bytes;
@@ -128,6 +129,7 @@ def test_batch_reset_gives_the_bits_of_a_rebuilt_world(monkeypatch, in_place):
         assert batch.world(i).snapshot() == lone[i].snapshot()
 
 
+@nojit
 def test_batch_reset_in_place_keeps_taking_the_short_cut():
     """A row reset and stepped, untouched, is reset again in place, still bit for bit."""
     world, bodies = _scene()
@@ -144,6 +146,7 @@ def test_batch_reset_in_place_keeps_taking_the_short_cut():
     assert np.array_equal(state.position, want)
 
 
+@nojit
 def test_batch_reset_after_a_joint_broke():
     world, bodies = _scene()
     world.joints[0].break_torque = 1.0  # the motor's 50 N m breaks it at once
