@@ -5,7 +5,8 @@ Rows (microseconds per call, the best of several repeats, from one warm process)
 - ``one body, world.step``: a world with one falling box, the whole public call;
 - ``empty world, world.step``: no bodies at all;
 - ``run_step, checked entry``: the compiled step called past the dispatcher, as
-  ``World.step`` calls it, on the empty world (the kernel's own fixed cost);
+  ``World.step`` calls it for a small world (``step.run_listed``, the views in one typed
+  list), on the empty world (the kernel's own fixed cost);
 - ``no-op kernel, same views``: a compiled function that takes the same views and returns
   at once: the cost of passing the views' arrays in (unboxing each array and counting its
   reference), which the step pays whatever it does.
@@ -52,7 +53,7 @@ def measure(number: int = 5000, repeat: int = 7) -> dict:
     rows = {
         "one body, world.step": best(lambda: one.step(1 / 60)),
         "empty world, world.step": best(lambda: empty.step(1 / 60)),
-        "run_step, checked entry": best(lambda: step_call(w, p, t, 0)),
+        "run_step, checked entry": best(lambda: step_call(w, p, t, 0, True)),
         "no-op kernel, same views": best(lambda: no_op_entry(w, p, t, 0)),
     }
     rows["arrays passed"] = _views_count(w) + _views_count(t) + 1

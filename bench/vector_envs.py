@@ -78,8 +78,8 @@ def _timed(obj, name, into, key):
 
 def _split(env_id, actions, n: int, seconds: float) -> dict:
     """Seconds per vector step: total, in the compiled batch step, in the batch ray cast,
-    in resets (the single environment's, building each new episode's world), and the
-    batch step per world."""
+    in resets (the episodes' draws and each row's world reset in place, or built in
+    hardcore mode; their first step is in the batch step), and the batch step per world."""
     envs = gym.make_vec(env_id, num_envs=n)
     env = envs.unwrapped
     envs.reset(seed=0)
@@ -89,7 +89,7 @@ def _split(env_id, actions, n: int, seconds: float) -> dict:
     took = {"batch": 0.0, "raycast": 0.0, "resets": 0.0}
     _timed(env.batch, "step", took, "batch")
     _timed(env.batch, "raycast", took, "raycast")
-    _timed(env, "_start", took, "resets")
+    _timed(env, "_restart", took, "resets")
     steps, t0 = 0, time.perf_counter()
     while steps < 3 or time.perf_counter() - t0 < seconds:
         envs.step(actions(rng, n))

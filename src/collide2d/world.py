@@ -33,7 +33,7 @@ from . import joint as _joint
 from . import presolve as _presolve
 from . import snapshot as _snapshot
 from ._kernels import views as _views
-from ._kernels.constants import C_TOUCHING, IGNORE, SENSOR, SOLID
+from ._kernels.constants import C_TOUCHING, IGNORE, SENSOR, SMALL_WORLD, SOLID
 from .batch import ShapeGeometry
 from .body import Body, _ids_by_slot, _slots_of_ids
 from .presolve import PreSolve
@@ -797,7 +797,8 @@ class World:
         try:
             first = 0
             while True:
-                stage = _run_step(w, self._params, buffers.view(), first)
+                stage = _run_step(w, self._params, buffers.view(), first,
+                                  self._shapes.count <= SMALL_WORLD)
                 if stage == _step.DONE or stage == _step.KEPT:
                     break
                 if stage == _step.NON_FINITE:
@@ -1726,55 +1727,89 @@ class _CompiledStep:
     """``run_step``, called past Numba's dispatcher for arguments whose types it checked.
 
     The dispatcher works out the type of every argument on every call: for the step's
-    hundred and fifty arrays in nested namedtuples that is most of a small world's step,
-    and unboxing them is another microsecond. The views are kept objects (a store rebuilds
-    its view only when it replaces an array), so each pair of a world view and a step view
-    is put once in a one-item typed list, and the list's type checked once against
-    ``run_listed``'s one compiled signature; later calls with that pair go straight to its
-    entry point with the list. Anything unchecked goes through the dispatcher.
+    hundred and fifty arrays in nested namedtuples that is most of a small world's step.
+    The views are kept objects (a store rebuilds its view only when it replaces an array),
+    so each is typed once here, against the one compiled signature, and later calls with
+    checked objects go straight to its entry point. Anything unchecked goes through the
+    dispatcher.
+
+    A small world (``small``) is stepped through ``run_listed`` instead: its views as one
+    pair in a one-item typed list, kept per pair of view objects, unboxed as one object
+    where ``run_step``'s entry unboxes each array (1.5 us). The step compiled behind it
+    runs about 15 % slower on large worlds (a 40-box pyramid 0.82 -> 0.96 ms: the views
+    are read from the list's memory), so a world of more than ``SMALL_WORLD`` shapes calls
+    ``run_step`` itself. Both give the same bits.
     """
 
     _LIMIT = 64
 
     def __init__(self):
-        self.checked: dict[int, object] = {}  # id of a record -> the record (kept)
+        self.checked: dict[int, object] = {}  # id -> the object (kept, so the id is its)
         self.lists: dict[tuple, tuple] = {}  # (id(w), id(t)) -> (w, t, checked list)
         self.types: dict = {}  # (class, fingerprint) -> Numba type
-        self.entry = None
-        self.signature = None
+        self.entry = self.list_entry = None
+        self.signature = self.list_signature = None
 
-    def __call__(self, w, p, t, first):
-        held = self.lists.get((id(w), id(t)))
-        if held is not None and self.entry is not None and id(p) in self.checked:
-            return self.entry(held[2], p, first)
-        items = _step.listed(w, t) if held is None else held[2]
-        result = _step.run_listed(items, p, first)
-        self._check(w, p, t, items)
+    def __call__(self, w, p, t, first, small=False):
+        c = self.checked
+        if small:
+            held = self.lists.get((id(w), id(t)))
+            if held is not None and self.list_entry is not None and id(p) in c:
+                return self.list_entry(held[2], p, first)
+            items = _step.listed(w, t) if held is None else held[2]
+            result = _step.run_listed(items, p, first)
+            self._check_listed(w, p, t, items)
+            return result
+        if self.entry is not None and id(w) in c and id(t) in c and id(p) in c:
+            return self.entry(w, p, t, first)
+        result = _step.run_step(w, p, t, first)
+        self._check(w, p, t)
         return result
 
-    def _check(self, w, p, t, items) -> None:
-        overloads = getattr(_step.run_listed, "overloads", None)
+    @staticmethod
+    def _one(kernel):
+        """The kernel's one compiled signature and its overload, or None (pure Python, or
+        more than one signature: always dispatch)."""
+        overloads = getattr(kernel, "overloads", None)
         if overloads is None or len(overloads) != 1:
-            self.entry = None  # pure Python, or more than one signature: always dispatch
-            return
-        # With one signature it stays the same for the tier (a tier switch starts afresh):
-        # reading it again hashes its types, 35 us.
-        if self.signature is None:
-            self.checked.clear()
-            self.lists.clear()
-            self.signature = next(iter(overloads))
-            self.entry = overloads[self.signature].entry_point
+            return None
+        return next(iter(overloads.items()))
+
+    def _room(self) -> None:
         if len(self.checked) > self._LIMIT or len(self.lists) > self._LIMIT:
             self.checked.clear()
             self.lists.clear()
-        if id(p) not in self.checked and self._typeof(p) == self.signature[1]:
+
+    def _check(self, w, p, t) -> None:
+        # With one signature it stays the same for the tier (a tier switch starts afresh):
+        # reading it again hashes its types, 35 us.
+        if self.signature is None:
+            one = self._one(_step.run_step)
+            if one is None:
+                return
+            self.signature, self.entry = one[0], one[1].entry_point
+        self._room()
+        w_type, p_type, t_type = self.signature[0], self.signature[1], self.signature[2]
+        for obj, want in ((w, w_type), (t, t_type), (p, p_type)):
+            if id(obj) not in self.checked and self._typeof(obj) == want:
+                self.checked[id(obj)] = obj
+
+    def _check_listed(self, w, p, t, items) -> None:
+        if self.list_signature is None:
+            one = self._one(_step.run_listed)
+            if one is None:
+                return
+            self.list_signature, self.list_entry = one[0], one[1].entry_point
+        self._room()
+        if id(p) not in self.checked and self._typeof(p) == self.list_signature[1]:
             self.checked[id(p)] = p
-        if items._list_type == self.signature[0]:
+        if items._list_type == self.list_signature[0]:
             self.lists[(id(w), id(t))] = (w, t, items)
 
     def _typeof(self, obj):
         """``numba.typeof(obj)``, remembered by the object's class and Numba's fingerprint of
-        it (the dispatcher's own key for argument types)."""
+        it (the dispatcher's own key for argument types): typing a world's views afresh
+        took 0.45 ms, most of a new world's first step; the fingerprint takes 9 us."""
         import numba
         from numba import _dispatcher
 

@@ -19,7 +19,16 @@ everything downstream) is deterministic.
 import numpy as np
 
 from .._jit import njit
-from .constants import DYNAMIC, IGNORE, KINEMATIC, S_ALIVE, S_SENSOR, SENSOR, SOLID
+from .constants import (
+    DYNAMIC,
+    IGNORE,
+    KINEMATIC,
+    S_ALIVE,
+    S_SENSOR,
+    SENSOR,
+    SMALL_WORLD,
+    SOLID,
+)
 
 # Pair responses.
 
@@ -407,11 +416,6 @@ def find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind,
         pb = _grown(pb, k, cap)
         pr = _grown(pr, k, cap)
     return _sort_pairs(pa, pb, pr, k, n_shapes)
-
-
-#: Worlds of at most this many live shapes test every two boxes (:func:`small_pairs`):
-#: below it, building the grid costs more than the tests it saves.
-SMALL_WORLD = 32
 
 
 @njit

@@ -31,7 +31,7 @@ import math
 import numpy as np
 
 from .._jit import njit
-from .broadphase import SMALL_WORLD, pair_rule, shape_response
+from .broadphase import pair_rule, shape_response
 from .constants import (
     B_AWAKE,
     B_BULLET,
@@ -39,6 +39,7 @@ from .constants import (
     KINEMATIC,
     S_ALIVE,
     S_SENSOR,
+    SMALL_WORLD,
     SOLID,
     STATIC,
 )

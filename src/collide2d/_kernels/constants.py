@@ -62,3 +62,9 @@ J_BROKEN = 128     # broke in the last step (cleared once reported)
 # Constraint colours before the overflow colour (colouring.py): one bit each of a body's
 # 64-bit mask of the colours its constraints took.
 COLOURS = 64
+
+# Worlds of at most this many live shapes take the small-world paths: pairs by testing
+# every two boxes (broadphase.small_pairs: below it, building the grid costs more than the
+# tests it saves), continuous collision only when a fast body has something near
+# (ccd.sweep_may_hit), and the lone world's one-list entry (World._CompiledStep).
+SMALL_WORLD = 32

@@ -33,8 +33,10 @@ Stages, in order (``STAGES``):
 Impulses accumulate in the contact table the step writes, which is the next step's warm
 start.
 
-Stages are inlined into ``run_step`` (Numba's ``inline="always"``): a call passes every
-array of its views by value, about half a microsecond per stage call with views this wide.
+Stages are inlined into ``run_step`` (Numba's ``inline="always"``). Without reference
+counting a call's arrays cost little (skipping two calls of a hundred arrays each saved
+0.05 us), but the once-a-step stages made calls compiled slower (a first step's cold
+compile 96 -> 106 CPU s).
 
 ``run_step`` and its substep loop (``run_substeps``) are compiled without reference
 counting (``_nrt=False``): Numba otherwise counts a reference, atomically, to every array a
@@ -43,9 +45,15 @@ small world's step. Without counting nothing may be allocated there, so the kern
 allocate are their own calls, compiled with counting (``_nrt=True``: the broadphase's grid,
 the narrowphase, the stacks' substep count and weight shedding, continuous collision,
 colouring, restitution's blocks), and none of them hands an allocated array back. Small
-worlds skip some of those calls (``broadphase.small_pairs``, ``ccd.any_fast``, no
-narrowphase without pairs or old contacts): a small world with nothing touching allocates
-nothing; contacts still allocate in the narrowphase.
+worlds skip some of those calls (``broadphase.small_pairs``; no narrowphase without pairs
+or old contacts; continuous collision only when ``ccd.any_fast`` finds a fast body and, in
+a world of at most ``SMALL_WORLD`` shapes, ``ccd.sweep_may_hit`` finds something it could
+meet): a small world with nothing touching allocates nothing; contacts still allocate in
+the narrowphase.
+
+A lone world's step is called through ``run_listed`` (its views in a one-item typed list,
+unboxed as one object), or for worlds of more than ``SMALL_WORLD`` shapes ``run_step``
+itself (see ``World._CompiledStep``).
 """
 
 import numpy as np
