@@ -157,3 +157,51 @@ def test_batch_reset_after_a_joint_broke():
     batch.reset([0, 1])
     assert batch.world(0).snapshot() == data
     assert batch.world(1).snapshot() == data
+
+
+@nojit
+def test_batch_reset_raises_before_changing_any_world():
+    """A world read from the batch and given a callback makes the next call raise; a reset
+    raises before it resets anything."""
+    world, bodies = _scene()
+    batch = c2d.WorldBatch(world, 2)
+    _drive(batch, np.array([bodies[0].id]), 5, 8)
+    before = batch.world(0).snapshot()
+    batch.world(1).on_contact_begin(lambda event: None)
+    with pytest.raises(ValueError, match="callbacks"):
+        batch.reset([0, 1])
+    assert batch.world(0).snapshot() == before
+
+
+@nojit
+def test_a_world_kept_from_an_earlier_read_and_changed_is_rebuilt():
+    """The remembered layout check notices a body added through a World kept from before
+    the last reset: the next reset rebuilds that world rather than copying into it."""
+    world, bodies = _scene()
+    data = world.snapshot()
+    batch = c2d.WorldBatch(world, 2)
+    kept = batch.world(0)
+    batch.reset([0, 1])
+    batch.reset([0, 1])  # the layout check is remembered now
+    kept.add_body(position=(6, 6)).add_circle(0.3)
+    batch.reset([0, 1])
+    assert batch.world(0).snapshot() == data
+    assert len(batch.world(0).bodies) == len(world.bodies)
+
+
+@nojit
+def test_assign_refuses_a_stepping_world():
+    world, bodies = _scene()
+    template = c2d.World.restore(world.snapshot())
+    errors = []
+
+    def during(contact):
+        try:
+            snapshot.assign(world, template)
+        except RuntimeError as exc:
+            errors.append(exc)
+
+    world.on_pre_solve(during)  # runs inside the step, the world locked
+    for _ in range(30):
+        world.step(DT)
+    assert errors

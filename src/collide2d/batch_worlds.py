@@ -149,14 +149,6 @@ class WorldBatch:
             snapshots = [w.snapshot() for w in items]
         self._setup(items, snapshots)
 
-    @classmethod
-    def _of(cls, worlds: list) -> WorldBatch:
-        """A batch that takes ``worlds`` over as they are, with no stored snapshots (the
-        environments build each episode's world themselves)."""
-        batch = cls.__new__(cls)
-        batch._setup(list(worlds), [None] * len(worlds))
-        return batch
-
     def _setup(self, items: list, snapshots: list) -> None:
         self._snapshots = snapshots
         count = len(items)
@@ -173,7 +165,7 @@ class WorldBatch:
         self._touched: set[int] = set()
         self._slot_cache: dict = {}
         self._templates: dict[bytes, World] = {}  # see _template
-        self._same_as: dict[int, World] = {}  # world -> a template of its layout
+        self._same_as: dict[int, tuple] = {}  # world -> (a template of its layout, token)
         for i, w in enumerate(items):
             self._adopt(i, w)
 
@@ -191,14 +183,15 @@ class WorldBatch:
         return self._worlds[i]
 
     def reset(self, index, snapshot: bytes | None = None) -> None:
-        """Replace worlds ``index`` (an int or an array of ints) by a world restored from
-        ``snapshot`` (``World.snapshot()`` bytes), or by the world each started as.
+        """Put worlds ``index`` (an int or an array of ints) back to the state of
+        ``snapshot`` (``World.snapshot()`` bytes), or to the state each started in.
 
         A world whose snapshot has its layout (the same bodies, shapes and joints in the
         same slots, as every copy of one world has) and no contacts (as a world not yet
         stepped) is reset in place, by copying the state of the snapshot's world restored
-        once: tens of microseconds, the episode reset of reinforcement learning. Others are
-        rebuilt from the bytes (about a millisecond). Both give the same bits.
+        once: tens of microseconds, the episode reset of reinforcement learning; the
+        ``World`` and its handles stay. Others are replaced by a world rebuilt from the
+        bytes (about a millisecond). The bodies move the same bits either way.
 
         Example
         -------
@@ -225,28 +218,28 @@ class WorldBatch:
             if missing:
                 raise ValueError(f"index: world {missing[0]} has no snapshot to reset to; "
                                  "give one (snapshot=world.snapshot())")
-        # Every template first: bad bytes raise before any world changes.
+        # Every template first, and the worlds read since the last call brought in (which
+        # checks them): what can raise does so before any world changes.
         templates = [self._template(d, "snapshot" if snapshot is not None else "index")
                      for d in data]
-        copies: dict[int, tuple] = {}  # id(template) -> (template, rows reset in place)
-        for i, d, template in zip(rows.tolist(), data, templates, strict=True):
-            if self._assign(i, template):
-                copies.setdefault(id(template), (template, []))[1].append(i)
-            else:
-                self._adopt(i, World.restore(d))
-            self._snapshots[i] = d
-        if copies:
+        _tiers.enter()
+        try:
+            self._refresh()
+            copies: dict[int, tuple] = {}  # id(template) -> (template, rows reset in place)
+            for i, d, template in zip(rows.tolist(), data, templates, strict=True):
+                if self._assign(i, template):
+                    copies.setdefault(id(template), (template, []))[1].append(i)
+                else:
+                    self._adopt(i, World.restore(d))
+                self._snapshots[i] = d
             # The arrays of every world reset in place, in one call per template.
-            _tiers.enter()
-            try:
-                self._refresh()
-                L = self._lists
-                for template, done in copies.values():
-                    _k.copy_worlds(L["bodies"], L["shapes"], L["joints"],
-                                   np.array(done, dtype=np.int64), template._bodies.view(),
-                                   template._shapes.view(), template._joints.store.view())
-            finally:
-                _tiers.leave()
+            L = self._lists
+            for template, done in copies.values():
+                _k.copy_worlds(L["bodies"], L["shapes"], L["joints"],
+                               np.array(done, dtype=np.int64), template._bodies.view(),
+                               template._shapes.view(), template._joints.store.view())
+        finally:
+            _tiers.leave()
 
     def _template(self, data: bytes, name: str) -> World:
         """The world of snapshot ``data``, restored once and never stepped: what resets
@@ -264,10 +257,14 @@ class WorldBatch:
         """World i takes ``template``'s state in place (``snapshot.assign``), keeping its
         views, all but the arrays of its views, which ``reset`` copies; False if their
         layouts differ."""
-        same = self._same_as.get(i) is template
-        if not _snapshot.assign(self._worlds[i], template, same, arrays=False):
+        w = self._worlds[i]
+        token = _layout_token(w)
+        same = self._same_as.get(i) == (template, token)
+        if not _snapshot.assign(w, template, same, arrays=False):
             return False
-        self._same_as[i] = template  # until world i is read or replaced
+        # Until world i is read or replaced, or its layout changes through a World kept
+        # from an earlier read (the token notices a body, shape, joint or rule more or less).
+        self._same_as[i] = (template, token)
         self._prev[i] = 0  # no ended rows
         self._broken[i] = 0
         self.times[i] = template.time
@@ -730,6 +727,15 @@ class WorldBatch:
 
 
 _NO_FILTER = QueryFilter()
+
+
+def _layout_token(w: World) -> tuple:
+    """What a change of world ``w``'s layout changes: the stores' counts, capacities and
+    free slots, the vertex pool's use, the joints' pair keys and the pair rules."""
+    b, s, j = w._bodies, w._shapes, w._joints.store
+    return (b.count, b.capacity, len(b.free), s.count, s.capacity, len(s.free),
+            s.vlocal.shape[0], s.vcount_used, j.count, j.capacity, len(j.free), len(j.keys),
+            len(w._rules.types), len(w._rules.bodies))
 
 
 def _pair_room(n_shapes: int) -> int:

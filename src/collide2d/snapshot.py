@@ -1060,17 +1060,21 @@ def same_layout(dst, src) -> bool:
 def assign(dst, src, same: bool = False, arrays: bool = True) -> bool:
     """Copy world ``src``'s state into world ``dst`` in place, so that ``dst`` continues
     exactly as ``src`` would (``World.restore(src.snapshot())`` bit for bit), when the two
-    have the same layout (:func:`same_layout`) and ``src`` has no contact, sensor or
-    ended rows (a world not yet stepped, or one where nothing touches); False, and ``dst``
-    unchanged, otherwise. No array of ``dst`` is replaced, so views of them stay valid:
-    a batch resets a world this way without making its views again. ``dst`` keeps its
-    callbacks and handles (they stand for the same slots). ``same`` True: the caller
+    have the same layout (:func:`same_layout`), ``src`` has no contact, sensor or ended
+    rows (a world not yet stepped, or one where nothing touches) and ``dst`` has no
+    callbacks (a batch's worlds have none); False, and ``dst`` unchanged, otherwise. No
+    array of ``dst`` is replaced, so views of them stay valid: a batch resets a world this
+    way without making its views again. ``dst`` keeps its handles (they stand for the same
+    slots). Raises ``RuntimeError`` while either world is stepping. ``same`` True: the caller
     knows the layouts are the same (it checked, and neither world changed since).
     ``arrays`` False: the caller copies every array of the body, shape and joint views
     itself (a batch, in one compiled call for many worlds)."""
+    dst._check_unlocked()  # not from a callback of either world's step
+    src._check_unlocked()
     buffers = src._step_buffers
     if (src._contacts.count or src._sensors.count or buffers.contacts.count
-            or buffers.sensors.count or not (same or same_layout(dst, src))):
+            or buffers.sensors.count or any(dst._callbacks.values()) or dst._joints.on_break
+            or not (same or same_layout(dst, src))):
         return False
     for a, b in ((dst._bodies, src._bodies), (dst._shapes, src._shapes),
                  (dst._joints.store, src._joints.store)):

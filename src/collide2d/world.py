@@ -1737,8 +1737,8 @@ class _CompiledStep:
     pair in a one-item typed list, kept per pair of view objects, unboxed as one object
     where ``run_step``'s entry unboxes each array (1.5 us). The step compiled behind it
     runs about 15 % slower on large worlds (a 40-box pyramid 0.82 -> 0.96 ms: the views
-    are read from the list's memory), so a world of more than ``SMALL_WORLD`` shapes calls
-    ``run_step`` itself. Both give the same bits.
+    are read from the list's memory), so a world of more than ``SMALL_WORLD`` shape rows
+    (the store's high-water mark) calls ``run_step`` itself. Both give the same bits.
     """
 
     _LIMIT = 64
