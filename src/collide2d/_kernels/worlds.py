@@ -331,7 +331,8 @@ def raycast_worlds(bs, ss, params, starts, ends, f_category, f_mask, f_sensors, 
     moved = np.zeros(0, dtype=np.bool_)
     turns = np.zeros(0)
     coms = np.zeros((0, 2))
-    for i in prange(n):
+    for k in prange(n):
+        i = np.int64(k)  # (a prange index may be typed uint64: list reads want int64)
         b = bs[i]
         s = ss[i]
         prm = params[i]
