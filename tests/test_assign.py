@@ -7,30 +7,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+# A ground, a stack of four boxes, a ball, and a motor-driven arm on a revolute joint.
+from test_batch_worlds import _scene  # noqa: E402
+
 import collide2d as c2d
 from collide2d import batch_worlds, snapshot
 
 DT = 1 / 60
 nojit = pytest.mark.nojit
-
-
-def _scene():
-    """A ground, a stack of boxes, a ball, and a motor-driven arm on a revolute joint."""
-    world = c2d.World()
-    ground = world.add_body(kind="static")
-    ground.add_box(20, 1)
-    ground.add_segment((-10, 0.5), (-10, 6))
-    boxes = []
-    for k in range(3):
-        b = world.add_body(position=(0.1 * k, 1.1 + 1.05 * k), angle=0.05 * k)
-        b.add_box(1, 1, friction=0.6)
-        boxes.append(b)
-    ball = world.add_body(position=(-3, 4))
-    ball.add_circle(0.4, elasticity=0.5)
-    arm = world.add_body(position=(4, 3))
-    arm.add_box(2, 0.2)
-    world.add_revolute_joint(ground, arm, (3, 3), motor_speed=1.0, max_motor_torque=50.0)
-    return world, [*boxes, ball, arm]
 
 
 @nojit

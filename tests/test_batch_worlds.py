@@ -390,3 +390,23 @@ def test_batch_raycast_gives_the_same_bits_with_one_thread_or_two():
         numba.set_num_threads(before)
     for a, b in zip(*runs, strict=True):
         np.testing.assert_array_equal(a, b)
+
+
+def test_a_world_read_after_any_number_of_steps_has_the_lone_worlds_events():
+    """``batch.world(i)`` after n unread steps equals a lone world stepped n times, the last
+    step's ended contact rows included (the table holding them was once replaced when the
+    batch made room for a step)."""
+    world, bodies = _scene()
+    data = world.snapshot()
+    ids = np.array([b.id for b in bodies])
+    imps = np.random.default_rng(2).uniform(-2.0, 2.0, (20, 1, len(ids), 2))
+    lone = c2d.World.restore(data)
+    for n in range(1, 21):
+        for k, body_id in enumerate(ids):
+            lone.body(int(body_id)).apply_impulse(imps[n - 1, 0, k])
+        lone.step(DT)
+        batch = c2d.WorldBatch(c2d.World.restore(data), 1)
+        for t in range(n):
+            batch.apply_impulses(ids, imps[t])
+            batch.step(DT)
+        assert batch.world(0).snapshot() == lone.snapshot(), n

@@ -340,6 +340,15 @@ class ContactStore:
             getattr(self.table, name)[:n] = arr
         self.count = n
 
+    def reserve(self, rows: int) -> None:
+        """Room for at least ``rows`` rows, the table's contents kept (``set_rows`` and the
+        step buffers' ``fit`` start afresh)."""
+        if rows > self.capacity:
+            old = self.table
+            self.table = _table(self.FIELDS, type(old), rows)
+            for new_arr, old_arr in zip(self.table, old, strict=True):
+                new_arr[: old_arr.shape[0]] = old_arr
+
     def keep(self, mask: np.ndarray) -> None:
         """Keep the rows where ``mask`` is true, in order."""
         n = int(np.count_nonzero(mask))

@@ -593,8 +593,16 @@ class WorldBatch:
         w = self._worlds[i]
         n_shapes = w._shapes.count
         buffers = w._step_buffers
-        buffers.fit(w._bodies.capacity, _pair_room(n_shapes))
-        buffers.fit_sensors(max(16, n_shapes))
+        pairs, sensors = _pair_room(n_shapes), max(16, n_shapes)
+        # Both tables take turns as the one a step writes (the parity), so both get the
+        # room; grown keeping their rows, which hold the last step's ended events (fit
+        # would start the buffers' afresh).
+        for table in (w._contacts, buffers.contacts):
+            table.reserve(pairs)
+        for table in (w._sensors, buffers.sensors):
+            table.reserve(sensors)
+        buffers.fit(w._bodies.capacity, pairs)
+        buffers.fit_sensors(sensors)
         # The record's dt is written by step(); the counts and views as World.step does.
         _, wv, _ = w._begin_step(1.0)
         tv = buffers.view()
