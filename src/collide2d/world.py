@@ -1767,13 +1767,16 @@ class _CompiledStep:
         return result
 
     @staticmethod
-    def _one(kernel):
-        """The kernel's one compiled signature and its overload, or None (pure Python, or
-        more than one signature: always dispatch)."""
+    def _one(kernel) -> tuple:
+        """The kernel's one compiled signature and its entry point, or (None, None): pure
+        Python, or more than one signature (always dispatch). With one signature it stays
+        the same for the tier (a tier switch starts afresh), so it is read once: reading it
+        hashes its types, 35 us."""
         overloads = getattr(kernel, "overloads", None)
         if overloads is None or len(overloads) != 1:
-            return None
-        return next(iter(overloads.items()))
+            return None, None
+        signature, overload = next(iter(overloads.items()))
+        return signature, overload.entry_point
 
     def _room(self) -> None:
         if len(self.checked) > self._LIMIT or len(self.lists) > self._LIMIT:
@@ -1781,30 +1784,23 @@ class _CompiledStep:
             self.lists.clear()
 
     def _check(self, w, p, t) -> None:
-        # With one signature it stays the same for the tier (a tier switch starts afresh):
-        # reading it again hashes its types, 35 us.
         if self.signature is None:
-            one = self._one(_step.run_step)
-            if one is None:
-                return
-            self.signature, self.entry = one[0], one[1].entry_point
-        self._room()
-        w_type, p_type, t_type = self.signature[0], self.signature[1], self.signature[2]
-        for obj, want in ((w, w_type), (t, t_type), (p, p_type)):
-            if id(obj) not in self.checked and self._typeof(obj) == want:
-                self.checked[id(obj)] = obj
+            self.signature, self.entry = self._one(_step.run_step)
+        if self.signature is not None:
+            self._room()
+            for obj, want in zip((w, p, t), self.signature[:3], strict=True):
+                if id(obj) not in self.checked and self._typeof(obj) == want:
+                    self.checked[id(obj)] = obj
 
     def _check_listed(self, w, p, t, items) -> None:
         if self.list_signature is None:
-            one = self._one(_step.run_listed)
-            if one is None:
-                return
-            self.list_signature, self.list_entry = one[0], one[1].entry_point
-        self._room()
-        if id(p) not in self.checked and self._typeof(p) == self.list_signature[1]:
-            self.checked[id(p)] = p
-        if items._list_type == self.list_signature[0]:
-            self.lists[(id(w), id(t))] = (w, t, items)
+            self.list_signature, self.list_entry = self._one(_step.run_listed)
+        if self.list_signature is not None:
+            self._room()
+            if id(p) not in self.checked and self._typeof(p) == self.list_signature[1]:
+                self.checked[id(p)] = p
+            if items._list_type == self.list_signature[0]:
+                self.lists[(id(w), id(t))] = (w, t, items)
 
     def _typeof(self, obj):
         """``numba.typeof(obj)``, remembered by the object's class and Numba's fingerprint of

@@ -67,6 +67,29 @@ class BatchedEnv(VectorEnv):
         self._steps = np.zeros(n, np.int64)
         self._autoreset = np.zeros(n, np.bool_)
 
+    def _use_template(self, world, edges, drawn) -> None:
+        """Episodes start from ``world`` (``WorldBatch.reset`` to it, then the episode's
+        ground written in): the vertex rows of its ground's chain ``edges`` (shapes) and
+        where the bodies env 0 draws (``drawn``) stand in ``world.bodies``."""
+        self._template = world
+        self._edge_start = world._shapes.vstart[[edge._rows[0] for edge in edges]]
+        self._drawn = [world.bodies.index(body) for body in drawn]
+
+    def _ground_line(self, i: int, points) -> None:
+        """Row i's ground chain through ``points`` ((edges + 1, 2), m), written into its
+        world's vertices in place."""
+        p = np.asarray(points, dtype=np.float64)
+        vlocal = self.batch._worlds[i]._shapes.vlocal
+        vlocal[self._edge_start] = p[:-1]
+        vlocal[self._edge_start + 1] = p[1:]
+
+    def _push(self, rows, body_id: int, pushes) -> None:
+        """Body ``body_id`` of worlds ``rows`` pushed by ``pushes[i, 0]`` (N) for the first
+        step, as the single environment's ``apply_force``."""
+        where = np.zeros((self.num_envs, 1), np.bool_)
+        where[rows] = True
+        self.batch.apply_forces([body_id], pushes, where=where)
+
     def reset(self, *, seed=None, options=None):
         """Reset every row: ``seed`` an int (row i gets ``seed + i``, as Gymnasium's
         synchronous vector env does), a list of ints or None per row, or None."""

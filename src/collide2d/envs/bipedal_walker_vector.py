@@ -94,18 +94,16 @@ class BipedalWalkerVector(BatchedEnv):
         maker = make()
         gym.Env.reset(maker, seed=0)
         xs, ys, _ = maker._draw_terrain(False)
-        self._template = maker._build(xs, ys, [], 0.0)
-        shapes = self._template._shapes
-        self._edge_start = shapes.vstart[[edge._rows[0] for edge in maker.ground_edges]]
-        self._walker_ids = np.array([b.id for b in (maker.hull, *maker.legs)])
-        self._template_ref = self._joint_refs(maker)
+        template = maker._build(xs, ys, [], 0.0)
         bodies = [maker.hull, *maker.legs]
+        self._use_template(template, maker.ground_edges, bodies)
+        self._walker_ids = np.array([b.id for b in bodies])
+        self._template_ref = self._joint_refs(maker)
         column = {b.id: k for k, b in enumerate(bodies)}
         handles = self._template.joints
         self._joints = np.array([handles.index(j) for j in maker.joints])
         self._ends = np.array([(column[j.body_a.id], column[j.body_b.id])
                                for j in maker.joints])
-        self._drawn = [self._template.bodies.index(b) for b in bodies]
         self._ground0 = (xs, ys)  # env 0's ground line, for drawing
 
     @staticmethod
@@ -142,18 +140,13 @@ class BipedalWalkerVector(BatchedEnv):
             else:  # the same draws, not kept
                 env.np_random.random(W.BipedalWalker.CLOUD_DRAWS)
             pushes[i, 0, 0] = env.np_random.uniform(-W.INITIAL_RANDOM, W.INITIAL_RANDOM)
-            p = np.column_stack((xs, ys))
-            vlocal = batch._worlds[i]._shapes.vlocal
-            vlocal[self._edge_start] = p[:-1]
-            vlocal[self._edge_start + 1] = p[1:]
+            self._ground_line(i, np.column_stack((xs, ys)))
             self._bodies[i] = self._walker_ids
             self._ref[i] = self._template_ref
             if i == 0:
                 self._ground0 = (xs, ys)
         if not self.hardcore:
-            where = np.zeros((self.num_envs, 1), np.bool_)
-            where[rows] = True
-            batch.apply_forces(self._walker_ids[:1], pushes, where=where)
+            self._push(rows, self._walker_ids[0], pushes)
         self._game_over[rows] = False
         self._ground[rows] = False
 

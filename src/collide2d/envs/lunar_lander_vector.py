@@ -90,12 +90,9 @@ class LunarLanderVector(BatchedEnv):
         maker = make()
         gym.Env.reset(maker, seed=0)
         points, _, _ = maker._draw_episode()
-        self._template = maker._build(points, (0.0, 0.0))
-        shapes = self._template._shapes
-        self._edge_start = shapes.vstart[[edge._rows[0] for edge in maker.moon_edges]]
+        self._use_template(maker._build(points, (0.0, 0.0)), maker.moon_edges,
+                           (maker.lander, *maker.legs))
         self._ids = np.array([maker.lander.id])
-        bodies = self._template.bodies
-        self._drawn = [bodies.index(b) for b in (maker.lander, *maker.legs)]
         self._points0 = points  # env 0's moon, for drawing
         self._wind_idx = np.zeros(n, np.int64)
         self._torque_idx = np.zeros(n, np.int64)
@@ -112,8 +109,7 @@ class LunarLanderVector(BatchedEnv):
         """New episodes in ``rows``, in place: each world reset to the template, then the
         episode's draws (on the row's own generator, as the single environment's reset
         makes them) give its moon, its push and its wind phases."""
-        batch = self.batch
-        batch.reset(rows)
+        self.batch.reset(rows)
         pushes = np.zeros((self.num_envs, 1, 2))
         for i, seed in zip(rows.tolist(), seeds, strict=True):
             env = self._envs[i]
@@ -124,19 +120,14 @@ class LunarLanderVector(BatchedEnv):
                 env.np_random.bit_generator.state = self._rng_state[i]
                 env.np_random.random(int(self._used[i]))
             points, push, phases = env._draw_episode()
-            p = np.array(points)
-            vlocal = batch._worlds[i]._shapes.vlocal
-            vlocal[self._edge_start] = p[:-1]
-            vlocal[self._edge_start + 1] = p[1:]
+            self._ground_line(i, points)
             pushes[i, 0] = push
             if phases is not None:
                 self._wind_idx[i], self._torque_idx[i] = phases
             if i == 0:
                 self._points0 = points
             self._draw(i)
-        where = np.zeros((self.num_envs, 1), np.bool_)
-        where[rows] = True
-        batch.apply_forces(self._ids, pushes, where=where)
+        self._push(rows, self._ids[0], pushes)
         self._game_over[rows] = False
         self._ground[rows] = False
 
