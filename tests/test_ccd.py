@@ -279,8 +279,9 @@ def test_bodies_that_ignore_each_other_are_not_swept_against_each_other():
 
 
 def test_any_fast_agrees_with_fast_bodies():
-    # any_fast is the step's test before continuous collision's allocating call: it must be
-    # true exactly when fast_bodies finds a body (each moved 0..2x its smallest extent).
+    # any_fast is the step's test before continuous collision's allocating call in a large
+    # world (sweep_may_hit calls it there): it must be true exactly when fast_bodies finds a
+    # body (each moved 0..2x its smallest extent).
     from collide2d._kernels import ccd
     from collide2d._store import B_AWAKE, DYNAMIC, KINEMATIC, S_ALIVE, STATIC
 

@@ -392,18 +392,19 @@ def _fast(b, com, com0, s_body, s_flags, aabb, n_shapes):
 @njit
 def sweep_may_hit(n_bodies, kind, flags, com, com0, angle, angle0, s_body, s_flags, aabb,
                   n_shapes):
-    """Whether a fast body's sweep can find anything, in a world of at most
-    ``SMALL_WORLD`` live shapes (a larger one: True, without looking). Each solid shape of
-    a fast body, swept by its body's motion, is held in its step-start box stretched by
-    that motion; a hit needs another body's solid shape there, at its step-start box or
-    at its final pose's bound (``_may_meet``), the two tests the sweep makes on smaller
-    boxes. None: the sweep would move nothing and write nothing, and is not called."""
+    """Whether the step's sweep can find anything: in a world of at most ``SMALL_WORLD``
+    live shapes, whether a fast body has something near; in a larger one, whether any body
+    is fast (:func:`any_fast`). Each solid shape of a fast body, swept by its body's motion,
+    is held in its step-start box stretched by that motion; a hit needs another body's
+    solid shape there, at its step-start box or at its final pose's bound (``_may_meet``),
+    the two tests the sweep makes on smaller boxes. False: the sweep would move nothing and
+    write nothing, and is not called."""
     live = 0
     for s in range(n_shapes):
         if s_flags[s] & S_ALIVE:
             live += 1
     if live > SMALL_WORLD:
-        return True
+        return any_fast(n_bodies, kind, flags, com, com0, s_body, s_flags, aabb, n_shapes)
     for s in range(n_shapes):
         if not (s_flags[s] & S_ALIVE) or (s_flags[s] & S_SENSOR):
             continue

@@ -46,10 +46,9 @@ allocate are their own calls, compiled with counting (``_nrt=True``: the broadph
 the narrowphase, the stacks' substep count and weight shedding, continuous collision,
 colouring, restitution's blocks), and none of them hands an allocated array back. Small
 worlds skip some of those calls (``broadphase.small_pairs``; no narrowphase without pairs
-or old contacts; continuous collision only when ``ccd.any_fast`` finds a fast body and, in
-a world of at most ``SMALL_WORLD`` shapes, ``ccd.sweep_may_hit`` finds something it could
-meet): a small world with nothing touching allocates nothing; contacts still allocate in
-the narrowphase.
+or old contacts; continuous collision only when ``ccd.sweep_may_hit`` finds a fast body
+and, in a world of at most ``SMALL_WORLD`` shapes, something it could meet): a small world
+with nothing touching allocates nothing; contacts still allocate in the narrowphase.
 
 A lone world's step is called through ``run_listed`` (its views in a one-item typed list,
 unboxed as one object), or for worlds of more than ``SMALL_WORLD`` shapes ``run_step``
@@ -61,7 +60,7 @@ import numpy as np
 from .._jit import njit
 from .arcade import arcade_response
 from .broadphase import has_sensors, pairs_into, small_pairs
-from .ccd import any_fast, continuous_step, sweep_may_hit
+from .ccd import continuous_step, sweep_may_hit
 from .constants import SENSOR, SOLID
 from .integrate import (
     begin_step,
@@ -444,10 +443,8 @@ def continuous(w, p, t):
     prm = p[0]
     b = w.bodies
     s = w.shapes
-    if any_fast(prm["n_bodies"], b.kind, b.flags, t.com, t.com0, s.body, s.flags, s.aabb,
-                prm["n_shapes"]) and sweep_may_hit(prm["n_bodies"], b.kind, b.flags, t.com,
-                                                   t.com0, b.angle, t.angle0, s.body, s.flags,
-                                                   s.aabb, prm["n_shapes"]):
+    if sweep_may_hit(prm["n_bodies"], b.kind, b.flags, t.com, t.com0, b.angle, t.angle0,
+                     s.body, s.flags, s.aabb, prm["n_shapes"]):
         continuous_step(b, s, w.rules, t.com, t.com0, t.dp, t.angle0, t.dq, t.inv_m,
                         prm["n_bodies"], prm["n_shapes"], prm["slop"], prm["dynamic_response"])
     return 0
