@@ -864,18 +864,23 @@ class World:
         start = clock()
         self._locked = True
         pre_error = None
+        # Each stage is one compiled call on the views in a one-item list (run_stage): a
+        # call with the views themselves would time their unboxing, not the stage.
+        items = _step.listed(w, buffers.view())
         try:
-            for name, fn, per_substep in _step.STAGES:
+            for k, (name, _, per_substep) in enumerate(_step.STAGES):
                 if per_substep:
                     continue
                 t0 = clock()
-                while fn(w, self._params, buffers.view()):
+                while _step.run_stage(items, self._params, k):
                     self._grow(buffers, _step.PAIRS if name == "pairs" else _step.SENSORS)
+                    items = _step.listed(w, buffers.view())
                 times[name] += clock() - t0
                 if name == "collide" and self._params[0]["presolve"]:
                     pre_error = self._pre_solve(buffers)  # as run_step's PRESOLVE return
+                    items = _step.listed(w, buffers.view())
                 if name == "prepare":
-                    self._profile_substeps(w, buffers, times)
+                    self._profile_substeps(items, buffers, times)
         except BaseException:
             self._shapes_dirty = True
             raise
@@ -890,17 +895,17 @@ class World:
                 raise pre_error
         return StepProfile(times, int(buffers.state[0]["substeps"]), total)
 
-    def _profile_substeps(self, w, buffers, times) -> None:
+    def _profile_substeps(self, items, buffers, times) -> None:
         st = buffers.state[0]
         clock = __import__("time").perf_counter
-        substep_stages = [(n, f) for n, f, per in _step.STAGES if per]
+        substep_stages = [(k, name) for k, (name, _, per) in enumerate(_step.STAGES) if per]
         # As run_step's loop (step.substep_loop): contact rows or joints to solve.
         loop = st["n_rows"] > 0 or st["n_joints_on"] > 0
         for sub in range(int(st["substeps"]) if loop else 0):
             st["sub"] = sub
-            for name, fn in substep_stages:
+            for k, name in substep_stages:
                 t0 = clock()
-                fn(w, self._params, buffers.view())
+                _step.run_stage(items, self._params, k)
                 times[name] += clock() - t0
 
     def _check_finite(self) -> None:
