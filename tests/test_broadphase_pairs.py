@@ -479,3 +479,32 @@ def test_world_stores_after_steps():
     scene.kind, scene.n_shapes = b.kind, s.count
     scene.s_type, scene.rules = s.collision_type, w._rules.view()
     assert check_all_modes(scene) > 0
+
+
+@nojit
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 7, 64, 1000])
+def test_argsort_of_distinct_keys_is_numpys(n):
+    # The few-pairs branch of the pair sort orders distinct keys: the one order np.argsort
+    # gives too.
+    key = np.random.default_rng(n).permutation(20 * n + 3)[:n].astype(np.int64)
+    sort = getattr(bp._argsort_distinct, "py_func", bp._argsort_distinct)
+    assert sort(key).tolist() == np.argsort(key).tolist()
+
+
+@nojit
+@pytest.mark.parametrize("m", [1, 2, 9, 64, 65, 300])
+def test_typical_extent_is_the_sample_median(m):
+    # The grid's cell size: the middle value (as np.sort orders them, NaN last) of an evenly
+    # strided sample of at most SIZE_SAMPLE boxes' extents.
+    rng = np.random.default_rng(m)
+    aabb = rng.uniform(-5.0, 5.0, (m, 4))
+    aabb[:, 2:] = aabb[:, :2] + rng.uniform(0.0, 3.0, (m, 2))
+    aabb[0, 2] = np.nan
+    live = np.arange(m, dtype=np.int64)
+    stride = max(1, m // bp.SIZE_SAMPLE)
+    sample = live[::stride]
+    extent = getattr(bp._typical_extent, "py_func", bp._typical_extent)
+    for axis in (0, 1):
+        want = np.sort(aabb[sample, axis + 2] - aabb[sample, axis])[len(sample) // 2]
+        got = extent(aabb, live, axis)
+        assert got == want or (np.isnan(got) and np.isnan(want))

@@ -76,6 +76,61 @@ def _import_arraymath_without_scipy() -> None:
         arraymath.ensure_blas = real
 
 
+def _copy_inlined_ir_once() -> None:
+    """Make Numba's inliner copy an inlined kernel's IR in time linear in its size.
+
+    ``inline="always"`` inlines a callee's IR after copying it (twice) block by block, each
+    block with its own ``copy.deepcopy``; every variable of a block refers to the
+    function's scope, which holds every variable, so each block copies the whole scope
+    again: blocks times variables. For the step's stages, whose inlined callees are large
+    after their own inlining, that copying was a sixth of a cold compile. Here, for
+    inlined collide2d kernels only, the blocks of one copy share one ``deepcopy`` memo, so
+    the scope is copied once; the copy is the same IR (Numba's own IR shares one scope
+    among a function's blocks, and the inliner renames variables from that scope), so the
+    compiled code is too. Any other inlining is left exactly as Numba does it.
+    """
+    import copy
+    import threading
+
+    try:
+        from numba.core import inline_closurecall, ir
+    except ImportError:  # pragma: no cover - a Numba without this layout
+        return
+    worker = getattr(inline_closurecall, "InlineWorker", None)
+    if (worker is None or getattr(inline_closurecall, "copy", None) is not copy
+            or getattr(worker.inline_ir, "_collide2d", False)):
+        return
+    original = worker.inline_ir
+    state = threading.local()
+
+    class _Copy:
+        """The ``copy`` module as the inliner sees it: a block's deep copy shares the
+        memo of the current copy of its IR (keyed by the scope its blocks share)."""
+
+        def __getattr__(self, name):
+            return getattr(copy, name)
+
+        @staticmethod
+        def deepcopy(x, memo=None):
+            memos = getattr(state, "memos", None)
+            if memo is None and memos is not None and isinstance(x, ir.Block):
+                memo = memos.setdefault(id(x.scope), {})
+            return copy.deepcopy(x, memo)
+
+    def inline_ir(self, caller_ir, block, i, callee_ir, callee_freevars, arg_typs=None):
+        outer = getattr(state, "memos", None)
+        mine = str(getattr(callee_ir.func_id, "modname", "")).startswith("collide2d.")
+        state.memos = {} if mine else None
+        try:
+            return original(self, caller_ir, block, i, callee_ir, callee_freevars, arg_typs)
+        finally:
+            state.memos = outer
+
+    inline_ir._collide2d = True
+    inline_closurecall.copy = _Copy()
+    worker.inline_ir = inline_ir
+
+
 #: The package name of the kernels' pure-Python twin (see ``_tiers``): for its modules
 #: :func:`njit` returns the plain function.
 TWIN_PACKAGE = "collide2d._pykernels"
@@ -245,7 +300,8 @@ if JIT_ENABLED:
         against, and the hash secret's symbols, which ``numba.cpython.hashing`` registers
         when imported (the threading layer's come with the code's own re-initialisers). On
         a miss Numba compiles next, so arraymath is imported first, without its scipy
-        probe (:func:`_import_arraymath_without_scipy`)."""
+        probe (:func:`_import_arraymath_without_scipy`), and the inliner's copies are made
+        linear (:func:`_copy_inlined_ir_once`)."""
 
         def load_overload(self, sig, target_context):
             import numba.cpython.hashing  # noqa: F401 - registers symbols; see above
@@ -256,6 +312,7 @@ if JIT_ENABLED:
                 cres = self._load_overload(sig, target_context)
             if cres is None:
                 _import_arraymath_without_scipy()
+                _copy_inlined_ir_once()
             return cres
 
     class _OneSignature(_CPUDispatcher):
@@ -301,7 +358,10 @@ def njit(fn=None, **options):
     def wrap(f):
         if _numba is None or f.__module__.startswith(TWIN_PACKAGE + "."):
             return f
-        opts = {"cache": True, "nogil": True}
+        # No kernel is passed as a first-class function, so none needs the C wrapper Numba
+        # otherwise compiles beside each (for run_step, 1,700 lines of LLVM IR unpacking
+        # its views).
+        opts = {"cache": True, "nogil": True, "no_cfunc_wrapper": True}
         opts.update(options)
         if not JIT_ENABLED:
             return _numba.njit(**opts)(f)

@@ -866,7 +866,7 @@ class World:
         pre_error = None
         # Each stage is one compiled call on the views in a one-item list (run_stage): a
         # call with the views themselves would time their unboxing, not the stage.
-        items = _step.listed(w, buffers.view())
+        items = _step.listed((w, buffers.view()), 1)
         try:
             for k, (name, _, per_substep) in enumerate(_step.STAGES):
                 if per_substep:
@@ -874,11 +874,11 @@ class World:
                 t0 = clock()
                 while _step.run_stage(items, self._params, k):
                     self._grow(buffers, _step.PAIRS if name == "pairs" else _step.SENSORS)
-                    items = _step.listed(w, buffers.view())
+                    items = _step.listed((w, buffers.view()), 1)
                 times[name] += clock() - t0
                 if name == "collide" and self._params[0]["presolve"]:
                     pre_error = self._pre_solve(buffers)  # as run_step's PRESOLVE return
-                    items = _step.listed(w, buffers.view())
+                    items = _step.listed((w, buffers.view()), 1)
                 if name == "prepare":
                     self._profile_substeps(items, buffers, times)
         except BaseException:
@@ -1761,7 +1761,7 @@ class _CompiledStep:
             held = self.lists.get((id(w), id(t)))
             if held is not None and self.list_entry is not None and id(p) in c:
                 return self.list_entry(held[2], p, first)
-            items = _step.listed(w, t) if held is None else held[2]
+            items = _step.listed((w, t), 1) if held is None else held[2]
             result = _step.run_listed(items, p, first)
             self._check_listed(w, p, t, items)
             return result

@@ -130,8 +130,15 @@ def _typical_extent(aabb, live, axis):
     ext = np.empty(k)
     for i in range(k):
         s = live[i * stride]
-        ext[i] = aabb[s, axis + 2] - aabb[s, axis]
-    ext = np.sort(ext)
+        e = aabb[s, axis + 2] - aabb[s, axis]
+        # Insertion into the sorted prefix (at most SIZE_SAMPLE values: np.sort would
+        # compile Numba's quicksort for them, a second of a cold start). NaN goes last,
+        # as np.sort puts it.
+        j = i
+        while j > 0 and (ext[j - 1] > e or (e == e and ext[j - 1] != ext[j - 1])):
+            ext[j] = ext[j - 1]
+            j -= 1
+        ext[j] = e
     return ext[k // 2]
 
 
@@ -355,6 +362,35 @@ def _counting_sort(key, pa, pb, pr, k, n_shapes, oa, ob, orr):
 
 
 @njit
+def _argsort_distinct(key):
+    """The indices that sort ``key``, whose values are distinct (so the order is unique:
+    np.argsort's), by a bottom-up merge sort: np.argsort would compile Numba's quicksort,
+    a second of a cold start."""
+    k = key.shape[0]
+    idx = np.empty(k, dtype=np.int64)
+    for t in range(k):
+        idx[t] = t
+    tmp = np.empty(k, dtype=np.int64)
+    width = 1
+    while width < k:
+        for lo in range(0, k, 2 * width):
+            mid = min(lo + width, k)
+            hi = min(lo + 2 * width, k)
+            i = lo
+            j = mid
+            for o in range(lo, hi):
+                if i < mid and (j >= hi or key[idx[i]] < key[idx[j]]):
+                    tmp[o] = idx[i]
+                    i += 1
+                else:
+                    tmp[o] = idx[j]
+                    j += 1
+        idx, tmp = tmp, idx
+        width *= 2
+    return idx
+
+
+@njit
 def _sort_pairs(pa, pb, pr, k, n_shapes):
     """The first k pairs sorted by (a, b); keys are unique. Many pairs take two counting
     sorts (by b, then stably by a), few a comparison sort."""
@@ -365,7 +401,7 @@ def _sort_pairs(pa, pb, pr, k, n_shapes):
         key = np.empty(k, dtype=np.int64)
         for t in range(k):
             key[t] = pa[t] * n_shapes + pb[t]
-        idx = np.argsort(key)
+        idx = _argsort_distinct(key)
         for t in range(k):
             oa[t] = pa[idx[t]]
             ob[t] = pb[idx[t]]
@@ -463,9 +499,10 @@ def pairs_into(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind,
                             rules, n_shapes, dynamic_response, want)
     k = pa.shape[0]
     if k <= room:
-        out_a[:k] = pa
-        out_b[:k] = pb
-        out_resp[:k] = pr
+        for i in range(k):  # (a slice assignment compiles Numba's shape check)
+            out_a[i] = pa[i]
+            out_b[i] = pb[i]
+            out_resp[i] = pr[i]
     return k
 
 

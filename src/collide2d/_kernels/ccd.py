@@ -430,7 +430,7 @@ def sweep_may_hit(n_bodies, kind, flags, com, com0, angle, angle0, s_body, s_fla
     return False
 
 
-@njit(_nrt=True)
+@njit(_nrt=True, no_cpython_wrapper=True)
 def continuous_step(bodies, shapes, rules, com, com0, dp, angle0, dq, inv_m, n_bodies, n_shapes,
                     slop, dynamic_response):
     """The step's continuous collision: :func:`fast_bodies`, then

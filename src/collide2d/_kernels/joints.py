@@ -5,8 +5,8 @@ with the contact solver's verbs.
 substeps solve (alive, enabled, one body awake and dynamic), marks their bodies for the
 substep loop, works out each one's frame (joint_common) and rescales the warm start when
 the substep count changed; per substep ``warm_start_joints`` applies the accumulated
-impulses, ``solve_joints(use_bias=True)`` solves them before the contacts and
-``relax_joints`` (no bias) after the positions moved; ``store_joints`` turns the impulses
+impulses, ``solve_joints`` solves them before the contacts, with ``use_bias`` True, and again
+without it (the relax pass) after the positions moved; ``store_joints`` turns the impulses
 into reactions (N, N m), breaks the joints past their limits and moves ratchets on.
 Joints run in slot order: the same inputs give the same bits.
 
@@ -240,13 +240,6 @@ def solve_joints(jr, bs, ts, n, h, use_bias):
         else:
             solve_angles(jr, bs, ts, j, e, h, use_bias)
         j = e
-
-
-@njit(inline="always")
-def relax_joints(jr, bs, ts, n, h):
-    # use_bias False as a runtime bool (h < 0.0 never holds), as the solve stage passes
-    # its True: one compiled body per kind serves both passes.
-    solve_joints(jr, bs, ts, n, h, h < 0.0)
 
 
 @njit(inline="always")

@@ -166,13 +166,17 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
                 c_b[m] = b
                 c_resp[m] = pr[i]
                 c_count[m] = o_count[j]
-                c_normal[m] = o_normal[j]
-                c_point[m] = o_point[j]
-                c_sep[m] = o_sep[j]
-                c_id[m] = o_id[j]
-                c_nimp[m] = o_nimp[j]
-                c_timp[m] = o_timp[j]
                 c_flags[m] = o_flags[j]
+                # Element by element: a row assignment compiles Numba's shape check and
+                # its error message, seconds of a first compile.
+                for q in range(2):
+                    c_normal[m, q] = o_normal[j, q]
+                    c_point[m, q, 0] = o_point[j, q, 0]
+                    c_point[m, q, 1] = o_point[j, q, 1]
+                    c_sep[m, q] = o_sep[j, q]
+                    c_id[m, q] = o_id[j, q]
+                    c_nimp[m, q] = o_nimp[j, q]
+                    c_timp[m, q] = o_timp[j, q]
                 old_matched[j] = True
                 m += 1
             continue
@@ -303,7 +307,7 @@ def sensor_pairs(pa, pb, s_vstart, s_vcount, s_radius, vworld, n_shapes, old, n_
     return m
 
 
-@njit(_nrt=True)
+@njit(_nrt=True, no_cpython_wrapper=True)
 def find_sensor_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules,
                       n_shapes, dynamic_response, s_vstart, s_vcount, s_radius, vworld, old,
                       n_old, new):

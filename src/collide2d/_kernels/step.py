@@ -76,7 +76,6 @@ from .islands import update_sleep, wake_islands
 from .joints import (
     narrow_joints,
     prepare_joints,
-    relax_joints,
     solve_joints,
     store_joints,
     warm_start_joints,
@@ -362,20 +361,33 @@ def _pass(a, st, push, use_bias, reverse, subset):
 @njit(inline="always")
 def solve(w, p, t):
     """The biased pass, then the extra passes for light bodies under heavy ones."""
-    st = t.state[0]
-    n_joints = p[0]["n_joints"]
-    push = p[0]["contact_push_speed"]
-    jr, bs, ts = narrow_joints(w.joints, w.bodies, t)
-    a = _contact_arrays(w, t)
-    if st["n_joints_on"] > 0:
-        # use_bias True as a runtime value: the relax pass shares the compiled run functions.
-        solve_joints(jr, bs, ts, n_joints, st["h"], st["h"] > 0.0)
-    if st["n_rows"] > 0:
-        back = st["sub"] % 2 == 1
-        _pass(a, st, push, True, back, False)
-        for extra in range(EXTRA_PASSES if st["n_heavy"] > 0 else 0):
-            _pass(a, st, push, True, (extra % 2 == 0) != back, True)
+    # True as a runtime value: the relax pass shares the joints' compiled pass.
+    joint_pass(w, p, t, t.state[0]["h"] > 0.0)
+    contact_passes(w, p, t)
     return 0
+
+
+@njit(inline="always")
+def joint_pass(w, p, t, use_bias):
+    """One pass over the solved joints (``use_bias`` a runtime bool)."""
+    st = t.state[0]
+    if st["n_joints_on"] > 0:
+        jr, bs, ts = narrow_joints(w.joints, w.bodies, t)
+        solve_joints(jr, bs, ts, p[0]["n_joints"], st["h"], use_bias)
+
+
+@njit(inline="always")
+def contact_passes(w, p, t):
+    """The biased pass over the contact rows, then the extra passes over the light
+    bodies' rows (one compiled pass for all of them: ``subset`` is a runtime bool)."""
+    st = t.state[0]
+    if st["n_rows"] > 0:
+        push = p[0]["contact_push_speed"]
+        a = _contact_arrays(w, t)
+        back = st["sub"] % 2 == 1
+        for q in range(1 + (EXTRA_PASSES if st["n_heavy"] > 0 else 0)):
+            reverse = back if q == 0 else ((q - 1) % 2 == 0) != back
+            _pass(a, st, push, True, reverse, q > 0)
 
 
 @njit(inline="always")
@@ -397,17 +409,18 @@ def relax(w, p, t):
     sweep leans a stack the way it runs (a B = 40 pyramid sheared 0.19 m); forward then
     back cancels the lean. The pair's order alternates by substep: always forward then
     back, a column of boxes rocked for ever (3 boxes at 0.05 m/s, 5 at 0.13 m/s)."""
-    st = t.state[0]
-    n_joints = p[0]["n_joints"]
-    push = p[0]["contact_push_speed"]
-    jr, bs, ts = narrow_joints(w.joints, w.bodies, t)
-    a = _contact_arrays(w, t)
-    if st["n_joints_on"] > 0:
-        relax_joints(jr, bs, ts, n_joints, st["h"])
-    if st["n_rows"] > 0:
-        back = st["sub"] % 2 == 1
-        _pass(a, st, push, False, not back, False)
+    # False as a runtime value (h < 0 never holds): the joints' pass is solve's.
+    joint_pass(w, p, t, t.state[0]["h"] < 0.0)
+    relax_contacts(w, p, t)
     return 0
+
+
+@njit(inline="always")
+def relax_contacts(w, p, t):
+    st = t.state[0]
+    if st["n_rows"] > 0:
+        a = _contact_arrays(w, t)
+        _pass(a, st, p[0]["contact_push_speed"], False, st["sub"] % 2 == 0, False)
 
 
 @njit(inline="always")
@@ -502,7 +515,7 @@ def sensors(w, p, t):
     return 0
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, no_cpython_wrapper=True)
 def run_substeps(w, p, t):
     """The substep loop (without reference counting, as ``run_step``)."""
     st = t.state[0]
@@ -510,9 +523,15 @@ def run_substeps(w, p, t):
         st["sub"] = sub
         integrate_velocities_stage(w, p, t)
         warm_start_stage(w, p, t)
-        solve(w, p, t)
-        integrate_positions_stage(w, p, t)
-        relax(w, p, t)
+        # solve, integrate_positions, relax, with one compiled copy of the joints' pass.
+        for phase in range(2):
+            if phase == 1:
+                integrate_positions_stage(w, p, t)
+            joint_pass(w, p, t, phase == 0)
+            if phase == 0:
+                contact_passes(w, p, t)
+            else:
+                relax_contacts(w, p, t)
     return 0
 
 
@@ -579,11 +598,10 @@ def run_listed(items, p, first):
     return _run_item(items, p, first)
 
 
-@njit
-def listed(w, t):
-    """The one-item list of ``(w, t)`` that ``run_listed`` takes (a typed list, or a plain
-    one in the pure-Python twin: the step's own tier makes it)."""
-    return filled((w, t), 1)
+# ``listed((w, t), 1)``: the one-item list ``run_listed`` takes, made by the step's own
+# tier (a typed list, or a plain one in the pure-Python twin, whichever tier runs the
+# step). It is ``lists.filled``, which the batch compiles for the same item type.
+listed = filled
 
 
 @njit(_nrt=False, no_cpython_wrapper=True)
