@@ -28,12 +28,17 @@ from .constants import (
     SENSOR,
     SMALL_WORLD,
     SOLID,
+    STATIC,
 )
 
 # Pair responses.
 
 # Boxes sampled for the typical box size (the grid's cell size).
 SIZE_SAMPLE = 64
+
+# A world of few moving shapes among many fixed ones pairs each mover with every box and
+# sorts what it finds (small_pairs); past this many pairs the grid is cheaper.
+MOVER_PAIRS = 64
 
 
 @njit(inline="always")
@@ -457,16 +462,27 @@ def find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind,
 @njit
 def small_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules,
                 n_shapes, dynamic_response, want, out_a, out_b, out_resp, room):
-    """:func:`find_pairs` of a world of at most :data:`SMALL_WORLD` live shapes, by testing
-    every two boxes: the same pairs in the same order (a < b, sorted), written to ``out_*``
-    while fewer than ``room``. Returns their number, or -1 for a larger world. Allocates
-    nothing."""
+    """:func:`find_pairs` without the grid: the same pairs in the same order (a < b,
+    sorted), written to ``out_*`` while fewer than ``room`` (in order only when all fit);
+    returns their number, or -1 where the grid is cheaper. Allocates nothing.
+
+    A world of at most :data:`SMALL_WORLD` live shapes tests every two boxes. A larger one
+    with at most that many live shapes on bodies that are not static (a terrain, a track or
+    a tile map under a few bodies) tests each of those against every box: two static
+    bodies never make a pair. It sorts the pairs found, at most :data:`MOVER_PAIRS`."""
     m = 0
+    movers = 0
     for s in range(n_shapes):
         if _in_sweep(s_flags[s], want):
             m += 1
-            if m > SMALL_WORLD:
-                return -1
+            if kind[s_body[s]] != STATIC:
+                movers += 1
+    if m > SMALL_WORLD:
+        if movers > SMALL_WORLD:
+            return -1
+        return _mover_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind,
+                            rules, n_shapes, dynamic_response, want, out_a, out_b, out_resp,
+                            room)
     k = 0
     for a in range(n_shapes):
         if not _in_sweep(s_flags[a], want):
@@ -487,6 +503,56 @@ def small_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind
                 out_b[k] = b
                 out_resp[k] = resp
             k += 1
+    return k
+
+
+@njit
+def _mover_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules,
+                 n_shapes, dynamic_response, want, out_a, out_b, out_resp, room):
+    """small_pairs' pairs of shapes on moving bodies (not static) with every box, sorted,
+    or -1 past MOVER_PAIRS pairs."""
+    k = 0
+    for i in range(n_shapes):
+        if not _in_sweep(s_flags[i], want) or kind[s_body[i]] == STATIC:
+            continue
+        for j in range(n_shapes):
+            # (The box test first: most boxes are far from a mover.)
+            if (j == i or aabb[j, 0] > aabb[i, 2] or aabb[j, 2] < aabb[i, 0]
+                    or aabb[j, 1] > aabb[i, 3] or aabb[j, 3] < aabb[i, 1]):
+                continue
+            if not _in_sweep(s_flags[j], want):
+                continue
+            if j < i and kind[s_body[j]] != STATIC:
+                continue  # two movers: found from the lower row
+            a = min(i, j)
+            b = max(i, j)
+            resp = _pair_response(a, b, s_body, s_flags, s_category, s_mask, s_group, s_type,
+                                  kind, rules, dynamic_response)
+            if resp != want:
+                continue
+            if k == MOVER_PAIRS:
+                return -1
+            if k < room:
+                out_a[k] = a
+                out_b[k] = b
+                out_resp[k] = resp
+            k += 1
+    if k <= room:
+        # Insertion sort by (a, b): few pairs, mostly in order already.
+        for u in range(1, k):
+            a = out_a[u]
+            b = out_b[u]
+            r = out_resp[u]
+            key = a * n_shapes + b
+            v = u
+            while v > 0 and out_a[v - 1] * n_shapes + out_b[v - 1] > key:
+                out_a[v] = out_a[v - 1]
+                out_b[v] = out_b[v - 1]
+                out_resp[v] = out_resp[v - 1]
+                v -= 1
+            out_a[v] = a
+            out_b[v] = b
+            out_resp[v] = r
     return k
 
 

@@ -65,6 +65,7 @@ COLOURS = 64
 
 # Worlds of at most this many live shapes take the small-world paths: pairs by testing
 # every two boxes (broadphase.small_pairs: below it, building the grid costs more than the
-# tests it saves), continuous collision only when a fast body has something near
+# tests it saves; so does a world with at most this many on bodies that move), continuous
+# collision only when a fast body has something near
 # (ccd.sweep_may_hit), and the lone world's one-list entry (World._CompiledStep).
 SMALL_WORLD = 32
