@@ -1268,7 +1268,7 @@ class World:
         callbacks raise, the others still run and get every event; the first exception is
         raised again once all have run."""
         cb = self._callbacks
-        if not any(cb.values()):
+        if not any(cb.values()) or not self._may_have_events():
             return
         calls = []
         c = self._contacts.rows()
@@ -1313,6 +1313,27 @@ class World:
                             first_error = exc
         if first_error is not None:
             raise first_error
+
+    def _may_have_events(self) -> bool:
+        """Whether a registered callback could have an event this step: a row that began,
+        one that ended, or (for ``contact_persist``) any row at all. A look at the tables'
+        flags, where building the events (masks and views of every field) costs tens of
+        microseconds a step, most of a small world's step in a game or an environment
+        that listens for begin and end."""
+        cb = self._callbacks
+        c = self._contacts
+        if cb["contact_persist"] and c.count:
+            return True
+        if cb["contact_begin"] and c.table.began[:c.count].any():
+            return True
+        old = self._step_buffers.contacts
+        if cb["contact_end"] and old.table.ended[:old.count].any():
+            return True
+        s = self._sensors
+        if cb["sensor_begin"] and s.table.began[:s.count].any():
+            return True
+        gone = self._step_buffers.sensors
+        return bool(cb["sensor_end"]) and bool(gone.table.ended[:gone.count].any())
 
     def on_joint_break(self, fn: Callable) -> Callable:
         """Register ``fn(joint)``, called after each step for every joint that broke in it
