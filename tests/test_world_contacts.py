@@ -230,6 +230,39 @@ def test_contact_events_begin_persist_end():
     assert not world.contacts().shape_a.size
 
 
+def _bouncing_scene():
+    """Balls bouncing on the ground (begin and end again and again) and falling through a
+    sensor strip (its begin and end)."""
+    world = c2d.World(gravity=(0.0, -10.0))
+    _ground(world)
+    world.add_body(kind="static", position=(0.0, 3.0)).add_box(30.0, 0.5, sensor=True)
+    for i, e in enumerate((0.3, 0.6, 0.9)):
+        world.add_body(position=(3.0 * i - 3.0, 5.0 + i)).add_circle(0.3, elasticity=e)
+    return world
+
+
+@pytest.mark.parametrize("kind", ["contact_begin", "contact_end", "sensor_begin",
+                                  "sensor_end"])
+def test_one_kind_of_callback_sees_the_events_every_kind_sees(kind):
+    # The step skips building events when no row began or ended (World._may_have_events).
+    # A world listening for one kind must get the same events, step by step, as one
+    # listening for every kind, whose persist callback always builds them.
+    alone, every = _bouncing_scene(), _bouncing_scene()
+    got, want = [], []
+    getattr(alone, "on_" + kind)(lambda ev: got.append((alone.time, ev.shape_a.id,
+                                                        ev.shape_b.id)))
+    for name in ("contact_begin", "contact_persist", "contact_end", "sensor_begin",
+                 "sensor_end"):
+        log = want if name == kind else []
+        getattr(every, "on_" + name)(lambda ev, log=log: log.append(
+            (every.time, ev.shape_a.id, ev.shape_b.id)))
+    for _ in range(240):
+        alone.step(DT)
+        every.step(DT)
+    assert len(want) >= 3  # each ball, at least once
+    assert got == want
+
+
 def test_contact_impulse_of_resting_box_is_weight_times_dt():
     # A resting 2 kg box is held by a 20 N normal force: 20 N * dt of impulse per step.
     world = c2d.World(gravity=(0.0, -G), sleeping=False)
