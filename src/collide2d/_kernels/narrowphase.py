@@ -16,7 +16,7 @@ impulses, and a touching flag.
 import numpy as np
 
 from .._jit import njit
-from .broadphase import find_pairs
+from .broadphase import MOVER_PAIRS, find_pairs, small_pairs
 from .constants import B_AWAKE, C_PASSING, C_TOUCHING, DYNAMIC, IGNORE, KINEMATIC, SENSOR
 from .sat import collide, collide_polygons, shape_distance, vertex_normals
 
@@ -313,9 +313,22 @@ def find_sensor_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type
                       n_old, new):
     """The sensor step: candidate sensor pairs (broadphase) and :func:`sensor_pairs` of
     them. Returns (rows written, 0), or (0, candidates) when the candidates do not fit the
-    table ``new``. Its own call with reference counting: the candidates are allocated."""
-    qa, qb, _ = find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind,
-                           rules, n_shapes, dynamic_response, SENSOR)
+    table ``new``. Its own call with reference counting: the candidates are allocated.
+
+    The candidates come from ``small_pairs`` when it finds at most ``MOVER_PAIRS`` (a few
+    moving shapes among many fixed ones: a car on a track of sensor tiles), else from the
+    grid; both give the same pairs in the same order."""
+    qa = np.empty(MOVER_PAIRS, dtype=np.int64)
+    qb = np.empty(MOVER_PAIRS, dtype=np.int64)
+    qr = np.empty(MOVER_PAIRS, dtype=np.int8)
+    k = small_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules,
+                    n_shapes, dynamic_response, SENSOR, qa, qb, qr, MOVER_PAIRS)
+    if 0 <= k <= MOVER_PAIRS:
+        qa = qa[:k]
+        qb = qb[:k]
+    else:
+        qa, qb, _ = find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type,
+                               kind, rules, n_shapes, dynamic_response, SENSOR)
     if qa.shape[0] > new.a.shape[0]:
         return 0, qa.shape[0]
     return sensor_pairs(qa, qb, s_vstart, s_vcount, s_radius, vworld, n_shapes, old, n_old,
