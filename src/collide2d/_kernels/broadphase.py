@@ -477,9 +477,9 @@ def small_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind
             m += 1
             if kind[s_body[s]] != STATIC:
                 movers += 1
+                if movers > SMALL_WORLD:
+                    return -1  # (so more than SMALL_WORLD live shapes too: no more to count)
     if m > SMALL_WORLD:
-        if movers > SMALL_WORLD:
-            return -1
         return _mover_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind,
                             rules, n_shapes, dynamic_response, want, out_a, out_b, out_resp,
                             room)

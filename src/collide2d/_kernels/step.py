@@ -417,6 +417,7 @@ def relax(w, p, t):
 
 @njit(inline="always")
 def relax_contacts(w, p, t):
+    """The unbiased pass over the contact rows, in the order opposite to the biased one."""
     st = t.state[0]
     if st["n_rows"] > 0:
         a = _contact_arrays(w, t)
