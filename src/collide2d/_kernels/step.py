@@ -44,7 +44,10 @@ stage reads from the views and drops it again, a few thousand counts a step, mos
 small world's step. Without counting nothing may be allocated there, so the kernels that
 allocate are their own calls, compiled with counting (``_nrt=True``: the broadphase's grid,
 the narrowphase, the stacks' substep count and weight shedding, continuous collision,
-colouring, restitution's blocks), and none of them hands an allocated array back. Small
+colouring, restitution's blocks), and none of them hands an allocated array back. Their
+hot loops that allocate nothing are their own calls without counting again (the grid's
+sweep, ``small_pairs``): a counted loop pays atomics wherever it reads a view's field or
+passes arrays to a call that is not inlined. Small
 worlds skip some of those calls (``broadphase.small_pairs``; no narrowphase without pairs
 or old contacts; continuous collision only when ``ccd.sweep_may_hit`` finds a fast body
 and, in a world of at most ``SMALL_WORLD`` shapes, something it could meet): a small world
