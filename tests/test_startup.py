@@ -187,6 +187,29 @@ def test_a_kernel_called_with_constants_compiles_once():
     assert len(pick.signatures) == 1
 
 
+def test_a_kernel_without_reference_counting_may_not_hand_back_an_array():
+    """A kernel compiled with ``_nrt=False`` that returns an array (here its own argument,
+    which Numba accepts) would leave its counted caller dropping a reference it never got:
+    ``_jit`` refuses it. Scalars and tuples of scalars come back as usual."""
+    from collide2d import _jit
+
+    if not _jit.JIT_ENABLED:
+        pytest.skip("nothing is compiled without Numba")
+    import numpy as np
+
+    @_jit.njit(_nrt=False, cache=False)
+    def same(a):
+        return a
+
+    @_jit.njit(_nrt=False, cache=False)
+    def pair(a, k):
+        return a[k], k + 1
+
+    with pytest.raises(TypeError, match="without reference counting"):
+        same(np.zeros(2))
+    assert pair(np.array([4.0, 5.0]), 1) == (5.0, 2)
+
+
 def test_every_kernel_one_signature_after_a_step_a_query_and_particles():
     """Kernels outside the solvers (whose passes compile per ``use_bias`` on purpose) are
     cached for one signature after the step, the queries, the geometry batch forms and a

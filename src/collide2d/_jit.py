@@ -323,6 +323,18 @@ if JIT_ENABLED:
         compiled ten times for one step, a raycast and a mover's move, each copy a few
         seconds of a cold start. Calls from Python already pass plain types."""
 
+        def add_overload(self, cres):
+            # A kernel compiled without reference counting hands back no counted reference:
+            # a caller with counting would release one it never got (freed memory, read
+            # later). Only scalars and tuples of scalars may come back from one.
+            if self.targetoptions.get("_nrt") is False:
+                ret = cres.signature.return_type
+                if cres.target_context.data_model_manager[ret].contains_nrt_meminfo():
+                    raise TypeError(
+                        f"{self.py_func.__qualname__} is compiled without reference counting "
+                        f"(_nrt=False) but returns {ret}")
+            super().add_overload(cres)
+
         def get_call_template(self, args, kws):
             args = tuple(_types.unliteral(a) for a in args)
             kws = {k: _types.unliteral(v) for k, v in kws.items()}

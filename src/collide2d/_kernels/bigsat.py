@@ -22,12 +22,12 @@ from .sat import _polygon_normal
 LARGE = 4096
 
 
-@njit
+@njit(_nrt=False)
 def _proj(mx, my, px, py, v, off, i):
     return mx * (v[off + i, 0] - px) + my * (v[off + i, 1] - py)
 
 
-@njit
+@njit(_nrt=False)
 def _walk_min(mx, my, px, py, v, off, n, j):
     """From vertex j, walk forward while the projection does not grow (at most n steps)."""
     s = _proj(mx, my, px, py, v, off, j)
@@ -41,7 +41,7 @@ def _walk_min(mx, my, px, py, v, off, n, j):
     return j, s
 
 
-@njit
+@njit(_nrt=False)
 def _start_min(mx, my, px, py, v, off, n):
     best = math.inf
     jb = 0
@@ -53,7 +53,7 @@ def _start_min(mx, my, px, py, v, off, n):
     return jb
 
 
-@njit
+@njit(_nrt=False)
 def max_separation_walk(va, offa, na, vb, offb, nb):
     """``sat.max_separation`` (no translation) for convex CCW polygons, in O(na + nb)."""
     best = -math.inf
@@ -80,7 +80,7 @@ def max_separation_walk(va, offa, na, vb, offb, nb):
     return best, bk, bmx, bmy, bib
 
 
-@njit
+@njit(_nrt=False)
 def separation_large(va, offa, na, vb, offb, nb):
     """Largest separation over both polygons' faces: (sep, n_ab_x, n_ab_y) with the axis
     chosen as ``sat.shape_distance`` chooses it. sep < 0 is the penetration depth (negated);
@@ -93,7 +93,7 @@ def separation_large(va, offa, na, vb, offb, nb):
     return sb, -mbx, -mby
 
 
-@njit
+@njit(_nrt=False)
 def _extremes(mx, my, v, off, n, jmin, jmax):
     """Min and max of m . x over a convex outline, walking forward from jmin and jmax."""
     jmin, lo = _walk_min(mx, my, 0.0, 0.0, v, off, n, jmin)
@@ -101,7 +101,7 @@ def _extremes(mx, my, v, off, n, jmin, jmax):
     return jmin, jmax, lo, -hi
 
 
-@njit
+@njit(_nrt=False)
 def sweep_large(va, offa, na, vb, offb, nb, wx, wy, t_max):
     """``sat.sweep_sat`` for two large convex polygons: (hit, time, push_x, push_y)."""
     t_enter = -math.inf
@@ -153,12 +153,12 @@ def sweep_large(va, offa, na, vb, offb, nb, wx, wy, t_max):
     return True, t_enter, pnx, pny
 
 
-@njit
+@njit(_nrt=False)
 def is_large(na, ra, nb, rb):
     return na >= 3 and nb >= 3 and ra == 0.0 and rb == 0.0 and na * nb > LARGE
 
 
-@njit
+@njit(_nrt=False)
 def sweep_pair_large(va, offa, na, vb, offb, nb, wx, wy, t_max):
     """``sat.sweep_pair`` for two large polygons: (hit, time, push_x, push_y, depth)."""
     d0, nx0, ny0 = separation_large(va, offa, na, vb, offb, nb)

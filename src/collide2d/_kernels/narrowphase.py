@@ -27,7 +27,7 @@ TOUCH_SLOP = 0.005
 ONE_WAY_COS = 0.5
 
 
-@njit
+@njit(_nrt=False)
 def _point_speed(b, px, py, dx, dy, pos, rot, local_com, vel, angvel):
     """Velocity of body b's point (px, py) along (dx, dy)."""
     c = rot[b, 0]
@@ -38,7 +38,7 @@ def _point_speed(b, px, py, dx, dy, pos, rot, local_com, vel, angvel):
             + (vel[b, 1] + angvel[b] * (px - cx)) * dy)
 
 
-@njit
+@njit(_nrt=False)
 def _one_way_blocks(o, x, nx, ny, px, py, s_body, one_way, pos, rot, local_com, vel, angvel):
     """Does one-way shape row ``o`` block row ``x``, meeting it with normal (nx, ny) from o
     to x at (px, py)? Only what arrives from the side its direction points to, moving
@@ -57,7 +57,7 @@ def _one_way_blocks(o, x, nx, ny, px, py, s_body, one_way, pos, rot, local_com, 
     return rel <= 0.0
 
 
-@njit
+@njit(_nrt=False)
 def _active(kind, flags, vx, vy, w):
     """A body whose motion can change a contact: awake dynamic, or moving kinematic."""
     # Scalars, not the body arrays: Numba keeps an atomic reference count per array argument

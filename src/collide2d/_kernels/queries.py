@@ -36,7 +36,7 @@ MOTION_TOL = 1e-3
 MAX_PIECES = 256
 
 
-@njit
+@njit(_nrt=False)
 def passes(category, mask, flags, body, f_category, f_mask, f_sensors, f_exclude):
     """Does the query filter accept a row with these filter bits, flags and body slot?
     (Scalars, not the row arrays: passing arrays into a callee costs reference counting.)"""
@@ -50,7 +50,7 @@ def passes(category, mask, flags, body, f_category, f_mask, f_sensors, f_exclude
     return True
 
 
-@njit
+@njit(_nrt=False)
 def ray_convex(ax, ay, dx, dy, verts, off, n, t_max):
     """Cyrus-Beck for a convex CCW polygon (radius 0) along a + t d, t in [0, t_max].
 
@@ -95,7 +95,7 @@ def ray_convex(ax, ay, dx, dy, verts, off, n, t_max):
     return t_in, mx / ml, my / ml
 
 
-@njit
+@njit(_nrt=False)
 def ray_row(ax, ay, bx, by, t_max, vworld, off, n, r):
     """First hit of a->b on one row (``vworld[off:off+n]`` rounded by r) within fraction
     [0, t_max]: (t, nx, ny), t = inf for none."""
@@ -109,7 +109,7 @@ def ray_row(ax, ay, bx, by, t_max, vworld, off, n, r):
     return t, nx, ny
 
 
-@njit
+@njit(_nrt=False)
 def ray_row_moving(ax, ay, bx, by, t_max, vworld, off, n, r, dth, c0x, c0y, c1x, c1y):
     """First hit of a point moving straight from a to b against a row whose body moved
     during the same time, its centre of mass from c0 to c1 (straight) while turning by dth.
@@ -157,7 +157,7 @@ def ray_row_moving(ax, ay, bx, by, t_max, vworld, off, n, r, dth, c0x, c0y, c1x,
     return math.inf, 0.0, 0.0, 0.0, 0.0
 
 
-@njit
+@njit(_nrt=False)
 def _slab_axis(a, d, inv, lo, hi, t0, t1):
     """[t0, t1] narrowed to where a + t d lies in [lo, hi] on one axis (empty: t0 > t1)."""
     if d != 0.0:
@@ -171,7 +171,7 @@ def _slab_axis(a, d, inv, lo, hi, t0, t1):
     return t0, t1
 
 
-@njit
+@njit(_nrt=False)
 def slab(ax, ay, dx, dy, idx, idy, lox, loy, hix, hiy, t_max):
     """Entry fraction of a + t d (t in [0, t_max]) into the box, inf when it misses.
     ``idx`` / ``idy`` are 1/dx, 1/dy (unused where dx or dy is 0)."""

@@ -31,7 +31,7 @@ CLIP_ID = 1 << 40  # clipped points; a closest-feature point has id 0
 FLIP_TOL = 0.0005
 
 
-@njit
+@njit(_nrt=False)
 def axis_count(n):
     if n >= 3:
         return n
@@ -40,7 +40,7 @@ def axis_count(n):
     return 0
 
 
-@njit(error_model="numpy")
+@njit(error_model="numpy", _nrt=False)
 def _polygon_normal(verts, off, n, k):
     """Outward unit normal of polygon face k, (0, 0) for a zero-length edge. Every path
     (shape_axis, vertex_normals) uses this formula, so cached normals are bit-identical."""
@@ -86,7 +86,7 @@ def vertex_normals(verts, vstart, vcount, n_shapes, out):
         out[r, 1] = ny[r]
 
 
-@njit(error_model="numpy")
+@njit(error_model="numpy", _nrt=False)
 def _unit_normals(ex, ey, nx, ny):
     """Unit normals (ey, -ex) / |e| of the edge vectors e, (0, 0) for a zero edge:
     _polygon_normal's formula, bit for bit, over flat arrays so that LLVM vectorises the loop
@@ -100,7 +100,7 @@ def _unit_normals(ex, ey, nx, ny):
         ny[r] = -x / el if nz else 0.0
 
 
-@njit
+@njit(_nrt=False)
 def shape_axis(verts, off, n, k):
     """Axis k of a shape: (mx, my, px, py, is_face); m outward unit, p a vertex on the
     supporting line (p maximises m . x over the shape). A zero m means a degenerate edge."""
@@ -110,7 +110,7 @@ def shape_axis(verts, off, n, k):
     return _segment_axis(verts[off, 0], verts[off, 1], verts[off + 1, 0], verts[off + 1, 1], k)
 
 
-@njit(error_model="numpy")
+@njit(error_model="numpy", _nrt=False)
 def _segment_axis(x0, y0, x1, y1, k):
     """shape_axis of segment (x0, y0)-(x1, y1)."""
     ex = x1 - x0
@@ -129,7 +129,7 @@ def _segment_axis(x0, y0, x1, y1, k):
     return -ex, -ey, x0, y0, False
 
 
-@njit
+@njit(_nrt=False)
 def max_separation(va, offa, na, vb, offb, nb, dx, dy):
     """Largest separation of B from A over A's axes, with A translated by (dx, dy).
 
@@ -214,7 +214,7 @@ def _polygon_separation(va, offa, na, nrma, noffa, vb, offb, nb):
     return best, bk, bmx, bmy
 
 
-@njit
+@njit(_nrt=False)
 def closest_segment_segment(p1x, p1y, q1x, q1y, p2x, p2y, q2x, q2y):
     """Closest points between segments p1-q1 and p2-q2 (either may be a point).
 
@@ -262,13 +262,13 @@ def closest_segment_segment(p1x, p1y, q1x, q1y, p2x, p2y, q2x, q2y):
     return ddx * ddx + ddy * ddy, c1x, c1y, c2x, c2y
 
 
-@njit
+@njit(_nrt=False)
 def _edge_count(n):
     # A polygon has n edges, a segment one, a point one degenerate "edge".
     return n if n >= 3 else 1
 
 
-@njit
+@njit(_nrt=False)
 def core_distance(va, offa, na, vb, offb, nb, dx, dy):
     """Exact distance between the cores of two shapes that do not overlap (A moved by d).
 
@@ -303,7 +303,7 @@ def core_distance(va, offa, na, vb, offb, nb, dx, dy):
     return 0.0, 0.0, -1.0, cax, cay, cbx, cby
 
 
-@njit
+@njit(_nrt=False)
 def shape_distance(va, offa, na, ra, vb, offb, nb, rb, dx, dy, exact):
     """Signed distance between two rounded convex shapes, A translated by (dx, dy).
 
@@ -349,7 +349,7 @@ def shape_distance(va, offa, na, ra, vb, offb, nb, rb, dx, dy, exact):
     return (sb - rsum, -mbx, -mby, pax, pay, pax - sb * mbx, pay - sb * mby)
 
 
-@njit
+@njit(_nrt=False)
 def sweep_sat(va, offa, na, vb, offb, nb, wx, wy, t_max):
     """Swept SAT for two polygons (radius 0), A moving by w per unit time relative to B.
 
@@ -409,7 +409,7 @@ def sweep_sat(va, offa, na, vb, offb, nb, wx, wy, t_max):
     return True, t_enter, pnx, pny
 
 
-@njit
+@njit(_nrt=False)
 def sweep_rounded(va, offa, na, ra, vb, offb, nb, rb, wx, wy, t_max, tol):
     """Time of impact for rounded shapes by conservative advancement with Newton steps.
 
@@ -432,7 +432,7 @@ def sweep_rounded(va, offa, na, ra, vb, offb, nb, rb, wx, wy, t_max, tol):
     return False, math.nan, 0.0, 0.0
 
 
-@njit
+@njit(_nrt=False)
 def sweep_pair(va, offa, na, ra, vb, offb, nb, rb, wx, wy, t_max):
     """Swept test for any two convex shapes: (hit, time, push_x, push_y, depth).
 
@@ -455,7 +455,7 @@ def sweep_pair(va, offa, na, ra, vb, offb, nb, rb, wx, wy, t_max):
     return hit, t, px, py, 0.0
 
 
-@njit
+@njit(_nrt=False)
 def collide(va, offa, na, ra, vb, offb, nb, rb, margin, out_pts, out_sep, out_ids):
     """Contact manifold between two convex shapes in one frame.
 
@@ -713,7 +713,7 @@ def _clip_incident(v11x, v11y, v12x, v12y, rr, mx, my, v21x, v21y, v22x, v22y, r
             vux + hu * mx, vuy + hu * my, sep_u - rsum, keep1)
 
 
-@njit
+@njit(_nrt=False)
 def _face_ends(n, k):
     """Vertex indices (relative to the shape's offset) of face k, in its CCW direction; a
     segment's face 1 runs back from vertex 1 to vertex 0."""
@@ -724,7 +724,7 @@ def _face_ends(n, k):
     return 1, 0
 
 
-@njit
+@njit(_nrt=False)
 def _closest_contact(va, offa, na, ra, vb, offb, nb, rb, margin, out_pts, out_sep, out_ids):
     """One contact from the closest features (circles, vertex-vertex, no face overlap)."""
     d, nx, ny, pax, pay, pbx, pby = shape_distance(va, offa, na, ra, vb, offb, nb, rb,

@@ -15,7 +15,7 @@ from .._jit import njit
 PARALLEL_EPS = 1e-12
 
 
-@njit
+@njit(_nrt=False)
 def segment_segment(ax, ay, bx, by, cx, cy, dx, dy):
     """Intersection of closed segments a->b and c->d: (hit, t, u), point = a + t(b-a).
 
@@ -75,7 +75,7 @@ def segment_segment(ax, ay, bx, by, cx, cy, dx, dy):
     return True, t, u
 
 
-@njit
+@njit(_nrt=False)
 def point_in_polygon(px, py, verts, off, n):
     """Even-odd crossing test (Haines' crossings test): concave and self-intersecting too."""
     inside = False
@@ -93,7 +93,7 @@ def point_in_polygon(px, py, verts, off, n):
     return inside
 
 
-@njit
+@njit(_nrt=False)
 def point_in_shape(px, py, verts, off, n, radius):
     """Closed containment for a convex shape rounded by ``radius`` (circles, capsules too)."""
     if n >= 3:
@@ -120,7 +120,7 @@ def point_in_shape(px, py, verts, off, n, radius):
     return False
 
 
-@njit
+@njit(_nrt=False)
 def point_segment_dist2(px, py, ax, ay, bx, by):
     """Squared distance from p to the closed segment a-b."""
     ex = bx - ax
@@ -135,7 +135,7 @@ def point_segment_dist2(px, py, ax, ay, bx, by):
     return dx * dx + dy * dy
 
 
-@njit
+@njit(_nrt=False)
 def _ray_circle(ax, ay, rx, ry, cx, cy, radius):
     """Both roots t1 <= t2 of |a + t r - c| = radius (NaN, NaN when the line misses)."""
     fx = ax - cx
@@ -163,7 +163,7 @@ def _ray_circle(ax, ay, rx, ry, cx, cy, radius):
     return t1, t2
 
 
-@njit
+@njit(_nrt=False)
 def raycast_shape(ax, ay, bx, by, verts, off, n, radius):
     """First crossing of the shape's boundary along a->b: (fraction, nx, ny, edge).
 
@@ -222,7 +222,7 @@ def raycast_shape(ax, ay, bx, by, verts, off, n, radius):
     return best, bnx, bny, bedge
 
 
-@njit
+@njit(_nrt=False)
 def _on_cap(verts, off, n, i, dx, dy):
     """Is direction d from vertex i inside the cone of outward normals between its edges?"""
     h = i - 1 if i > 0 else n - 1
@@ -239,7 +239,7 @@ def _on_cap(verts, off, n, i, dx, dy):
     return n0x * dy - n0y * dx >= 0.0 and dx * n1y - dy * n1x >= 0.0
 
 
-@njit
+@njit(_nrt=False)
 def clip_segment(ax, ay, bx, by, verts, off, n, radius):
     """The closed part of a->b inside a convex polygon (radius 0) or a circle (n == 1).
 
@@ -309,7 +309,7 @@ def clip_segment(ax, ay, bx, by, verts, off, n, radius):
     return True, t0, t1, n0x, n0y, n1x, n1y
 
 
-@njit
+@njit(_nrt=False)
 def segment_intersection_batch(a, b, c, d, hit, point, t_out, u_out):
     """Row-wise :func:`segment_segment` over (N, 2) arrays."""
     for k in range(a.shape[0]):
@@ -322,13 +322,13 @@ def segment_intersection_batch(a, b, c, d, hit, point, t_out, u_out):
         point[k, 1] = a[k, 1] + t * (b[k, 1] - a[k, 1])
 
 
-@njit
+@njit(_nrt=False)
 def points_in_polygon_batch(pts, verts, off, n, out):
     for k in range(pts.shape[0]):
         out[k] = point_in_polygon(pts[k, 0], pts[k, 1], verts, off, n)
 
 
-@njit
+@njit(_nrt=False)
 def clip_segment_batch(starts, ends, verts, off, n, radius, hit, t_in, t_out, n_in, n_out):
     for k in range(starts.shape[0]):
         h, t0, t1, ax, ay, bx, by = clip_segment(starts[k, 0], starts[k, 1], ends[k, 0],
@@ -342,7 +342,7 @@ def clip_segment_batch(starts, ends, verts, off, n, radius, hit, t_in, t_out, n_
         n_out[k, 1] = by
 
 
-@njit
+@njit(_nrt=False)
 def segment_pool_first(starts, ends, verts, offs, counts, radii, aabbs,
                        hit, shape, fraction, point, normal, edge):
     """First boundary crossing of each segment over every shape of a pool (brute force with

@@ -292,9 +292,11 @@ def _events_world(ss, cw, cb, parity, n_contacts, prev_contacts, type_a, type_b,
     return 0
 
 
-@njit(inline="always")
+@njit(_nrt=False)
 def _tree_is_current(s, n_shapes, fc, fm, fs, none, boxes, items, k):
-    """True when the shapes the filter accepts, and their boxes, are those of the tree."""
+    """True when the shapes the filter accepts, and their boxes, are those of the tree.
+    A call without reference counting: inlined into the counted ray cast, every read of a
+    field of ``s`` counted references atomically, for every shape of every world."""
     j = 0
     for r in range(n_shapes):
         if not (s.flags[r] & S_ALIVE) or not passes(s.category[r], s.mask[r], s.flags[r],
