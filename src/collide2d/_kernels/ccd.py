@@ -66,7 +66,7 @@ def body_rows(s_body, s_flags, n_shapes, n_bodies):
     return group_by(key, n_bodies)
 
 
-@njit
+@njit(_nrt=False)
 def _first_hit(b, cx, cy, c, sn, wx, wy, local_com, start, rows, kind, shapes, rules,
                verts, boxes, targets, cls, nt, bullet, dynamic_response, buf, slop, com, com0,
                angle, angle0, placed):
@@ -184,7 +184,7 @@ def fast_bodies(n_bodies, kind, flags, com, com0, s_body, s_flags, aabb, n_shape
     return fast[:k]
 
 
-@njit
+@njit(_nrt=False)
 def _target_classes(kind, flags, inv_m, s_body, s_flags, n_shapes, cls, targets):
     """Each live solid shape row's class (``cls``) and the rows that are targets, in row
     order; returns their number."""
@@ -209,7 +209,7 @@ def _target_classes(kind, flags, inv_m, s_body, s_flags, n_shapes, cls, targets)
     return nt
 
 
-@njit
+@njit(_nrt=False)
 def _one_way_blocks(ux, uy, angle, px, py):
     """Whether a one-way shape with local direction (ux, uy), on a body at ``angle``, blocks
     a body it pushes along (px, py) (from the shape to the body): the push within 60 degrees
@@ -253,7 +253,7 @@ def _place_final(t, d, s_vstart, s_vcount, s_radius, vlocal, com, angle, local_c
     boxes[t, 3] = hiy + r
 
 
-@njit
+@njit(_nrt=False)
 def _sweep_body(b, kind, flags, sleep_time, com, com0, dp, vel, angle, angle0, dq, local_com,
                 start, rows, shapes, rules, verts, boxes, targets, cls, nt, bullet,
                 dynamic_response, buf, slop, placed):

@@ -43,7 +43,7 @@ MASS_RATIO = 4.0
 EXTRA_PASSES = 3
 
 
-@njit
+@njit(_nrt=False)
 def make_soft(hertz, zeta, h):
     """(bias_rate, mass_scale, impulse_scale) of a soft constraint over substep h (Box2D
     v3's b2MakeSoft)."""
@@ -192,7 +192,7 @@ def prepare_contacts(contacts, m, shapes, bodies, t, block, colour):
     return k
 
 
-@njit
+@njit(_nrt=False)
 def rescale_impulses(c_nimp, c_timp, f):
     """Scale the accumulated (per substep) impulses by f: a step with another substep count
     warm-starts with the same forces."""
@@ -202,7 +202,7 @@ def rescale_impulses(c_nimp, c_timp, f):
             c_timp[i, p] *= f
 
 
-@njit
+@njit(_nrt=False)
 def mass_ratio_rows(ba, bb, inv_m, sel, light):
     """Into ``sel``, the indices of the manifolds that touch a body in contact with a
     dynamic body over ``MASS_RATIO`` times heavier.
@@ -232,7 +232,7 @@ def mass_ratio_rows(ba, bb, inv_m, sel, light):
     return n
 
 
-@njit
+@njit(_nrt=False)
 def _normal_mass2(q, jac, ma, mb, ia, ib):
     """The 2x2 normal mass matrix K of a two-point manifold: (k11, k12, k22, det)."""
     rn1a = jac[q, 0, 0]
@@ -245,14 +245,14 @@ def _normal_mass2(q, jac, ma, mb, ia, ib):
     return k11, k12, k22, k11 * k22 - k12 * k12
 
 
-@njit
+@njit(_nrt=False)
 def _normal_velocity(q, p, a, b, nx, ny, jac, vel, angvel):
     """Relative normal velocity at point p (B's minus A's, along n)."""
     return ((vel[b, 0] - vel[a, 0]) * nx + (vel[b, 1] - vel[a, 1]) * ny
             + angvel[b] * jac[q, p, 1] - angvel[a] * jac[q, p, 0])
 
 
-@njit
+@njit(_nrt=False)
 def _apply_normal(q, p, a, b, imp, nx, ny, jac, vel, angvel, inv_m, inv_i):
     """A normal impulse at point p: -imp n to A, +imp n to B."""
     vel[a, 0] -= inv_m[a] * imp * nx
@@ -465,7 +465,7 @@ def solve_contacts(R, k, c_count, c_normal, c_nimp, c_timp, material, vel, angve
                 total_imp[i, 1] += c_nimp[i, 1]
 
 
-@njit
+@njit(_nrt=False)
 def _separation(q, p, dpn, ca, sa, cb, sb, jac, adj):
     """Point p's current separation from the centres' displacement along the normal and
     the rotated anchors: a rotation (c, s) turns r . n into c (r . n) + s (r x n)."""
@@ -484,7 +484,7 @@ def _normal_point(i, p, vn, bias, k, imp_scale, c_nimp):
     return new - old
 
 
-@njit
+@njit(_nrt=False)
 def _soft_terms(s, inv_h, use_bias, bias_rate, mass_scale, imp_scale, max_push):
     """(bias, mass scale, impulse scale) of a point at separation s: the spring's push-out
     speed for the overlap beyond the slop, at most ``max_push``."""
@@ -564,7 +564,7 @@ def apply_restitution(rows, ba, bb, jac, nmass, relv, rest, max_imp, c_count, c_
             total_imp[i, p] += d[p]
 
 
-@njit
+@njit(_nrt=False)
 def _pair_energy(a, b, vax, vay, wa, vbx, vby, wb, inv_m, inv_i):
     """Kinetic energy of the movable bodies of a pair (immovable ones count nothing)."""
     e = 0.0
@@ -579,7 +579,7 @@ def _pair_energy(a, b, vax, vay, wa, vbx, vby, wb, inv_m, inv_i):
     return e
 
 
-@njit
+@njit(_nrt=False)
 def _energy_scale(a, b, before, vel, angvel, inv_m, inv_i, vfree, wfree):
     """Largest f in [0, 1] such that the pair's energy with the bounce scaled by f does not
     exceed its contact-free energy. The energy is quadratic in f: k0 + k1 f + k2 f^2."""
@@ -606,7 +606,7 @@ def _energy_scale(a, b, before, vel, angvel, inv_m, inv_i, vfree, wfree):
     return min(max((-k1 + math.sqrt(disc)) / (2.0 * k2), 0.0), 1.0)
 
 
-@njit
+@njit(_nrt=False)
 def _restitution_block(q, i, a, b, nx, ny, e, jac, relv, c_nimp, vel, angvel, inv_m, inv_i,
                        d):
     """Solve both points' target velocities at once; False if an impulse would pull."""
