@@ -343,6 +343,15 @@ def test_skipping_the_sweep_when_nothing_is_near_changes_no_bit(monkeypatch):
                 b.add_box(rng.uniform(0.1, 0.5), rng.uniform(0.1, 0.5))
             b.velocity = (rng.uniform(20, 400), rng.uniform(-30, 30))
             b.angular_velocity = rng.uniform(-20, 20)
+        # A thin leg pinned to its hull, and a body filtered out of the plank's collisions:
+        # fast beside what they never collide with (the check must say no there too).
+        hull = w.add_body(position=(-20, 10), velocity=(rng.uniform(5, 30), 0))
+        hull.add_box(1.0, 0.6)
+        leg = w.add_body(position=(-20.6, 9.6), velocity=hull.velocity)
+        leg.add_box(0.05, 0.6)
+        w.add_revolute_joint(hull, leg, (-20.55, 9.85))
+        ghost = w.add_body(position=(2, plank.position[1]), velocity=(rng.uniform(20, 60), 0))
+        ghost.add_box(0.1, 0.1, mask=0)
         return w
 
     for seed in range(12):

@@ -389,16 +389,24 @@ def _fast(b, com, com0, s_body, s_flags, aabb, n_shapes):
     return False
 
 
-@njit
-def sweep_may_hit(n_bodies, kind, flags, com, com0, angle, angle0, s_body, s_flags, aabb,
-                  n_shapes):
+@njit(_nrt=False)
+def sweep_may_hit(n_bodies, n_shapes, kind, flags, com, com0, angle, angle0, shapes, rules,
+                  dynamic_response):
     """Whether the step's sweep can find anything: in a world of at most ``SMALL_WORLD``
-    live shapes, whether a fast body has something near; in a larger one, whether any body
-    is fast (:func:`any_fast`). Each solid shape of a fast body, swept by its body's motion,
-    is held in its step-start box stretched by that motion; a hit needs another body's
-    solid shape there, at its step-start box or at its final pose's bound (``_may_meet``),
-    the two tests the sweep makes on smaller boxes. False: the sweep would move nothing and
-    write nothing, and is not called."""
+    live shapes, whether a fast body has something near that it would collide with; in a
+    larger one, whether any body is fast (:func:`any_fast`). Each solid shape of a fast
+    body, swept by its body's motion, is held in its step-start box stretched by that
+    motion; a hit needs another body's shape there, at its step-start box or at its final
+    pose's bound (``_may_meet``), the two tests the sweep makes on smaller boxes, and the
+    pair's response solid (the sweep's own test: a leg never meets the hull it is jointed
+    to). False: the sweep would move nothing and write nothing, and is not called."""
+    s_body = shapes.body
+    s_flags = shapes.flags
+    s_category = shapes.category
+    s_mask = shapes.mask
+    s_group = shapes.group
+    s_type = shapes.collision_type
+    aabb = shapes.aabb
     live = 0
     for s in range(n_shapes):
         if s_flags[s] & S_ALIVE:
@@ -422,10 +430,15 @@ def sweep_may_hit(n_bodies, kind, flags, com, com0, angle, angle0, s_body, s_fla
             d = s_body[t]
             if d == b or not (s_flags[t] & S_ALIVE) or (s_flags[t] & S_SENSOR):
                 continue
-            if not (aabb[t, 0] > hix or aabb[t, 2] < lox or aabb[t, 1] > hiy
-                    or aabb[t, 3] < loy):
-                return True
-            if _may_meet(t, d, aabb, com, com0, angle, angle0, lox, loy, hix, hiy):
+            if ((aabb[t, 0] > hix or aabb[t, 2] < lox or aabb[t, 1] > hiy
+                    or aabb[t, 3] < loy)
+                    and not _may_meet(t, d, aabb, com, com0, angle, angle0, lox, loy, hix,
+                                      hiy)):
+                continue
+            rule, ignored = pair_rule(rules, s_type[s], s_type[t], b, d)
+            if shape_response(b, DYNAMIC, s_flags[s], s_category[s], s_mask[s], s_group[s],
+                              d, kind[d], s_flags[t], s_category[t], s_mask[t], s_group[t],
+                              dynamic_response, rule, ignored) == SOLID:
                 return True
     return False
 

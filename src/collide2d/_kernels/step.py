@@ -50,8 +50,9 @@ sweep, ``small_pairs``): a counted loop pays atomics wherever it reads a view's 
 passes arrays to a call that is not inlined. Small
 worlds skip some of those calls (``broadphase.small_pairs``; no narrowphase without pairs
 or old contacts; continuous collision only when ``ccd.sweep_may_hit`` finds a fast body
-and, in a world of at most ``SMALL_WORLD`` shapes, something it could meet): a small world
-with nothing touching allocates nothing; contacts still allocate in the narrowphase.
+and, in a world of at most ``SMALL_WORLD`` shapes, something it could meet and would
+collide with): a small world with nothing touching allocates nothing; contacts still
+allocate in the narrowphase.
 
 A lone world's step is called through ``run_listed`` (its views in a one-item typed list,
 unboxed as one object), or for worlds of more than ``SMALL_WORLD`` shapes ``run_step``
@@ -460,8 +461,8 @@ def continuous(w, p, t):
     prm = p[0]
     b = w.bodies
     s = w.shapes
-    if sweep_may_hit(prm["n_bodies"], b.kind, b.flags, t.com, t.com0, b.angle, t.angle0,
-                     s.body, s.flags, s.aabb, prm["n_shapes"]):
+    if sweep_may_hit(prm["n_bodies"], prm["n_shapes"], b.kind, b.flags, t.com, t.com0,
+                     b.angle, t.angle0, s, w.rules, prm["dynamic_response"]):
         continuous_step(b, s, w.rules, t.com, t.com0, t.dp, t.angle0, t.dq, t.inv_m,
                         prm["n_bodies"], prm["n_shapes"], prm["slop"], prm["dynamic_response"])
     return 0
