@@ -1,4 +1,5 @@
-"""Compiled kernels free what they allocate.
+"""Compiled kernels free what they allocate: steps, queries, particles, the character mover
+and the world batch.
 
 Some kernels count references (those that allocate) and some do not (the step, the hot
 loops and the geometry leaves). A kernel without counting that took an array from a counted
@@ -52,6 +53,15 @@ SCENE = textwrap.dedent("""
 
     w = world()
     batch = c2d.WorldBatch(world(), 4)
+    grid = np.zeros((8, 12), dtype=np.int64)
+    grid[0, :] = 1
+    grid[3, 4:7] = 1
+    w.add_tilemap(grid, tile_size=1.0, origin=(20, 0))
+    hero = w.add_body(kind="kinematic", position=(22.5, 1.5))
+    hero.add_box(0.8, 0.8)
+    rng = np.random.default_rng(0)
+    balls = w.add_particles(rng.uniform((-5, 5), (5, 12), (30, 2)),
+                            rng.uniform(-20, 20, (30, 2)), on_hit="bounce")
     starts = np.array([[-15.0, 5.0], [0.0, 20.0], [5.0, 20.0]])
     ends = np.array([[15.0, 5.0], [0.0, -1.0], [5.0, -1.0]])
 
@@ -65,6 +75,10 @@ SCENE = textwrap.dedent("""
             w.query_point((0, 3))
             w.query_aabb((-1, 0), (1, 2))
             w.contacts()
+            w.query_shape(c2d.Circle((0, 2), 1.5))
+            w.shape_cast([(0, 0), (1, 0), (1, 1)], start=(-2, 9), end=(-2, -1))
+            w.move_and_slide(hero, (4 if i % 40 < 20 else -4, -3), 1 / 60, up=(0, 1))
+            balls.alive
             batch.step(1 / 60)
             batch.raycast(starts, ends)
             batch.contact_events((0, 0))

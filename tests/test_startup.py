@@ -210,6 +210,29 @@ def test_a_kernel_without_reference_counting_may_not_hand_back_an_array():
     assert pair(np.array([4.0, 5.0]), 1) == (5.0, 2)
 
 
+def test_every_kernel_states_its_reference_counting():
+    """Every kernel says ``_nrt=True`` or ``_nrt=False``, or is inlined into its callers
+    (``inline="always"``). Without a setting, Numba gives a kernel the setting of whichever
+    compile reaches it first, so the same source made different machine code (a B = 100
+    pyramid step 5.07 or 5.38 ms) depending on which entry compiled first."""
+    import ast
+
+    kernels = Path(collide2d.__file__).resolve().parent / "_kernels"
+    unstated = []
+    for path in sorted(kernels.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            for deco in node.decorator_list:
+                name = deco.func if isinstance(deco, ast.Call) else deco
+                if not (isinstance(name, ast.Name) and name.id == "njit"):
+                    continue
+                words = {k.arg for k in deco.keywords} if isinstance(deco, ast.Call) else set()
+                if not words & {"_nrt", "inline"}:
+                    unstated.append(f"{path.name}:{node.name}")
+    assert not unstated, unstated
+
+
 def test_every_kernel_one_signature_after_a_step_a_query_and_particles():
     """Kernels outside the solvers (whose passes compile per ``use_bias`` on purpose) are
     cached for one signature after the step, the queries, the geometry batch forms and a

@@ -12,7 +12,7 @@ from .constants import B_ARCADE
 from .materials import ENABLED
 
 
-@njit
+@njit(_nrt=False)
 def arcade_response(c_a, c_b, c_resp, c_count, c_normal, c_sep, material, s_body, s_friction,
                     s_elasticity, flags, com, dp, vel, angvel, inv_m, static_speed):
     for i in range(c_a.shape[0]):

@@ -83,7 +83,7 @@ def pair_rule(rules, type_a, type_b, body_a, body_b):
     return rule, ignored
 
 
-@njit
+@njit(_nrt=False)
 def shape_response(body_a, kind_a, flags_a, category_a, mask_a, group_a,
                    body_b, kind_b, flags_b, category_b, mask_b, group_b, dynamic_response,
                    rule, ignored):
@@ -126,7 +126,7 @@ def shape_response(body_a, kind_a, flags_a, category_a, mask_a, group_a,
     return SOLID
 
 
-@njit
+@njit(_nrt=True)
 def _typical_extent(aabb, live, axis):
     """Median extent along an axis of an evenly strided sample of the live boxes."""
     m = live.shape[0]
@@ -147,7 +147,7 @@ def _typical_extent(aabb, live, axis):
     return ext[k // 2]
 
 
-@njit
+@njit(_nrt=False)
 def _axis_cells(lo, hi, size, total, m):
     """(1 / cell size, cell count) for an axis spanning [lo, hi] and boxes of typical extent
     ``size``. At most m + 1 cells; when ``total`` (the summed finite extents) is positive,
@@ -174,7 +174,7 @@ def _cell(v, lo, inv, n):
     return int(t)
 
 
-@njit
+@njit(_nrt=True)
 def _grid(aabb, live):
     """The grid over the live boxes: (x0, 1 / column width, columns, y0, 1 / row height,
     rows)."""
@@ -204,7 +204,7 @@ def _grid(aabb, live):
     return x0, inv_x, ncol, y0, inv_y, nrow
 
 
-@njit
+@njit(_nrt=True)
 def _fill_rows(aabb, live, x0, inv_x, ncol, y0, inv_y, nrow):
     """The grid rows' entries and the number of rows: row r is ``ent[start[r]:start[r + 1]]``,
     one entry per box touching it, (shape row, first column, last column), in order of first
@@ -341,7 +341,7 @@ def _sweep_rows(start, ent, nrow, aabb, s_body, s_flags, s_category, s_mask, s_g
     return k, nrow, 0
 
 
-@njit
+@njit(_nrt=True)
 def _grown(buf, k, cap):
     """A buffer of ``cap`` entries starting with buf[:k]."""
     out = np.empty(cap, dtype=buf.dtype)
@@ -352,7 +352,7 @@ def _grown(buf, k, cap):
     return out
 
 
-@njit
+@njit(_nrt=True)
 def _counting_sort(key, pa, pb, pr, k, n_shapes, oa, ob, orr):
     """The first k pairs into (oa, ob, orr), stably ordered by key (a shape row)."""
     start = np.zeros(n_shapes + 1, dtype=np.int64)
@@ -368,7 +368,7 @@ def _counting_sort(key, pa, pb, pr, k, n_shapes, oa, ob, orr):
         orr[u] = pr[t]
 
 
-@njit
+@njit(_nrt=True)
 def _argsort_distinct(key):
     """The indices that sort ``key``, whose values are distinct (so the order is unique:
     np.argsort's), by a bottom-up merge sort: np.argsort would compile Numba's quicksort,
@@ -397,7 +397,7 @@ def _argsort_distinct(key):
     return idx
 
 
-@njit
+@njit(_nrt=True)
 def _sort_pairs(pa, pb, pr, k, n_shapes):
     """The first k pairs sorted by (a, b); keys are unique. Many pairs take two counting
     sorts (by b, then stably by a), few a comparison sort."""
@@ -422,7 +422,7 @@ def _sort_pairs(pa, pb, pr, k, n_shapes):
     return oa, ob, orr
 
 
-@njit
+@njit(_nrt=True)
 def find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules,
                n_shapes, dynamic_response, want):
     """Candidate pairs (a < b) whose boxes overlap and whose response is ``want`` (SOLID or
@@ -575,7 +575,7 @@ def pairs_into(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind,
     return k
 
 
-@njit
+@njit(_nrt=False)
 def has_sensors(s_flags, n_shapes, rules):
     """Can any pair be a sensor pair: a sensor shape, or a pair rule that says so?"""
     for i in range(rules.type_resp.shape[0]):

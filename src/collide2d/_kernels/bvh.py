@@ -38,17 +38,17 @@ ROOT_WIDTH = 64  # slots of the root, which every query scans
 FATTEN = 1e-9
 
 
-@njit
+@njit(_nrt=False)
 def _half_perimeter(lox, loy, hix, hiy):
     return (hix - lox) + (hiy - loy)
 
 
-@njit
+@njit(_nrt=False)
 def _grow(lo, hi):
     return FATTEN * (1.0 + max(abs(lo), abs(hi)))
 
 
-@njit
+@njit(_nrt=True)
 def _build_binary(boxes, node_box, node_right, node_item):
     """Binary SAH tree over ``boxes`` (k, 4), one item per leaf, in depth-first order:
     node i's left child is i + 1, its right child ``node_right[i]`` (-1 for a leaf, whose
@@ -199,7 +199,7 @@ def _build_binary(boxes, node_box, node_right, node_item):
     return m
 
 
-@njit
+@njit(_nrt=True)
 def build(boxes, items, width, root_width, node_first, node_count, slot_box, slot_ref):
     """Build the wide tree over ``boxes`` (k, 4) carrying ``items`` (k,).
 
@@ -277,7 +277,7 @@ def build(boxes, items, width, root_width, node_first, node_count, slot_box, slo
     return n_wide
 
 
-@njit
+@njit(_nrt=False)
 def live_boxes(aabb, flags, count, alive_bit, boxes, items):
     """Gather the boxes and row numbers of live rows; returns how many."""
     k = 0
@@ -292,7 +292,7 @@ def live_boxes(aabb, flags, count, alive_bit, boxes, items):
     return k
 
 
-@njit
+@njit(_nrt=False)
 def same_boxes(aabb, flags, count, alive_bit, boxes, items, k):
     """True when the live rows and their boxes are exactly those gathered last time."""
     j = 0
@@ -307,7 +307,7 @@ def same_boxes(aabb, flags, count, alive_bit, boxes, items, k):
     return j == k
 
 
-@njit
+@njit(_nrt=False)
 def query_box(node_first, node_count, slot_box, slot_ref, n_nodes, lox, loy, hix, hiy,
               stack, out):
     """Items whose (fattened) boxes meet the closed box, in tree order; returns how many.

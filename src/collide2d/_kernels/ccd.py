@@ -57,7 +57,7 @@ KINEMATIC_MOVED = 3  # kinematic: at its final pose, immovable (bullets only)
 MOVED = 4  # awake non-bullet dynamic: at its final pose, woken on a hit (bullets only)
 
 
-@njit
+@njit(_nrt=True)
 def body_rows(s_body, s_flags, n_shapes, n_bodies):
     """CSR of live shape rows per body: rows[start[b]:start[b + 1]]."""
     key = np.empty(n_shapes, dtype=np.int64)
@@ -159,7 +159,7 @@ def _moved(com, com0, b):
     return math.sqrt(wx * wx + wy * wy)
 
 
-@njit
+@njit(_nrt=True)
 def fast_bodies(n_bodies, kind, flags, com, com0, s_body, s_flags, aabb, n_shapes):
     """Awake dynamic bodies with shapes that moved more than half their smallest extent this
     step (from step-start boxes), in body order. Bullets too (Box2D v3's test): one moving
@@ -320,7 +320,7 @@ def _sweep_body(b, kind, flags, sleep_time, com, com0, dp, vel, angle, angle0, d
     return 1
 
 
-@njit
+@njit(_nrt=True)
 def sweep_fast_bodies(bodies, shapes, rules, com, com0, dp, angle0, dq, inv_m, n_bodies,
                       n_shapes, slop, dynamic_response, fast):
     """Sweeps the ``fast`` bodies (``fast_bodies``); returns the number moved back to their
@@ -361,7 +361,7 @@ def sweep_fast_bodies(bodies, shapes, rules, com, com0, dp, angle0, dq, inv_m, n
     return moved
 
 
-@njit
+@njit(_nrt=False)
 def any_fast(n_bodies, kind, flags, com, com0, s_body, s_flags, aabb, n_shapes):
     """Whether :func:`fast_bodies` finds any, without allocating: a body moved more than
     the smallest half extent of its shapes exactly when it moved more than one shape's."""

@@ -25,7 +25,7 @@ from .constants import COLOURS
 OVERFLOW = COLOURS
 
 
-@njit
+@njit(_nrt=False)
 def assign_colours(ba, bb, movable, used, colour):
     """Give row q (bodies ``ba[q]``, ``bb[q]``) the lowest colour neither movable body has
     in ``used`` (one bit per colour, per body; cleared by the caller), into ``colour``.
@@ -60,7 +60,7 @@ def assign_colours(ba, bb, movable, used, colour):
     return top
 
 
-@njit
+@njit(_nrt=True)
 def colour_order(colour, n_colours, order, start):
     """Rows grouped by colour, in row order within each (a stable counting sort): colour c's
     rows are ``order[start[c]:start[c + 1]]``; ``start`` holds ``n_colours + 1`` entries."""

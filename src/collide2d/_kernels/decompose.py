@@ -33,13 +33,13 @@ CONVEX_EPS = 1e-12
 ENTRIES_PER_EDGE = 16
 
 
-@njit
+@njit(_nrt=False)
 def _cell(x, lo, size, g):
     c = int((x - lo) / size) if size > 0.0 else 0
     return min(max(c, 0), g - 1)
 
 
-@njit
+@njit(_nrt=False)
 def _edge_cells(x0, y0, x1, y1, xlo, ylo, cw, ch, gx, gy, pad, out, k, fill, edge):
     """Cells the segment (x0, y0)-(x1, y1) passes within ``pad`` of: column by column, the
     segment's y-range in that column. Writes (cell, edge) pairs from ``out[k]`` when ``fill``
@@ -68,7 +68,7 @@ def _edge_cells(x0, y0, x1, y1, xlo, ylo, cw, ch, gx, gy, pad, out, k, fill, edg
     return k
 
 
-@njit
+@njit(_nrt=True)
 def outline_is_simple(v):
     """True when no two non-adjacent edges of the closed outline ``v`` (n >= 4) meet."""
     n = v.shape[0]
@@ -129,18 +129,18 @@ def outline_is_simple(v):
     return True
 
 
-@njit
+@njit(_nrt=False)
 def _cross(v, o, a, b):
     return ((v[a, 0] - v[o, 0]) * (v[b, 1] - v[o, 1])
             - (v[a, 1] - v[o, 1]) * (v[b, 0] - v[o, 0]))
 
 
-@njit
+@njit(_nrt=False)
 def _cross_pt(v, o, a, px, py):
     return (v[a, 0] - v[o, 0]) * (py - v[o, 1]) - (v[a, 1] - v[o, 1]) * (px - v[o, 0])
 
 
-@njit
+@njit(_nrt=False)
 def _blocked(v, i0, i1, i2, reflex, start, items, xlo, ylo, cw, ch, gx, gy):
     """Does a vertex that is not strictly convex lie in the closed triangle (i0, i1, i2)?"""
     tx0 = min(v[i0, 0], v[i1, 0], v[i2, 0])
@@ -164,7 +164,7 @@ def _blocked(v, i0, i1, i2, reflex, start, items, xlo, ylo, cw, ch, gx, gy):
     return False
 
 
-@njit
+@njit(_nrt=True)
 def ear_clip(v, tris):
     """Triangulate the simple counter-clockwise outline ``v`` into ``tris`` (rows of vertex
     indices, each CCW). Collinear vertices are dropped without a triangle. Returns the number
@@ -263,7 +263,7 @@ def ear_clip(v, tris):
     return k
 
 
-@njit
+@njit(_nrt=False)
 def _find(parent, i):
     while parent[i] != i:
         parent[i] = parent[parent[i]]
@@ -271,7 +271,7 @@ def _find(parent, i):
     return i
 
 
-@njit
+@njit(_nrt=False)
 def _convex_at(v, p, a, b):
     """The angle from ray p->a counter-clockwise to ray p->b is at most 180 degrees."""
     ax = v[a, 0] - v[p, 0]
@@ -281,7 +281,7 @@ def _convex_at(v, p, a, b):
     return ax * by - ay * bx >= -CONVEX_EPS * math.hypot(ax, ay) * math.hypot(bx, by)
 
 
-@njit
+@njit(_nrt=True)
 def merge_convex(v, tris, nt, ring, part_start):
     """Hertel-Mehlhorn over the ``nt`` CCW triangles of ``tris``. Writes the parts as CCW
     rings of vertex indices, part p being ``ring[part_start[p]:part_start[p + 1]]``

@@ -6,7 +6,7 @@ import numpy as np
 from .._jit import njit
 
 
-@njit
+@njit(_nrt=True)
 def group_by(key, n_keys):
     """(start, items) for the indices i of ``key`` with key[i] >= 0 (negative: left out)."""
     start = np.zeros(n_keys + 1, dtype=np.int64)

@@ -3,7 +3,7 @@
 from .._jit import njit
 
 
-@njit
+@njit(_nrt=False)
 def monotone_chain(pts, out):
     """Hull of lexicographically sorted points into ``out``; returns the vertex count.
 
@@ -28,7 +28,7 @@ def monotone_chain(pts, out):
     return max(k - 1, 1)
 
 
-@njit
+@njit(_nrt=False)
 def _cross(out, k, px, py):
     ax = out[k - 1, 0] - out[k - 2, 0]
     ay = out[k - 1, 1] - out[k - 2, 1]

@@ -15,7 +15,7 @@ from .constants import B_ALIVE, B_AWAKE, B_FIXED_ROTATION, DYNAMIC, KINEMATIC
 MAX_ROTATION = 0.25 * math.pi
 
 
-@njit
+@njit(_nrt=False)
 def begin_step(pos, rot, local_com, kind, flags, inv_mass, inv_inertia, mass, inertia,
                n_bodies, com, com0, angle, angle0, dp, dq, inv_m, inv_i):
     """Centres of mass, start-of-step poses, and the solver's effective inverse masses
@@ -86,7 +86,7 @@ def integrate_velocities(vel, angvel, force, torque, inv_m, inv_i, gravity_scale
         angvel[b] = w
 
 
-@njit
+@njit(_nrt=False)
 def free_velocities(vel, angvel, force, torque, inv_m, inv_i, gravity_scale, gx, gy, dt, kind,
                     flags, n_bodies, vfree, wfree, moving):
     """Each body's velocity at the end of the step had it touched nothing (damping aside),
@@ -106,7 +106,7 @@ def free_velocities(vel, angvel, force, torque, inv_m, inv_i, gravity_scale, gx,
             moving[b] = vel[b, 0] != 0.0 or vel[b, 1] != 0.0 or angvel[b] != 0.0
 
 
-@njit
+@njit(_nrt=False)
 def cos_sin(x):
     """(cos x, sin x); a body turns a small angle in a step, where a Taylor polynomial is
     exact to round-off (the next terms are below 1e-17 for |x| <= 0.25) and several times
@@ -165,7 +165,7 @@ def integrate_positions(vel, angvel, com, angle, angle0, dp, dq, inv_m, kind, fl
             dq[b, 0], dq[b, 1] = cos_sin(a - angle0[b])
 
 
-@njit
+@njit(_nrt=False)
 def contact_bodies(ba, bb, n_bodies, touched):
     """Into ``touched``, which bodies some contact row touches: the substep loop integrates
     and solves these; ``integrate_alone`` takes the others through all substeps at once."""
@@ -175,7 +175,7 @@ def contact_bodies(ba, bb, n_bodies, touched):
         touched[bb[q]] = True
 
 
-@njit
+@njit(_nrt=False)
 def integrate_alone(vel, angvel, force, torque, inv_m, inv_i, gravity_scale, damping,
                     angular_damping, world_damping, gx, gy, h, substeps, explicit, com, angle,
                     angle0, dp, dq, kind, flags, n_bodies, touched):
@@ -220,7 +220,7 @@ def integrate_alone(vel, angvel, force, torque, inv_m, inv_i, gravity_scale, dam
             dq[b, 0], dq[b, 1] = cos_sin(a - angle0[b])
 
 
-@njit
+@njit(_nrt=False)
 def end_step(pos, angle, angle0, rot, local_com, com, force, torque, inv_m, kind, flags,
              n_bodies):
     """Body origins from centres of mass for bodies that moved (fixed ones keep their exact
@@ -241,7 +241,7 @@ def end_step(pos, angle, angle0, rot, local_com, com, force, torque, inv_m, kind
         pos[b, 1] = com[b, 1] - (s * local_com[b, 0] + c * local_com[b, 1])
 
 
-@njit
+@njit(_nrt=False)
 def first_non_finite(pos, angle, vel, angvel, force, torque, flags, n_bodies):
     """Slot of the first live body with a NaN or inf in its state, or -1 (the NaN guard)."""
     for b in range(n_bodies):

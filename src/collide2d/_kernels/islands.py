@@ -29,7 +29,7 @@ def wake(b, flags, sleep_time):
     sleep_time[b] = 0.0
 
 
-@njit
+@njit(_nrt=False)
 def _find(parent, x):
     while parent[x] != x:
         parent[x] = parent[parent[x]]
@@ -59,7 +59,7 @@ def _mixed(kind, flags, a, b):
             and ((flags[a] ^ flags[b]) & B_AWAKE) != 0)
 
 
-@njit
+@njit(_nrt=False)
 def wake_islands(n_bodies, kind, flags, c_a, c_b, c_resp, c_flags, s_body, j_a, j_b, j_flags,
                  n_joints, parent, mark):
     """Wake every sleeping body linked (touching solid contacts, enabled joints, through
@@ -112,7 +112,7 @@ def wake_islands(n_bodies, kind, flags, c_a, c_b, c_resp, c_flags, s_body, j_a, 
     return woke
 
 
-@njit
+@njit(_nrt=False)
 def update_sleep(n_bodies, kind, flags, vel, angvel, sleep_time, c_a, c_b, c_resp, c_flags,
                  s_body, j_a, j_b, j_flags, n_joints, dt, enabled, lin_tol, ang_tol,
                  time_to_sleep, parent, least):

@@ -25,7 +25,7 @@ ENABLED = 3        # 1.0: solved this step, 0.0: not
 MATERIAL_COLUMNS = ("friction", "restitution", "surface_speed", "enabled")
 
 
-@njit
+@njit(_nrt=False)
 def contact_materials(c_a, c_b, m, s_friction, s_elasticity, s_speed, material):
     """Rows 0..m-1: friction sqrt(f_a f_b), restitution max(e_a, e_b), surface speed
     s_a + s_b (m/s), enabled."""

@@ -272,7 +272,7 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
     return m
 
 
-@njit
+@njit(_nrt=False)
 def sensor_pairs(pa, pb, s_vstart, s_vcount, s_radius, vworld, n_shapes, old, n_old, new):
     """Sensor pairs that overlap (interiors meet) into the table ``new`` as sorted rows
     (a, b) with ``new.began``, and ``old.ended`` for the ``n_old`` old rows. Called on

@@ -12,13 +12,13 @@ from .bigsat import is_large, separation_large, sweep_pair_large
 from .sat import shape_distance, sweep_pair
 
 
-@njit
+@njit(_nrt=False)
 def _boxes_apart(aabbs, i, j):
     return (aabbs[i, 0] > aabbs[j, 2] or aabbs[j, 0] > aabbs[i, 2] or aabbs[i, 1] > aabbs[j, 3]
             or aabbs[j, 1] > aabbs[i, 3])
 
 
-@njit
+@njit(_nrt=False)
 def overlap_batch(verts, offs, counts, radii, aabbs, pairs, out):
     for k in range(pairs.shape[0]):
         i = pairs[k, 0]
@@ -34,7 +34,7 @@ def overlap_batch(verts, offs, counts, radii, aabbs, pairs, out):
         out[k] = d <= 0.0
 
 
-@njit
+@njit(_nrt=False)
 def penetration_batch(verts, offs, counts, radii, aabbs, pairs, hit, normal, depth):
     for k in range(pairs.shape[0]):
         i = pairs[k, 0]
@@ -63,7 +63,7 @@ def penetration_batch(verts, offs, counts, radii, aabbs, pairs, hit, normal, dep
             depth[k] = math.nan
 
 
-@njit
+@njit(_nrt=False)
 def sweep_batch(verts, offs, counts, radii, pairs, w, t_max, hit, time, normal, depth):
     for k in range(pairs.shape[0]):
         i = pairs[k, 0]

@@ -49,7 +49,7 @@ PASS = 2
 NUDGE = 1e-9
 
 
-@njit
+@njit(_nrt=False)
 def swept_boxes(shapes, motion, count, out):
     """Boxes covering each live shape row (of the first ``count``) over the step: its end
     box, and for a body that moved, where it was. A translated row: the union of its box at
@@ -94,7 +94,7 @@ def swept_boxes(shapes, motion, count, out):
         out[s, 3] = hiy
 
 
-@njit
+@njit(_nrt=False)
 def start_legs(parts, legs, p, n):
     """Integrate the velocity of each live particle of rows 0..n-1 (gravity, then drag)
     and write its first leg: the whole step's motion. Returns the number of legs."""
@@ -127,7 +127,7 @@ def start_legs(parts, legs, p, n):
     return m
 
 
-@njit
+@njit(_nrt=True)
 def cast_legs(legs, m, shapes, tree, motion, exclude, p, first):
     """First hit of legs 0..m-1 through the tree, into the legs' hit columns. The first
     legs (``first``) test moving bodies in their own frame; later legs, which start at a
@@ -136,7 +136,7 @@ def cast_legs(legs, m, shapes, tree, motion, exclude, p, first):
           MOTION_FRAME if first else MOTION_NONE)
 
 
-@njit
+@njit(_nrt=True)
 def _cast(starts, ends, legs, m, shapes, tree, motion, exclude, p, mode):
     """Segments starts -> ends into the legs' hit columns 0..m-1. A bouncing particle
     passes out of a shape it starts inside (there is no surface to bounce off) but still
@@ -150,7 +150,7 @@ def _cast(starts, ends, legs, m, shapes, tree, motion, exclude, p, mode):
                   legs.point[:m], legs.normal[:m], legs.fraction[:m])
 
 
-@njit
+@njit(_nrt=False)
 def resolve_legs(parts, legs, m, hits, n_hits, bodies, shapes, motion, p, first, last):
     """Apply the cast legs 0..m-1: a miss moves its particle to the leg's end; a hit is
     written to hit row ``n_hits`` on (the table holds them: the caller checked) and stops,
@@ -239,7 +239,7 @@ def resolve_legs(parts, legs, m, hits, n_hits, bodies, shapes, motion, p, first,
     return m_next, n_carry
 
 
-@njit
+@njit(_nrt=True)
 def check_carried(parts, legs, n_carry, m_next, shapes, tree, motion, exclude, p):
     """A particle a moving body carried went from where it started to where the body
     left it, a path no cast has seen: if it crosses a shape that did not move (a wall the
@@ -290,7 +290,7 @@ def check_carried(parts, legs, n_carry, m_next, shapes, tree, motion, exclude, p
     return kept
 
 
-@njit
+@njit(_nrt=True)
 def step_particles(parts, legs, hits, bodies, shapes, tree, motion, exclude, params, state):
     """Advance particles 0..n-1 (``state["n"]``) by ``params["dt"]``, writing their hits.
 

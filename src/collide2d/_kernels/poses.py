@@ -10,7 +10,7 @@ from .._jit import njit
 from .constants import S_ALIVE
 
 
-@njit
+@njit(_nrt=False)
 def body_rotations(angle, n_bodies, rot):
     """(cos, sin) of each body's angle into ``rot``: once per body, for all its shapes."""
     for b in range(n_bodies):
@@ -18,7 +18,7 @@ def body_rotations(angle, n_bodies, rot):
         rot[b, 1] = math.sin(angle[b])
 
 
-@njit
+@njit(_nrt=False)
 def update_shapes(pos, angle, rot, s_body, s_flags, s_vstart, s_vcount, s_radius, vlocal,
                   vworld, aabb, n_shapes, margin):
     """World vertices and margin-fattened bounding boxes of every live shape, and the
@@ -65,7 +65,7 @@ def transform_vertices(vlocal, a0, n, px, py, c, sn, out, o0):
     return lox, loy, hix, hiy
 
 
-@njit
+@njit(_nrt=False)
 def place_shapes(pos, rot, s_body, s_flags, s_vstart, s_vcount, s_radius, vlocal, vworld,
                  aabb, n_shapes, margin):
     """``update_shapes`` with the bodies' rotations given (``body_rotations``)."""
@@ -84,7 +84,7 @@ def place_shapes(pos, rot, s_body, s_flags, s_vstart, s_vcount, s_radius, vlocal
         aabb[s, 3] = (hiy + r) + margin
 
 
-@njit
+@njit(_nrt=False)
 def fatten_boxes(s_flags, aabb, n_shapes, margin):
     """Exact boxes of shapes already at their poses, fattened by the margin: what
     update_shapes would give, without moving a vertex."""

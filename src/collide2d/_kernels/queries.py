@@ -188,7 +188,7 @@ MOTION_FRAME = 1  # test the segment's path relative to the moving body
 MOTION_SKIP = 2   # leave them out
 
 
-@njit
+@njit(_nrt=True)
 def cast_segments(starts, ends, node_first, node_count, slot_box, slot_ref, n_nodes, s_body,
                   s_owner, s_flags, s_category, s_mask, s_vstart, s_vcount, s_radius, vworld,
                   b_order, f_category, f_mask, f_sensors, f_exclude, motion, skip_inside, moved,
@@ -324,7 +324,7 @@ def cast_segments(starts, ends, node_first, node_count, slot_box, slot_ref, n_no
             fraction[k] = math.nan
 
 
-@njit
+@njit(_nrt=True)
 def raycast_rows(ax, ay, bx, by, node_first, node_count, slot_box, slot_ref, n_nodes,
                  s_body, s_flags, s_category, s_mask, s_vstart, s_vcount, s_radius, vworld,
                  f_category, f_mask, f_sensors, f_exclude, rows, ts, normals):
@@ -351,7 +351,7 @@ def raycast_rows(ax, ay, bx, by, node_first, node_count, slot_box, slot_ref, n_n
     return count
 
 
-@njit
+@njit(_nrt=True)
 def point_rows(px, py, node_first, node_count, slot_box, slot_ref, n_nodes, s_body, s_flags,
                s_category, s_mask, s_vstart, s_vcount, s_radius, vworld, f_category, f_mask,
                f_sensors, f_exclude, out):
@@ -371,7 +371,7 @@ def point_rows(px, py, node_first, node_count, slot_box, slot_ref, n_nodes, s_bo
     return count
 
 
-@njit
+@njit(_nrt=True)
 def points_batch(points, node_first, node_count, slot_box, slot_ref, n_nodes, s_body, s_owner,
                  s_flags, s_category, s_mask, s_vstart, s_vcount, s_radius, vworld, b_order,
                  f_category, f_mask, f_sensors, f_exclude, hit, body, shape):
@@ -426,7 +426,7 @@ def points_batch(points, node_first, node_count, slot_box, slot_ref, n_nodes, s_
             shape[k] = -1
 
 
-@njit
+@njit(_nrt=False)
 def _part_box(qverts, off, n, wx, wy):
     """Box of a part and of its translate by w."""
     lox, loy, hix, hiy = points_box(qverts, off, n)
@@ -434,7 +434,7 @@ def _part_box(qverts, off, n, wx, wy):
     return min(lox, lox + wx), min(loy, loy + wy), max(hix, hix + wx), max(hiy, hiy + wy)
 
 
-@njit
+@njit(_nrt=True)
 def shape_overlaps(qverts, qoff, qcount, qradius, node_first, node_count, slot_box, slot_ref,
                    n_nodes, s_body, s_flags, s_category, s_mask, s_vstart, s_vcount,
                    s_radius, vworld, f_category, f_mask, f_sensors, f_exclude, rows, dists,
@@ -479,7 +479,7 @@ def shape_overlaps(qverts, qoff, qcount, qradius, node_first, node_count, slot_b
     return count
 
 
-@njit
+@njit(_nrt=True)
 def shape_cast(qverts, qoff, qcount, qradius, wx, wy, node_first, node_count, slot_box,
                slot_ref, n_nodes, s_body, s_owner, s_flags, s_category, s_mask, s_vstart, s_vcount,
                s_radius, vworld, f_category, f_mask, f_sensors, f_exclude):

@@ -54,7 +54,7 @@ def _polygon_normal(verts, off, n, k):
     return ey / el, -ex / el
 
 
-@njit(error_model="numpy")
+@njit(error_model="numpy", _nrt=True)
 def vertex_normals(verts, vstart, vcount, n_shapes, out):
     """Face normals of the polygons (n >= 3) among the first n_shapes shapes of a vertex pool,
     bit for bit as shape_axis gives them: ``out[r]`` is the normal of the face that
@@ -640,7 +640,7 @@ def collide_polygons(verts, nrm, offa, na, ra, noffa, offb, nb, rb, noffb, margi
     return count, nx, ny
 
 
-@njit
+@njit(_nrt=False)
 def _keep_alive(*arrays):
     """No-op, called at a hot kernel's one exit. Numba gives each array argument an atomic
     reference-count increment at entry and a decrement after its last use; its pruning pass

@@ -17,7 +17,7 @@ from .._jit import njit
 from .constants import B_ALIVE, B_AWAKE, DYNAMIC
 
 
-@njit
+@njit(_nrt=False)
 def all_settled(kind, flags, vel, angvel, force, torque, sleep_time, time_to_sleep,
                 n_bodies):
     """No live dynamic body awake or short of ``time_to_sleep``, and no live body moving
@@ -34,7 +34,7 @@ def all_settled(kind, flags, vel, angvel, force, torque, sleep_time, time_to_sle
     return True
 
 
-@njit
+@njit(_nrt=False)
 def keep_tables(c_began, c_impulse, n_contacts, ended, s_began, n_sensors, s_ended,
                 j_on, j_reaction, n_joints):
     """What the stages would write on a settled world: no contact or sensor began this

@@ -56,7 +56,7 @@ def make_soft(hertz, zeta, h):
     return omega / a1, a2 * a3, a3
 
 
-@njit
+@njit(_nrt=True)
 def prepare_contacts(contacts, m, shapes, bodies, t, block, colour):
     """Per-point solver data for the solid contacts with points among the table's first
     ``m`` rows, into ``t`` (rows, ba, bb, jac, nmass, tmass, coup, adj, relv, fric, rest,

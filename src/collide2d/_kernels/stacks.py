@@ -42,7 +42,7 @@ def _other(q, b, ba, bb):
     return bb[q] if ba[q] == b else ba[q]
 
 
-@njit
+@njit(_nrt=True)
 def _levels(ba, bb, inv_m, n_bodies):
     """(level, queue, n_queued, start, edge): each body's distance in contacts from an
     immovable body (0 for those; bodies with no path keep -1), the bodies in
@@ -78,7 +78,7 @@ def _levels(ba, bb, inv_m, n_bodies):
     return level, queue, tail, start, edge
 
 
-@njit
+@njit(_nrt=True)
 def contact_loads(ba, bb, rows, c_normal, inv_m, gravity_scale, gx, gy, n_bodies):
     """(load, level, queue, n_queued, start, edge): each contact's predicted share (N) of
     the weight above it under gravity (gx, gy), with ``_levels``' graph. Zero loads when
@@ -121,7 +121,7 @@ def contact_loads(ba, bb, rows, c_normal, inv_m, gravity_scale, gx, gy, n_bodies
     return load, level, queue, n, start, edge
 
 
-@njit
+@njit(_nrt=True)
 def rest_depths(load, rows, c_count, nmass, static_pair, omega):
     """Each contact's resting depth (m) under its load: the load over its points' summed
     stiffness, at angular stiffness ``omega`` (doubled against immovable bodies, as the
@@ -140,7 +140,7 @@ def rest_depths(load, rows, c_count, nmass, static_pair, omega):
     return depth
 
 
-@njit
+@njit(_nrt=True)
 def stack_depth(ba, bb, load, depth, level, queue, n, start, edge, n_bodies):
     """(deepest stack, deepest contact): the predicted resting depths summed up each
     support path, and the largest of one contact."""
@@ -160,7 +160,7 @@ def stack_depth(ba, bb, load, depth, level, queue, n, start, edge, n_bodies):
     return deepest, worst
 
 
-@njit
+@njit(_nrt=False)
 def _need(ratio, n_base, n_max):
     """Substeps for a depth ``ratio`` times the tolerance at n_base (depth ~ 1 / n^2)."""
     if ratio <= 1.0:
@@ -168,7 +168,7 @@ def _need(ratio, n_base, n_max):
     return min(n_max, int(math.ceil(n_base * math.sqrt(ratio))))
 
 
-@njit
+@njit(_nrt=False)
 def stack_substeps(deepest, worst, n_base, n_max, n_prev):
     """Substeps for this step: enough for the predicted depths; the last step's count stays
     while it is enough and no more than half the depths would need (contacts come and go;

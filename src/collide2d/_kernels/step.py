@@ -595,7 +595,7 @@ def run_step(w, p, t, first):
     return DONE
 
 
-@njit
+@njit(_nrt=True)
 def run_listed(items, p, first):
     """``run_step`` on ``items[0]``, a (world view, step view) pair in a one-item typed
     list: the entry a lone world's step calls. Its call unboxes one list where
@@ -615,7 +615,7 @@ def _run_item(items, p, first):
     return run_step(w, p, t, first)
 
 
-@njit
+@njit(_nrt=True)
 def run_stage(items, p, k):
     """Stage ``STAGES[k]`` alone on ``items[0]`` (as ``run_listed``): ``world.profile``'s
     entry. Called from Python with the views themselves, a stage's call would unbox their

@@ -454,7 +454,7 @@ def push_tiles(cls, off, ny, nx, ox, oy, s, va, aoff, an, ar, is_box, dy, margin
     return found, best, bpx, bpy
 
 
-@njit
+@njit(_nrt=False)
 def _cell_corners(cbuf, x0, y0, x1, y1):
     """A tile cell's corners, counter-clockwise, into cbuf[:4] (a polygon for the SAT)."""
     cbuf[0, 0] = x0
