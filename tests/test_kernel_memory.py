@@ -78,7 +78,6 @@ SCENE = textwrap.dedent("""
             w.query_shape(c2d.Circle((0, 2), 1.5))
             w.shape_cast([(0, 0), (1, 0), (1, 1)], start=(-2, 9), end=(-2, -1))
             w.move_and_slide(hero, (4 if i % 40 < 20 else -4, -3), 1 / 60, up=(0, 1))
-            balls.alive
             batch.step(1 / 60)
             batch.raycast(starts, ends)
             batch.contact_events((0, 0))

@@ -51,6 +51,14 @@ def filters_allow(category_a, mask_a, group_a, category_b, mask_b, group_b):
 
 
 @njit(inline="always")
+def boxes_apart(aabb, i, j):
+    """Whether boxes i and j of ``aabb`` (rows of lower x, y, upper x, y) are apart: boxes
+    that touch overlap."""
+    return (aabb[i, 0] > aabb[j, 2] or aabb[j, 0] > aabb[i, 2] or aabb[i, 1] > aabb[j, 3]
+            or aabb[j, 1] > aabb[i, 3])
+
+
+@njit(inline="always")
 def _find_key(keys, key):
     """Index of ``key`` in the sorted ``keys``, or -1."""
     lo = 0
@@ -493,9 +501,7 @@ def small_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind
         for b in range(a + 1, n_shapes):
             if not _in_sweep(s_flags[b], want):
                 continue
-            # As the grid's sweep: boxes that touch overlap.
-            if (aabb[b, 0] > aabb[a, 2] or aabb[b, 2] < aabb[a, 0] or aabb[b, 1] > aabb[a, 3]
-                    or aabb[b, 3] < aabb[a, 1]):
+            if boxes_apart(aabb, a, b):  # (as the grid's sweep)
                 continue
             resp = _pair_response(a, b, s_body, s_flags, s_category, s_mask, s_group, s_type,
                                   kind, rules, dynamic_response)
@@ -520,8 +526,7 @@ def _mover_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kin
             continue
         for j in range(n_shapes):
             # (The box test first: most boxes are far from a mover.)
-            if (j == i or aabb[j, 0] > aabb[i, 2] or aabb[j, 2] < aabb[i, 0]
-                    or aabb[j, 1] > aabb[i, 3] or aabb[j, 3] < aabb[i, 1]):
+            if j == i or boxes_apart(aabb, i, j):
                 continue
             if not _in_sweep(s_flags[j], want):
                 continue

@@ -9,13 +9,8 @@ import math
 
 from .._jit import njit
 from .bigsat import is_large, separation_large, sweep_pair_large
+from .broadphase import boxes_apart
 from .sat import shape_distance, sweep_pair
-
-
-@njit(_nrt=False)
-def _boxes_apart(aabbs, i, j):
-    return (aabbs[i, 0] > aabbs[j, 2] or aabbs[j, 0] > aabbs[i, 2] or aabbs[i, 1] > aabbs[j, 3]
-            or aabbs[j, 1] > aabbs[i, 3])
 
 
 @njit(_nrt=False)
@@ -23,7 +18,7 @@ def overlap_batch(verts, offs, counts, radii, aabbs, pairs, out):
     for k in range(pairs.shape[0]):
         i = pairs[k, 0]
         j = pairs[k, 1]
-        if _boxes_apart(aabbs, i, j):
+        if boxes_apart(aabbs, i, j):
             out[k] = False
             continue
         if is_large(counts[i], radii[i], counts[j], radii[j]):
@@ -39,7 +34,7 @@ def penetration_batch(verts, offs, counts, radii, aabbs, pairs, hit, normal, dep
     for k in range(pairs.shape[0]):
         i = pairs[k, 0]
         j = pairs[k, 1]
-        if _boxes_apart(aabbs, i, j):
+        if boxes_apart(aabbs, i, j):
             hit[k] = False
             normal[k, 0] = math.nan
             normal[k, 1] = math.nan
