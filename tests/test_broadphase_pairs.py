@@ -19,11 +19,15 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from kernel_calls import compiled
 
 import collide2d as c2d
 from collide2d._kernels import broadphase as bp
 from collide2d._kernels.views import PairRuleView
 from collide2d._store import DYNAMIC, KINEMATIC, S_ALIVE, S_SENSOR, STATIC
+
+find_pairs = compiled(bp.find_pairs)
+small_pairs = compiled(bp.small_pairs)
 
 nojit = pytest.mark.nojit
 
@@ -123,7 +127,7 @@ class Scene:
 
 
 def check(scene, dynamic_response=SOLID, want=SOLID):
-    got = bp.find_pairs(*scene.args(dynamic_response, want))
+    got = find_pairs(*scene.args(dynamic_response, want))
     expect = brute_pairs(*scene.args(dynamic_response, want))
     assert len(got) == 3
     for g, e, name in zip(got, expect, ("pa", "pb", "pr"), strict=True):
@@ -148,7 +152,7 @@ def check_small(scene, dynamic_response, want, expect):
     for room in (n + 2, n // 2):
         out = (np.full(n + 2, -7, np.int64), np.full(n + 2, -7, np.int64),
                np.full(n + 2, -7, np.int8))
-        k = bp.small_pairs(*args, *out, room)
+        k = small_pairs(*args, *out, room)
         if live.sum() > bp.SMALL_WORLD and (movers.sum() > bp.SMALL_WORLD
                                             or n > bp.MOVER_PAIRS):
             assert k == -1
@@ -280,7 +284,7 @@ def test_two_boxes_touching_exactly():
         for order in ((a, b), (b, a)):
             scene = Scene(np.array(order), [0, 1], [S_ALIVE, S_ALIVE], [1, 1],
                           [ALL_BITS, ALL_BITS], [0, 0], [DYNAMIC, DYNAMIC])
-            got = bp.find_pairs(*scene.args(SOLID, SOLID))
+            got = find_pairs(*scene.args(SOLID, SOLID))
             assert len(got[0]) == (1 if touching else 0), (order, got)
             check_all_modes(scene)
 
@@ -314,7 +318,7 @@ def test_responses_of_one_overlapping_pair():
         scene = Scene(np.array(box), [0, 1], [S_ALIVE, S_ALIVE | flag_b], [ca, cb], [ma, mb],
                       [ga, gb], list(kinds))
         for want in (SOLID, SENSOR):
-            got = bp.find_pairs(*scene.args(dyn, want))
+            got = find_pairs(*scene.args(dyn, want))
             if want == SOLID and flag_b:
                 expect = []  # sensors are left out of the solid sweep
             else:
@@ -335,7 +339,7 @@ def test_dead_rows_and_rows_past_count_are_ignored():
     aabb = np.array([(0.0, 0.0, 1.0, 1.0), (-9.0, -9.0, 9.0, 9.0), (0.5, 0.5, 2.0, 2.0)])
     scene = Scene(aabb, [0, 1, 2], [S_ALIVE, 0, S_ALIVE], [1, 1, 1], [ALL_BITS] * 3, [0, 0, 0],
                   [DYNAMIC] * 3, extra=2)
-    pa, pb, pr = bp.find_pairs(*scene.args(SOLID, SOLID))
+    pa, pb, pr = find_pairs(*scene.args(SOLID, SOLID))
     assert (pa.tolist(), pb.tolist(), pr.tolist()) == ([0], [2], [SOLID])
     check_all_modes(scene)
 
@@ -541,6 +545,6 @@ def test_few_movers_among_fixed_shapes(layout):
         check_all_modes(scene)
         out = [np.empty(4 * scene.n_shapes, np.int64), np.empty(4 * scene.n_shapes, np.int64),
                np.empty(4 * scene.n_shapes, np.int8)]
-        ran += bp.small_pairs(*scene.args(SOLID, SOLID), *out, len(out[0])) >= 0
+        ran += small_pairs(*scene.args(SOLID, SOLID), *out, len(out[0])) >= 0
     if layout != "dense":
         assert ran > 6  # the movers' path answered, not the grid

@@ -282,13 +282,13 @@ def test_any_fast_agrees_with_fast_bodies():
     # any_fast is the step's test before continuous collision's allocating call in a large
     # world (sweep_may_hit calls it there): it must be true exactly when fast_bodies finds a
     # body (each moved 0..2x its smallest extent).
-    from collide2d._kernels import ccd
+    from collide2d import _tiers
     from collide2d._store import B_AWAKE, DYNAMIC, KINEMATIC, S_ALIVE, STATIC
 
-    # As Python (the same code): compiled for these arrays, each would gain a second
-    # signature, which the startup tests forbid.
-    any_fast = getattr(ccd.any_fast, "py_func", ccd.any_fast)
-    fast_bodies = getattr(ccd.fast_bodies, "py_func", ccd.fast_bodies)
+    # As Python (the same code, the kernels' pure-Python twin): compiled for these arrays,
+    # each would gain a second signature, which the startup tests forbid.
+    twin = _tiers._twin("ccd")
+    any_fast, fast_bodies = twin.any_fast, twin.fast_bodies
 
     rng = np.random.default_rng(7)
     found = {True: 0, False: 0}

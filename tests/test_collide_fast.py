@@ -21,12 +21,20 @@ import math
 
 import numpy as np
 import pytest
+from kernel_calls import compiled
 from shapely.geometry import LinearRing, Point
 
 import collide2d as c2d
 from collide2d._kernels import broadphase, narrowphase, sat
 from collide2d._store import ContactStore
 from collide2d.world import SPECULATIVE_DISTANCE
+
+shape_axis = compiled(sat.shape_axis)
+vertex_normals = compiled(sat.vertex_normals)
+max_separation = compiled(sat.max_separation)
+find_pairs = compiled(broadphase.find_pairs)
+collide_polygons = compiled(sat.collide_polygons)
+collide_pairs = compiled(narrowphase.collide_pairs)
 
 nojit = pytest.mark.nojit
 
@@ -57,7 +65,7 @@ def regular(n, r, centre, theta):
 
 def axis_normals(verts, off, n):
     """Face normals of a polygon as the general path's ``shape_axis`` gives them."""
-    return np.array([sat.shape_axis(verts, off, n, k)[:2] for k in range(n)])
+    return np.array([shape_axis(verts, off, n, k)[:2] for k in range(n)])
 
 
 def both_paths(pa, pb, ra=0.0, rb=0.0, margin=MARGIN):
@@ -81,7 +89,7 @@ def both_paths(pa, pb, ra=0.0, rb=0.0, margin=MARGIN):
         seps = np.full(2, np.nan)
         ids = np.full(2, -7, dtype=np.int64)
         if fast:
-            c, nx, ny = sat.collide_polygons(verts, nrm, offa, na, ra, noffa, offb, nb, rb,
+            c, nx, ny = collide_polygons(verts, nrm, offa, na, ra, noffa, offb, nb, rb,
                                              noffb, margin, pts, seps, ids)
         else:
             c, nx, ny = sat.collide(verts, offa, na, ra, verts, offb, nb, rb, margin, pts,
@@ -147,7 +155,7 @@ def test_vertex_normals_are_outward_unit_edge_normals():
         poly = ellipse_polygon(rng, n, rng.uniform(0.2, 3), rng.uniform(1e-3, 3),
                                rng.uniform(-5, 5, 2), rng.uniform(0, 2 * math.pi))
         nrm = np.empty((n, 2))
-        sat.vertex_normals(poly, np.array([0]), np.array([n]), 1, nrm)
+        vertex_normals(poly, np.array([0]), np.array([n]), 1, nrm)
         for k in range(n):
             e = poly[(k + 1) % n] - poly[k]
             assert math.hypot(*nrm[k]) == pytest.approx(1.0, abs=1e-15)
@@ -155,7 +163,7 @@ def test_vertex_normals_are_outward_unit_edge_normals():
             # outward: every vertex on the inner side of face k's line
             assert np.all((poly - poly[k]) @ nrm[k] <= 1e-12)
             # the same bits as the general path's axis
-            mx, my, _, _, face = sat.shape_axis(poly, 0, n, k)
+            mx, my, _, _, face = shape_axis(poly, 0, n, k)
             assert (mx, my) == (nrm[k, 0], nrm[k, 1]) and face
 
 
@@ -163,7 +171,7 @@ def test_vertex_normals_are_outward_unit_edge_normals():
 def test_vertex_normals_of_a_zero_length_edge_are_zero():
     poly = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
     nrm = np.empty((4, 2))
-    sat.vertex_normals(poly, np.array([0]), np.array([4]), 1, nrm)
+    vertex_normals(poly, np.array([0]), np.array([4]), 1, nrm)
     assert nrm[1].tolist() == [0.0, 0.0]
     assert nrm[0].tolist() == [0.0, -1.0]
 
@@ -202,7 +210,7 @@ def test_vertex_normals_match_the_general_paths_axes_bit_for_bit():
                                           rng.uniform(-5, 5, 2), rng.uniform(0, 2 * math.pi)))
     verts, vstart, vcount = _pool(shapes)
     out = np.full(verts.shape, np.nan)
-    sat.vertex_normals(verts, vstart, vcount, len(shapes), out)
+    vertex_normals(verts, vstart, vcount, len(shapes), out)
     polygons = 0
     for s, pts in enumerate(shapes):
         n = len(pts)
@@ -228,7 +236,7 @@ def test_vertex_normals_small_pool():
     # one triangle after a circle; the last row of the pool belongs to the triangle
     verts = np.array([[9.0, 9.0], [0.0, 0.0], [2.0, 0.0], [0.0, 2.0]])
     out = np.full((4, 2), np.nan)
-    sat.vertex_normals(verts, np.array([0, 1, 0]), np.array([1, 3, 0]), 2, out)
+    vertex_normals(verts, np.array([0, 1, 0]), np.array([1, 3, 0]), 2, out)
     assert out[1].tolist() == [0.0, -1.0]
     assert out[2] == pytest.approx([math.sqrt(0.5), math.sqrt(0.5)], abs=2e-16)
     assert out[3].tolist() == [-1.0, 0.0]
@@ -376,8 +384,8 @@ def _tie_case(theta, dx=0.2, depth=0.01):
 
 def _flips(theta):
     a, b = _tie_case(theta)
-    sa = sat.max_separation(a, 0, 4, b, 0, 4, 0.0, 0.0)[0]
-    sb = sat.max_separation(b, 0, 4, a, 0, 4, 0.0, 0.0)[0]
+    sa = max_separation(a, 0, 4, b, 0, 4, 0.0, 0.0)[0]
+    sb = max_separation(b, 0, 4, a, 0, 4, 0.0, 0.0)[0]
     return sb > sa + sat.FLIP_TOL
 
 
@@ -468,13 +476,13 @@ def test_collide_pairs_rows_match_collide():
     for _ in range(90):
         w.step(1.0 / 60.0)
     b, s = w._bodies, w._shapes
-    pa, pb, pr = broadphase.find_pairs(s.aabb, s.body, s.flags, s.category, s.mask, s.group,
+    pa, pb, pr = find_pairs(s.aabb, s.body, s.flags, s.category, s.mask, s.group,
                                        s.collision_type, b.kind, w._rules.view(), s.count,
                                        broadphase.SOLID, broadphase.SOLID)
     old = w._contacts
     new = ContactStore(len(pa))
     bodies = b.view()._replace(flags=b.flags.copy())
-    m = narrowphase.collide_pairs(pa, pb, pr, s.view(), bodies, s.count, MARGIN, old.table,
+    m = collide_pairs(pa, pb, pr, s.view(), bodies, s.count, MARGIN, old.table,
                                   old.count, new.table)
     new.count = m
     rows_new = new.rows()

@@ -8,10 +8,13 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from kernel_calls import compiled
 
 import collide2d as c2d
 from collide2d._kernels import colouring as col
 from collide2d._kernels.constants import COLOURS
+
+colour_rows = compiled(col.colour_rows)
 
 
 def _greedy(pairs, movable):
@@ -38,7 +41,7 @@ def _colour(pairs, movable):
     inv_m = np.where(movable, 1.0, 0.0)
     inv_i = np.zeros(n_bodies)
     start = np.zeros(COLOURS + 2, dtype=np.int64)
-    n = col.colour_rows(rows, ba, bb, inv_m, inv_i, n_bodies, start)
+    n = colour_rows(rows, ba, bb, inv_m, inv_i, n_bodies, start)
     return rows - 100, ba, bb, start[: n + 1]
 
 

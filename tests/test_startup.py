@@ -178,7 +178,7 @@ def test_a_kernel_called_with_constants_compiles_once():
     def pick(a, k, flip):
         return -a[k] if flip else a[k]
 
-    @_jit.njit(cache=False)
+    @_jit.njit(cache=False, entry=True)
     def caller(a, k):
         return pick(a, 0, True) + pick(a, 1, False) + pick(a, k, False) + pick(a, 2, flip=True)
 
@@ -197,17 +197,85 @@ def test_a_kernel_without_reference_counting_may_not_hand_back_an_array():
         pytest.skip("nothing is compiled without Numba")
     import numpy as np
 
-    @_jit.njit(_nrt=False, cache=False)
+    @_jit.njit(_nrt=False, cache=False, entry=True)
     def same(a):
         return a
 
-    @_jit.njit(_nrt=False, cache=False)
+    @_jit.njit(_nrt=False, cache=False, entry=True)
     def pair(a, k):
         return a[k], k + 1
 
     with pytest.raises(TypeError, match="without reference counting"):
         same(np.zeros(2))
     assert pair(np.array([4.0, 5.0]), 1) == (5.0, 2)
+
+
+def test_a_kernel_only_kernels_call_has_no_python_entry():
+    """A kernel without ``entry=True`` is compiled for kernels only: called from Python it
+    raises (Numba would call a null pointer), from a kernel it runs, and its code is its
+    caller's to optimise and emit (a ``_CalleeLibrary``)."""
+    from collide2d import _jit
+
+    if not _jit.JIT_ENABLED:
+        pytest.skip("nothing is compiled without Numba")
+    import numpy as np
+
+    @_jit.njit(_nrt=False, cache=False)
+    def twice(a, k):
+        return 2.0 * a[k]
+
+    @_jit.njit(_nrt=False, cache=False, entry=True)
+    def caller(a):
+        return twice(a, 0) + twice(a, 1)
+
+    assert caller(np.array([1.5, 4.0])) == 11.0
+    with pytest.raises(TypeError, match="twice is compiled for other kernels only"):
+        twice(np.array([1.5]), 0)
+    (overload,) = twice.overloads.values()
+    assert isinstance(overload.library, _jit._CalleeLibrary)
+    (overload,) = caller.overloads.values()
+    assert not isinstance(overload.library, _jit._CalleeLibrary)
+
+
+def test_a_cached_callee_links_into_a_later_caller(tmp_path):
+    """A kernel only kernels call is cached as its module (no machine code): a later
+    process compiling a new caller links it from the cache, and the result is right."""
+    from collide2d import _jit
+
+    if not _jit.JIT_ENABLED:
+        pytest.skip("nothing is compiled without Numba")
+    (tmp_path / "kernels_here.py").write_text(textwrap.dedent("""
+        from collide2d._jit import njit
+
+        @njit(_nrt=False)
+        def scaled(a, k, f):
+            return f * a[k]
+
+        @njit(_nrt=False, entry=True)
+        def first(a):
+            return scaled(a, 0, 3.0)
+
+        @njit(_nrt=False, entry=True)
+        def second(a):
+            return scaled(a, 1, -2.0) + scaled(a, 0, 1.0)
+    """))
+    code = textwrap.dedent("""
+        import sys
+        import numpy as np
+        sys.path.insert(0, {here!r})
+        import kernels_here as k
+        a = np.array([2.0, 5.0])
+        print(k.{name}(a), len(k.scaled.stats.cache_hits), len(k.scaled.stats.cache_misses))
+    """)
+    cache = tmp_path / "cache"
+    one = _run(code.format(here=str(tmp_path), name="first"), tmp_path,
+               NUMBA_CACHE_DIR=str(cache), COLLIDE2D_QUIET="1")
+    assert one.returncode == 0, one.stderr
+    assert one.stdout.split() == ["6.0", "0", "1"]
+    two = _run(code.format(here=str(tmp_path), name="second"), tmp_path,
+               NUMBA_CACHE_DIR=str(cache), COLLIDE2D_QUIET="1")
+    assert two.returncode == 0, two.stderr
+    assert two.stdout.split() == ["-8.0", "1", "0"]  # scaled came from the cache
 
 
 def test_every_kernel_states_its_reference_counting():

@@ -320,8 +320,11 @@ def test_dynamic_hitting_kinematic_does_not_move_it():
 def test_substep_rotation_matches_the_library_cos_and_sin_to_one_ulp():
     # The integrator's small-angle polynomial against libm, on a dense grid of the range it
     # covers and beyond (where it defers to libm itself).
+    from kernel_calls import compiled
+
     from collide2d._kernels.integrate import cos_sin
 
+    cos_sin = compiled(cos_sin)
     for x in np.concatenate([np.linspace(-0.25, 0.25, 20001), [1e-300, -1e-9, 0.3, -3.0]]):
         c, s = cos_sin(float(x))
         assert abs(c - math.cos(x)) <= math.ulp(math.cos(x))
@@ -335,8 +338,13 @@ def test_bodies_out_of_contact_integrate_exactly_like_bodies_in_contact(explicit
     # (integrate_alone); the substep loop's two kernels must give it the same bits.
     # Damped, forced, spinning past the quarter-turn clamp, fixed-rotation, kinematic,
     # static and sleeping bodies.
-    from collide2d._kernels import integrate as it
+    from kernel_calls import compiled
 
+    from collide2d._kernels import integrate
+
+    integrate_alone = compiled(integrate.integrate_alone)
+    integrate_positions = compiled(integrate.integrate_positions)
+    integrate_velocities = compiled(integrate.integrate_velocities)
     rng = np.random.default_rng(7)
     n, substeps, h = 14, 4, 1.0 / 240.0
     kind = np.array([2] * 10 + [1, 1, 0, 2], dtype=np.int8)
@@ -364,20 +372,20 @@ def test_bodies_out_of_contact_integrate_exactly_like_bodies_in_contact(explicit
     looped = {k: v.copy() for k, v in alone.items()}
     args = (force, torque, inv_m, inv_i, gravity_scale, damping, angular_damping, 0.9, 0.5,
             -10.0, h)
-    it.integrate_alone(alone["vel"], alone["angvel"], *args, substeps, explicit, alone["com"],
+    integrate_alone(alone["vel"], alone["angvel"], *args, substeps, explicit, alone["com"],
                        alone["angle"], angle0, alone["dp"], alone["dq"], kind, flags, n,
                        np.zeros(n, dtype=np.bool_))
     every = np.ones(n, dtype=np.bool_)
     s = looped
 
     def positions():
-        it.integrate_positions(s["vel"], s["angvel"], s["com"], s["angle"], angle0, s["dp"],
+        integrate_positions(s["vel"], s["angvel"], s["com"], s["angle"], angle0, s["dp"],
                                s["dq"], inv_m, kind, flags, n, h, every)
 
     for _ in range(substeps):
         if explicit:
             positions()
-        it.integrate_velocities(s["vel"], s["angvel"], *args, kind, flags, n, every)
+        integrate_velocities(s["vel"], s["angvel"], *args, kind, flags, n, every)
         if not explicit:
             positions()
     for name in alone:

@@ -315,13 +315,81 @@ if JIT_ENABLED:
                 _copy_inlined_ir_once()
             return cres
 
-    class _OneSignature(_CPUDispatcher):
-        """A kernel called from another kernel compiles for its arguments' plain types.
+    from numba.core import codegen as _codegen
+    from numba.core import compiler as _compiler
+    from numba.core.compiler_machinery import LoweringPass as _LoweringPass
+    from numba.core.compiler_machinery import register_pass as _register_pass
+    from numba.core.typed_passes import AnnotateTypes as _AnnotateTypes
 
-        Numba types a constant argument (``0``, ``4``, ``True``) at a call site as a literal
-        and compiles the callee once more for each such value: ``shape_distance`` was
-        compiled ten times for one step, a raycast and a mover's move, each copy a few
-        seconds of a cold start. Calls from Python already pass plain types."""
+    class _CalleeLibrary(_codegen.JITCodeLibrary):
+        """The code of a kernel that only other kernels call (not an ``entry``).
+
+        Numba links a callee's code into each caller's library, optimises it there again
+        with the caller and emits machine code for the whole: the callee's own optimised
+        module and machine code are never run. Numba still makes both (a fifth of a first
+        step's cold compile, most of it the step's callees). Here the callee's module is
+        kept as its functions were optimised one by one, for its callers to link, and only
+        its environment pointers (which Numba fills in after lowering) are given to the
+        engine. Its disk cache holds that module as bitcode: a later compile of another
+        caller links it from there."""
+
+        def _optimize_final_module(self):
+            pass  # every caller optimises the linked copy with its own code
+
+        def _finalize_final_module(self):
+            self._finalize_dynamic_globals()
+            self._verify_declare_only_symbols()
+            envs = [str(gv) for gv in self._final_module.global_variables
+                    if "NumbaEnv" in gv.name]
+            if envs:
+                text = "\n".join([str(self._codegen._create_empty_module(self.name)), *envs])
+                self._codegen._add_module(_codegen.ll.parse_assembly(text))
+                self._codegen._engine.finalize_object()
+            self._finalized = True
+
+        def serialize_using_object_code(self):
+            self._ensure_finalized()
+            return (self.name, "bitcode", self._final_module.as_bitcode())
+
+    @_register_pass(mutates_CFG=False, analysis_only=False)
+    class _CalleeLibraryPass(_LoweringPass):
+        """Before lowering: the kernel's code goes into a :class:`_CalleeLibrary`."""
+
+        _name = "collide2d_callee_library"
+
+        def __init__(self):
+            _LoweringPass.__init__(self)
+
+        def run_pass(self, state):
+            if state.library is None:
+                state.library = _CalleeLibrary(state.targetctx.codegen(),
+                                               state.func_id.func_qualname)
+                state.library.enable_object_caching()
+            return True
+
+    class _CalleeCompiler(_compiler.CompilerBase):
+        """Numba's nopython pipeline, lowering into a :class:`_CalleeLibrary`."""
+
+        def define_pipelines(self):
+            pm = _compiler.DefaultPassBuilder.define_nopython_pipeline(self.state)
+            pm.add_pass_after(_CalleeLibraryPass, _AnnotateTypes)
+            pm.finalize()
+            return [pm]
+
+    class _Kernel(_CPUDispatcher):
+        """A kernel's dispatcher. One that is not an ``entry`` has no Python wrapper (the
+        C function Numba compiles beside each kernel to unbox its arguments from Python
+        objects: for the step's views, thousands of lines) and its code lives in a
+        :class:`_CalleeLibrary`; called from Python it raises ``TypeError`` (Numba would
+        call a null pointer)."""
+
+        def __init__(self, py_func, locals=None, targetoptions=None, entry=None):
+            if entry is None:  # rebuilt by Numba (a pickle): as it was compiled
+                entry = not (targetoptions or {}).get("no_cpython_wrapper", False)
+            super().__init__(py_func=py_func, locals=locals or {},
+                             targetoptions=targetoptions or {},
+                             pipeline_class=_compiler.Compiler if entry else _CalleeCompiler)
+            self.is_entry = entry
 
         def add_overload(self, cres):
             # A kernel compiled without reference counting hands back no counted reference:
@@ -333,12 +401,18 @@ if JIT_ENABLED:
                     raise TypeError(
                         f"{self.py_func.__qualname__} is compiled without reference counting "
                         f"(_nrt=False) but returns {ret}")
-            super().add_overload(cres)
+            if self.is_entry:
+                super().add_overload(cres)
+            else:  # kept for callers' typing; never in the table Python calls go through
+                self.overloads[tuple(cres.signature.args)] = cres
 
-        def get_call_template(self, args, kws):
-            args = tuple(_types.unliteral(a) for a in args)
-            kws = {k: _types.unliteral(v) for k, v in kws.items()}
-            return super().get_call_template(args, kws)
+        def _compile_for_args(self, *args, **kws):
+            if not self.is_entry:
+                raise TypeError(
+                    f"{self.py_func.__module__}.{self.py_func.__qualname__} is compiled for "
+                    "other kernels only; call it from a kernel, or as .py_func, or declare "
+                    "it njit(entry=True)")
+            return super()._compile_for_args(*args, **kws)
 
         # Numba opens a kernel's disk cache when the kernel is decorated, writing a
         # temporary file to check the folder is writable: two hundred of them at import,
@@ -361,11 +435,28 @@ if JIT_ENABLED:
             self._cache_wanted = False
             self.__dict__["_cache_now"] = value
 
+    class _OneSignature(_Kernel):
+        """A kernel called from another kernel compiles for its arguments' plain types.
 
-def njit(fn=None, **options):
+        Numba types a constant argument (``0``, ``4``, ``True``) at a call site as a literal
+        and compiles the callee once more for each such value: ``shape_distance`` was
+        compiled ten times for one step, a raycast and a mover's move, each copy a few
+        seconds of a cold start. Calls from Python already pass plain types."""
+
+        def get_call_template(self, args, kws):
+            args = tuple(_types.unliteral(a) for a in args)
+            kws = {k: _types.unliteral(v) for k, v in kws.items()}
+            return super().get_call_template(args, kws)
+
+
+def njit(fn=None, *, entry=False, **options):
     """``numba.njit(cache=True, nogil=True, ...)`` compiling one signature per kernel
     (constant arguments are typed by their plain type: :class:`_OneSignature`); the
-    identity decorator without Numba and for the kernels' pure-Python twin."""
+    identity decorator without Numba and for the kernels' pure-Python twin.
+
+    ``entry=True`` marks a kernel the surface calls from Python. Any other kernel is
+    compiled for kernels only: no Python wrapper, and no machine code of its own (its
+    callers' libraries hold its code: :class:`_CalleeLibrary`)."""
 
     def wrap(f):
         if _numba is None or f.__module__.startswith(TWIN_PACKAGE + "."):
@@ -377,15 +468,11 @@ def njit(fn=None, **options):
         opts.update(options)
         if not JIT_ENABLED:
             return _numba.njit(**opts)(f)
-        if f.__module__.startswith(LITERAL_MODULES):
-            cache = opts.pop("cache")
-            disp = _numba.njit(**opts)(f)
-            if cache:
-                disp._cache = _KernelCache(f)
-            return disp
         cache = opts.pop("cache")
-        opts.update(nopython=True, boundscheck=opts.get("boundscheck"))
-        disp = _OneSignature(py_func=f, locals=opts.pop("locals", {}), targetoptions=opts)
+        opts.update(nopython=True, boundscheck=opts.get("boundscheck"),
+                    no_cpython_wrapper=not entry)
+        kind = _Kernel if f.__module__.startswith(LITERAL_MODULES) else _OneSignature
+        disp = kind(py_func=f, locals=opts.pop("locals", {}), targetoptions=opts, entry=entry)
         if cache:
             disp.enable_caching()
         return disp

@@ -887,7 +887,7 @@ class World:
         finally:
             self._locked = False
         total = clock() - start
-        _step.end_record(self._params, buffers.view())
+        _step.run_stage(items, self._params, _step.END_RECORD)
         try:
             self._end_step(dt, buffers)
         finally:

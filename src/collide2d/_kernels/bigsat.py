@@ -80,7 +80,7 @@ def max_separation_walk(va, offa, na, vb, offb, nb):
     return best, bk, bmx, bmy, bib
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, entry=True)
 def separation_large(va, offa, na, vb, offb, nb):
     """Largest separation over both polygons' faces: (sep, n_ab_x, n_ab_y) with the axis
     chosen as ``sat.shape_distance`` chooses it. sep < 0 is the penetration depth (negated);
@@ -153,12 +153,12 @@ def sweep_large(va, offa, na, vb, offb, nb, wx, wy, t_max):
     return True, t_enter, pnx, pny
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, entry=True)
 def is_large(na, ra, nb, rb):
     return na >= 3 and nb >= 3 and ra == 0.0 and rb == 0.0 and na * nb > LARGE
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, entry=True)
 def sweep_pair_large(va, offa, na, vb, offb, nb, wx, wy, t_max):
     """``sat.sweep_pair`` for two large polygons: (hit, time, push_x, push_y, depth)."""
     d0, nx0, ny0 = separation_large(va, offa, na, vb, offb, nb)

@@ -199,7 +199,7 @@ def _build_binary(boxes, node_box, node_right, node_item):
     return m
 
 
-@njit(_nrt=True)
+@njit(_nrt=True, entry=True)
 def build(boxes, items, width, root_width, node_first, node_count, slot_box, slot_ref):
     """Build the wide tree over ``boxes`` (k, 4) carrying ``items`` (k,).
 
@@ -277,7 +277,7 @@ def build(boxes, items, width, root_width, node_first, node_count, slot_box, slo
     return n_wide
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, entry=True)
 def live_boxes(aabb, flags, count, alive_bit, boxes, items):
     """Gather the boxes and row numbers of live rows; returns how many."""
     k = 0
@@ -292,7 +292,7 @@ def live_boxes(aabb, flags, count, alive_bit, boxes, items):
     return k
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, entry=True)
 def same_boxes(aabb, flags, count, alive_bit, boxes, items, k):
     """True when the live rows and their boxes are exactly those gathered last time."""
     j = 0
@@ -307,7 +307,7 @@ def same_boxes(aabb, flags, count, alive_bit, boxes, items, k):
     return j == k
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, entry=True)
 def query_box(node_first, node_count, slot_box, slot_ref, n_nodes, lox, loy, hix, hiy,
               stack, out):
     """Items whose (fattened) boxes meet the closed box, in tree order; returns how many.

@@ -443,7 +443,7 @@ def sweep_may_hit(n_bodies, n_shapes, kind, flags, com, com0, angle, angle0, sha
     return False
 
 
-@njit(_nrt=True, no_cpython_wrapper=True)
+@njit(_nrt=True)
 def continuous_step(bodies, shapes, rules, com, com0, dp, angle0, dq, inv_m, n_bodies, n_shapes,
                     slop, dynamic_response):
     """The step's continuous collision: :func:`fast_bodies`, then

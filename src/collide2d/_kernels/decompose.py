@@ -68,7 +68,7 @@ def _edge_cells(x0, y0, x1, y1, xlo, ylo, cw, ch, gx, gy, pad, out, k, fill, edg
     return k
 
 
-@njit(_nrt=True)
+@njit(_nrt=True, entry=True)
 def outline_is_simple(v):
     """True when no two non-adjacent edges of the closed outline ``v`` (n >= 4) meet."""
     n = v.shape[0]
@@ -164,7 +164,7 @@ def _blocked(v, i0, i1, i2, reflex, start, items, xlo, ylo, cw, ch, gx, gy):
     return False
 
 
-@njit(_nrt=True)
+@njit(_nrt=True, entry=True)
 def ear_clip(v, tris):
     """Triangulate the simple counter-clockwise outline ``v`` into ``tris`` (rows of vertex
     indices, each CCW). Collinear vertices are dropped without a triangle. Returns the number
@@ -281,7 +281,7 @@ def _convex_at(v, p, a, b):
     return ax * by - ay * bx >= -CONVEX_EPS * math.hypot(ax, ay) * math.hypot(bx, by)
 
 
-@njit(_nrt=True)
+@njit(_nrt=True, entry=True)
 def merge_convex(v, tris, nt, ring, part_start):
     """Hertel-Mehlhorn over the ``nt`` CCW triangles of ``tris``. Writes the parts as CCW
     rings of vertex indices, part p being ``ring[part_start[p]:part_start[p + 1]]``

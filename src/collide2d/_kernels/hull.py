@@ -3,7 +3,7 @@
 from .._jit import njit
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, entry=True)
 def monotone_chain(pts, out):
     """Hull of lexicographically sorted points into ``out``; returns the vertex count.
 

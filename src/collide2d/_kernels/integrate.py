@@ -241,7 +241,7 @@ def end_step(pos, angle, angle0, rot, local_com, com, force, torque, inv_m, kind
         pos[b, 1] = com[b, 1] - (s * local_com[b, 0] + c * local_com[b, 1])
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, entry=True)
 def first_non_finite(pos, angle, vel, angvel, force, torque, flags, n_bodies):
     """Slot of the first live body with a NaN or inf in its state, or -1 (the NaN guard)."""
     for b in range(n_bodies):

@@ -61,7 +61,7 @@ else:  # the pure-Python kernels
         return items[i]
 
 
-@njit(_nrt=True)
+@njit(_nrt=True, entry=True)
 def filled(item, n):
     """A typed list of ``n`` references to ``item``."""
     out = _List()
@@ -70,7 +70,7 @@ def filled(item, n):
     return out
 
 
-@njit(_nrt=True)
+@njit(_nrt=True, entry=True)
 def put(items, i, item):
     """``items[i] = item``."""
     items[i] = item

@@ -10,7 +10,7 @@ import math
 from .._jit import njit
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, entry=True)
 def polygon_mass(verts, off, n, density):
     """(mass, cx, cy, inertia about the centroid) of a simple polygon (any winding)."""
     ox = verts[off, 0]
@@ -37,7 +37,7 @@ def polygon_mass(verts, off, n, density):
     return mass, cx + ox, cy + oy, inertia
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, entry=True)
 def capsule_mass(ax, ay, bx, by, radius, density):
     """(mass, cx, cy, inertia about the centroid) of a capsule: a rectangle and two half
     discs (a circle when a == b)."""

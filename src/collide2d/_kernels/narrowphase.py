@@ -307,7 +307,7 @@ def sensor_pairs(pa, pb, s_vstart, s_vcount, s_radius, vworld, n_shapes, old, n_
     return m
 
 
-@njit(_nrt=True, no_cpython_wrapper=True)
+@njit(_nrt=True)
 def find_sensor_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules,
                       n_shapes, dynamic_response, s_vstart, s_vcount, s_radius, vworld, old,
                       n_old, new):

@@ -13,7 +13,7 @@ from .broadphase import boxes_apart
 from .sat import shape_distance, sweep_pair
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, entry=True)
 def overlap_batch(verts, offs, counts, radii, aabbs, pairs, out):
     for k in range(pairs.shape[0]):
         i = pairs[k, 0]
@@ -29,7 +29,7 @@ def overlap_batch(verts, offs, counts, radii, aabbs, pairs, out):
         out[k] = d <= 0.0
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, entry=True)
 def penetration_batch(verts, offs, counts, radii, aabbs, pairs, hit, normal, depth):
     for k in range(pairs.shape[0]):
         i = pairs[k, 0]
@@ -58,7 +58,7 @@ def penetration_batch(verts, offs, counts, radii, aabbs, pairs, hit, normal, dep
             depth[k] = math.nan
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, entry=True)
 def sweep_batch(verts, offs, counts, radii, pairs, w, t_max, hit, time, normal, depth):
     for k in range(pairs.shape[0]):
         i = pairs[k, 0]

@@ -49,7 +49,7 @@ PASS = 2
 NUDGE = 1e-9
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, entry=True)
 def swept_boxes(shapes, motion, count, out):
     """Boxes covering each live shape row (of the first ``count``) over the step: its end
     box, and for a body that moved, where it was. A translated row: the union of its box at
@@ -290,7 +290,7 @@ def check_carried(parts, legs, n_carry, m_next, shapes, tree, motion, exclude, p
     return kept
 
 
-@njit(_nrt=True)
+@njit(_nrt=True, entry=True)
 def step_particles(parts, legs, hits, bodies, shapes, tree, motion, exclude, params, state):
     """Advance particles 0..n-1 (``state["n"]``) by ``params["dt"]``, writing their hits.
 

@@ -18,7 +18,7 @@ def body_rotations(angle, n_bodies, rot):
         rot[b, 1] = math.sin(angle[b])
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, entry=True)
 def update_shapes(pos, angle, rot, s_body, s_flags, s_vstart, s_vcount, s_radius, vlocal,
                   vworld, aabb, n_shapes, margin):
     """World vertices and margin-fattened bounding boxes of every live shape, and the

@@ -188,7 +188,7 @@ MOTION_FRAME = 1  # test the segment's path relative to the moving body
 MOTION_SKIP = 2   # leave them out
 
 
-@njit(_nrt=True)
+@njit(_nrt=True, entry=True)
 def cast_segments(starts, ends, node_first, node_count, slot_box, slot_ref, n_nodes, s_body,
                   s_owner, s_flags, s_category, s_mask, s_vstart, s_vcount, s_radius, vworld,
                   b_order, f_category, f_mask, f_sensors, f_exclude, motion, skip_inside, moved,
@@ -324,7 +324,7 @@ def cast_segments(starts, ends, node_first, node_count, slot_box, slot_ref, n_no
             fraction[k] = math.nan
 
 
-@njit(_nrt=True)
+@njit(_nrt=True, entry=True)
 def raycast_rows(ax, ay, bx, by, node_first, node_count, slot_box, slot_ref, n_nodes,
                  s_body, s_flags, s_category, s_mask, s_vstart, s_vcount, s_radius, vworld,
                  f_category, f_mask, f_sensors, f_exclude, rows, ts, normals):
@@ -351,7 +351,7 @@ def raycast_rows(ax, ay, bx, by, node_first, node_count, slot_box, slot_ref, n_n
     return count
 
 
-@njit(_nrt=True)
+@njit(_nrt=True, entry=True)
 def point_rows(px, py, node_first, node_count, slot_box, slot_ref, n_nodes, s_body, s_flags,
                s_category, s_mask, s_vstart, s_vcount, s_radius, vworld, f_category, f_mask,
                f_sensors, f_exclude, out):
@@ -371,7 +371,7 @@ def point_rows(px, py, node_first, node_count, slot_box, slot_ref, n_nodes, s_bo
     return count
 
 
-@njit(_nrt=True)
+@njit(_nrt=True, entry=True)
 def points_batch(points, node_first, node_count, slot_box, slot_ref, n_nodes, s_body, s_owner,
                  s_flags, s_category, s_mask, s_vstart, s_vcount, s_radius, vworld, b_order,
                  f_category, f_mask, f_sensors, f_exclude, hit, body, shape):
@@ -434,7 +434,7 @@ def _part_box(qverts, off, n, wx, wy):
     return min(lox, lox + wx), min(loy, loy + wy), max(hix, hix + wx), max(hiy, hiy + wy)
 
 
-@njit(_nrt=True)
+@njit(_nrt=True, entry=True)
 def shape_overlaps(qverts, qoff, qcount, qradius, node_first, node_count, slot_box, slot_ref,
                    n_nodes, s_body, s_flags, s_category, s_mask, s_vstart, s_vcount,
                    s_radius, vworld, f_category, f_mask, f_sensors, f_exclude, rows, dists,
@@ -479,7 +479,7 @@ def shape_overlaps(qverts, qoff, qcount, qradius, node_first, node_count, slot_b
     return count
 
 
-@njit(_nrt=True)
+@njit(_nrt=True, entry=True)
 def shape_cast(qverts, qoff, qcount, qradius, wx, wy, node_first, node_count, slot_box,
                slot_ref, n_nodes, s_body, s_owner, s_flags, s_category, s_mask, s_vstart, s_vcount,
                s_radius, vworld, f_category, f_mask, f_sensors, f_exclude):

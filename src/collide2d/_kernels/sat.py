@@ -303,7 +303,7 @@ def core_distance(va, offa, na, vb, offb, nb, dx, dy):
     return 0.0, 0.0, -1.0, cax, cay, cbx, cby
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, entry=True)
 def shape_distance(va, offa, na, ra, vb, offb, nb, rb, dx, dy, exact):
     """Signed distance between two rounded convex shapes, A translated by (dx, dy).
 
@@ -432,7 +432,7 @@ def sweep_rounded(va, offa, na, ra, vb, offb, nb, rb, wx, wy, t_max, tol):
     return False, math.nan, 0.0, 0.0
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, entry=True)
 def sweep_pair(va, offa, na, ra, vb, offb, nb, rb, wx, wy, t_max):
     """Swept test for any two convex shapes: (hit, time, push_x, push_y, depth).
 
@@ -455,7 +455,7 @@ def sweep_pair(va, offa, na, ra, vb, offb, nb, rb, wx, wy, t_max):
     return hit, t, px, py, 0.0
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, entry=True)
 def collide(va, offa, na, ra, vb, offb, nb, rb, margin, out_pts, out_sep, out_ids):
     """Contact manifold between two convex shapes in one frame.
 

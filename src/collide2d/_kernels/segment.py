@@ -15,7 +15,7 @@ from .._jit import njit
 PARALLEL_EPS = 1e-12
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, entry=True)
 def segment_segment(ax, ay, bx, by, cx, cy, dx, dy):
     """Intersection of closed segments a->b and c->d: (hit, t, u), point = a + t(b-a).
 
@@ -75,7 +75,7 @@ def segment_segment(ax, ay, bx, by, cx, cy, dx, dy):
     return True, t, u
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, entry=True)
 def point_in_polygon(px, py, verts, off, n):
     """Even-odd crossing test (Haines' crossings test): concave and self-intersecting too."""
     inside = False
@@ -163,7 +163,7 @@ def _ray_circle(ax, ay, rx, ry, cx, cy, radius):
     return t1, t2
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, entry=True)
 def raycast_shape(ax, ay, bx, by, verts, off, n, radius):
     """First crossing of the shape's boundary along a->b: (fraction, nx, ny, edge).
 
@@ -239,7 +239,7 @@ def _on_cap(verts, off, n, i, dx, dy):
     return n0x * dy - n0y * dx >= 0.0 and dx * n1y - dy * n1x >= 0.0
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, entry=True)
 def clip_segment(ax, ay, bx, by, verts, off, n, radius):
     """The closed part of a->b inside a convex polygon (radius 0) or a circle (n == 1).
 
@@ -309,7 +309,7 @@ def clip_segment(ax, ay, bx, by, verts, off, n, radius):
     return True, t0, t1, n0x, n0y, n1x, n1y
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, entry=True)
 def segment_intersection_batch(a, b, c, d, hit, point, t_out, u_out):
     """Row-wise :func:`segment_segment` over (N, 2) arrays."""
     for k in range(a.shape[0]):
@@ -322,13 +322,13 @@ def segment_intersection_batch(a, b, c, d, hit, point, t_out, u_out):
         point[k, 1] = a[k, 1] + t * (b[k, 1] - a[k, 1])
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, entry=True)
 def points_in_polygon_batch(pts, verts, off, n, out):
     for k in range(pts.shape[0]):
         out[k] = point_in_polygon(pts[k, 0], pts[k, 1], verts, off, n)
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, entry=True)
 def clip_segment_batch(starts, ends, verts, off, n, radius, hit, t_in, t_out, n_in, n_out):
     for k in range(starts.shape[0]):
         h, t0, t1, ax, ay, bx, by = clip_segment(starts[k, 0], starts[k, 1], ends[k, 0],
@@ -342,7 +342,7 @@ def clip_segment_batch(starts, ends, verts, off, n, radius, hit, t_in, t_out, n_
         n_out[k, 1] = by
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, entry=True)
 def segment_pool_first(starts, ends, verts, offs, counts, radii, aabbs,
                        hit, shape, fraction, point, normal, edge):
     """First boundary crossing of each segment over every shape of a pool (brute force with

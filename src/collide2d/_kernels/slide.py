@@ -518,7 +518,7 @@ def _add_contact(out, con, k, cap, nx, ny, kind, obs, ti, tj, own, resp, dedupe)
     out.count[k] = n + 1
 
 
-@njit(_nrt=True)
+@njit(_nrt=True, entry=True)
 def move_bodies(movers, req_vel, bodies, shapes, chars, tiles, params, out, contacts, state):
     """Move every body in ``movers`` (slots, in order) by ``req_vel * params["dt"]`` with
     collide-and-slide.

@@ -107,6 +107,8 @@ from .stacks import shed_weight, stack_substeps_for
 PAIRS = 1
 PRESOLVE = 3  # the pre-solve callbacks run, then the step goes on from prepare
 SENSORS = 13
+# run_stage's index past the stages: the step record's end (end_record).
+END_RECORD = 14
 DONE = -1
 # A body's pose, velocity or force is NaN or inf (its slot in the step record's "need"):
 # nothing was changed.
@@ -521,7 +523,7 @@ def sensors(w, p, t):
     return 0
 
 
-@njit(_nrt=False, no_cpython_wrapper=True)
+@njit(_nrt=False)
 def run_substeps(w, p, t):
     """The substep loop (without reference counting, as ``run_step``)."""
     st = t.state[0]
@@ -541,7 +543,7 @@ def run_substeps(w, p, t):
     return 0
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, entry=True)
 def run_step(w, p, t, first):
     """Every stage in order from ``first`` (0, or where a grown table lets a stage run
     again, or ``PRESOLVE`` after the pre-solve callbacks). Returns ``DONE``, ``NON_FINITE``,
@@ -596,7 +598,7 @@ def run_step(w, p, t, first):
     return DONE
 
 
-@njit(_nrt=True)
+@njit(_nrt=True, entry=True)
 def run_listed(items, p, first):
     """``run_step`` on ``items[0]``, a (world view, step view) pair in a one-item typed
     list: the entry a lone world's step calls. Its call unboxes one list where
@@ -610,22 +612,23 @@ def run_listed(items, p, first):
 listed = filled
 
 
-@njit(_nrt=False, no_cpython_wrapper=True)
+@njit(_nrt=False)
 def _run_item(items, p, first):
     w, t = borrow(items, 0)
     return run_step(w, p, t, first)
 
 
-@njit(_nrt=True)
+@njit(_nrt=True, entry=True)
 def run_stage(items, p, k):
-    """Stage ``STAGES[k]`` alone on ``items[0]`` (as ``run_listed``): ``world.profile``'s
-    entry. Called from Python with the views themselves, a stage's call would unbox their
-    hundred and fifty arrays, a tenth of a millisecond that would be most of what a small
-    world's stage measures; a one-item list unboxes in a microsecond."""
+    """Stage ``STAGES[k]`` alone on ``items[0]`` (as ``run_listed``), or with ``k ==
+    END_RECORD`` the record as a step leaves it: ``world.profile``'s entry. Called from
+    Python with the views themselves, a stage's call would unbox their hundred and fifty
+    arrays, a tenth of a millisecond that would be most of what a small world's stage
+    measures; a one-item list unboxes in a microsecond."""
     return _stage_item(items, p, k)
 
 
-@njit(_nrt=False, no_cpython_wrapper=True)
+@njit(_nrt=False)
 def _stage_item(items, p, k):
     w, t = borrow(items, 0)
     # STAGES' order (a tuple of functions can not be indexed in compiled code).
@@ -655,7 +658,10 @@ def _stage_item(items, p, k):
         return finish(w, p, t)
     if k == 12:
         return sleep(w, p, t)
-    return sensors(w, p, t)
+    if k == 13:
+        return sensors(w, p, t)
+    end_record(p, t)
+    return 0
 
 
 @njit(inline="always")

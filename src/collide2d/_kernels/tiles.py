@@ -537,7 +537,7 @@ def _cover_chunk(cls, nx, i0, i1, j0, j1, out, count, scratch):
     return count
 
 
-@njit(_nrt=False)
+@njit(_nrt=False, entry=True)
 def cover_chunks(cls, ny, nx, ci0, ci1, cj0, cj1, out, counts, scratch):
     """Rigid-body boxes of chunks (ci, cj), ci in [ci0, ci1), cj in [cj0, cj1), in row-major
     chunk order, from the row-major tile classes ``cls`` of an ny x nx map.

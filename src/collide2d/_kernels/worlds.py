@@ -40,7 +40,7 @@ _SHAPE_FIELDS = tuple(range(len(ShapeView._fields)))
 _JOINT_FIELDS = tuple(range(len(JointView._fields)))
 
 
-@njit(parallel=True, _nrt=True)
+@njit(parallel=True, _nrt=True, entry=True)
 def step_worlds(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, broken):
     """Step every world once. Returns -1, or the first world with a NaN or inf in a live
     body's state (``status`` its slot), in which case no world was stepped.
@@ -65,7 +65,7 @@ def step_worlds(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, broke
 # A world's views are read from the lists without counting references to their arrays
 # (lists.borrow), in functions compiled without counting: Numba's getitem counts each of
 # the two hundred arrays, in and out, a few microseconds a world.
-@njit(_nrt=False, no_cpython_wrapper=True)
+@njit(_nrt=False)
 def _check_world(ws0, params, status, i):
     b = borrow(ws0, i).bodies
     status[i] = first_non_finite(b.pos, b.angle, b.vel, b.angvel, b.force, b.torque, b.flags,
@@ -73,7 +73,7 @@ def _check_world(ws0, params, status, i):
     return 0
 
 
-@njit(_nrt=False, no_cpython_wrapper=True)
+@njit(_nrt=False)
 def _step_world(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, broken, i):
     # The first stage as an int64, as World.step passes it.
     start = np.int64(0)
@@ -94,14 +94,14 @@ def _step_world(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, broke
 # The kernels below call a per-world function compiled without counting, which reads the
 # world's views with lists.borrow, as _step_world does: a counted read of a view costs more
 # than the few rows these kernels touch.
-@njit(_nrt=True)
+@njit(_nrt=True, entry=True)
 def read_bodies(bs, slots, pos, angle, vel, angvel, rot, awake):
     """Pose, velocity, (cos, sin) of the angle and awake flag of bodies ``slots[i, k]``."""
     for i in range(len(bs)):
         _read_world(bs, slots, pos, angle, vel, angvel, rot, awake, np.int64(i))
 
 
-@njit(_nrt=False, no_cpython_wrapper=True)
+@njit(_nrt=False)
 def _read_world(bs, slots, pos, angle, vel, angvel, rot, awake, i):
     b = borrow(bs, i)
     for k in range(slots.shape[1]):
@@ -118,7 +118,7 @@ def _read_world(bs, slots, pos, angle, vel, angvel, rot, awake, i):
     return 0
 
 
-@njit(_nrt=True)
+@njit(_nrt=True, entry=True)
 def copy_worlds(bs, ss, js, rows, tb, ts, tj):
     """Every array of the body, shape and joint views of worlds ``rows`` made a copy of the
     template's (``tb``, ``ts``, ``tj``: views of the same layout, shapes and dtypes): the
@@ -158,7 +158,7 @@ def _lever(b, s, px, py):
     return (px - (b.pos[s, 0] + (c * x - sn * y)), py - (b.pos[s, 1] + (sn * x + c * y)))
 
 
-@njit(_nrt=True)
+@njit(_nrt=True, entry=True)
 def push_bodies(bs, slots, where, values, points, at_points, impulse):
     """Add ``values[i, k]`` to body ``slots[i, k]`` where ``where[i, k]``: a force (N)
     or an impulse (N s), at ``points[i, k]`` (world frame, m) when ``at_points``, else at the
@@ -167,7 +167,7 @@ def push_bodies(bs, slots, where, values, points, at_points, impulse):
         _push_world(bs, slots, where, values, points, at_points, impulse, np.int64(i))
 
 
-@njit(_nrt=False, no_cpython_wrapper=True)
+@njit(_nrt=False)
 def _push_world(bs, slots, where, values, points, at_points, impulse, i):
     b = borrow(bs, i)
     for k in range(slots.shape[1]):
@@ -194,14 +194,14 @@ def _push_world(bs, slots, where, values, points, at_points, impulse, i):
     return 0
 
 
-@njit(_nrt=True)
+@njit(_nrt=True, entry=True)
 def push_torques(bs, slots, where, values):
     """Add torque ``values[i, k]`` (N m) to body ``slots[i, k]`` where ``where[i, k]``."""
     for i in range(len(bs)):
         _torque_world(bs, slots, where, values, np.int64(i))
 
 
-@njit(_nrt=False, no_cpython_wrapper=True)
+@njit(_nrt=False)
 def _torque_world(bs, slots, where, values, i):
     b = borrow(bs, i)
     for k in range(slots.shape[1]):
@@ -212,7 +212,7 @@ def _torque_world(bs, slots, where, values, i):
     return 0
 
 
-@njit(_nrt=True)
+@njit(_nrt=True, entry=True)
 def set_motors(bs, js, slots, speeds, max_torques):
     """Motor speed and maximum motor torque (or force) of joints ``slots[i, k]``; wakes
     their dynamic bodies as ``Joint``'s setters do."""
@@ -220,7 +220,7 @@ def set_motors(bs, js, slots, speeds, max_torques):
         _motors_world(bs, js, slots, speeds, max_torques, np.int64(i))
 
 
-@njit(_nrt=False, no_cpython_wrapper=True)
+@njit(_nrt=False)
 def _motors_world(bs, js, slots, speeds, max_torques, i):
     j = borrow(js, i)
     b = borrow(bs, i)
@@ -243,7 +243,7 @@ def _of_types(ta, tb, type_a, type_b):
     return (ta == type_a and tb == type_b) or (ta == type_b and tb == type_a)
 
 
-@njit(_nrt=True)
+@njit(_nrt=True, entry=True)
 def contact_events(ss, cw, cb, parity, n_contacts, prev_contacts, type_a, type_b, began,
                    ended, touching):
     """Per world i and pair k of collision types (``type_a[k]``, ``type_b[k]``, either way
@@ -256,7 +256,7 @@ def contact_events(ss, cw, cb, parity, n_contacts, prev_contacts, type_a, type_b
                       ended, touching, np.int64(i))
 
 
-@njit(_nrt=False, no_cpython_wrapper=True)
+@njit(_nrt=False)
 def _events_world(ss, cw, cb, parity, n_contacts, prev_contacts, type_a, type_b, began,
                   ended, touching, i):
     col = borrow(ss, i).collision_type
@@ -311,7 +311,7 @@ def _tree_is_current(s, n_shapes, fc, fm, fs, none, boxes, items, k):
     return j == k
 
 
-@njit(parallel=True, _nrt=True)
+@njit(parallel=True, _nrt=True, entry=True)
 def raycast_worlds(bs, ss, params, starts, ends, f_category, f_mask, f_sensors, exclude,
                    slot_bits, tree_boxes, tree_items, tree_k, tree_first, tree_count,
                    tree_slot_box, tree_slot_ref, tree_nodes, tree_built,
