@@ -87,7 +87,9 @@ def _copy_inlined_ir_once() -> None:
     inlined collide2d kernels only, the blocks of one copy share one ``deepcopy`` memo, so
     the scope is copied once; the copy is the same IR (Numba's own IR shares one scope
     among a function's blocks, and the inliner renames variables from that scope), so the
-    compiled code is too. Any other inlining is left exactly as Numba does it.
+    compiled code is too. The inliner's second copy (of the first, kept "unmutated" for its
+    caller, which discards it: ``InlineInlinables``) is not made: it is the first copy's
+    blocks themselves. Any other inlining is left exactly as Numba does it.
     """
     import copy
     import threading
@@ -105,7 +107,8 @@ def _copy_inlined_ir_once() -> None:
 
     class _Copy:
         """The ``copy`` module as the inliner sees it: a block's deep copy shares the
-        memo of the current copy of its IR (keyed by the scope its blocks share)."""
+        memo of the current copy of its IR (keyed by the scope its blocks share), and a
+        block of that copy is not copied again."""
 
         def __getattr__(self, name):
             return getattr(copy, name)
@@ -114,13 +117,18 @@ def _copy_inlined_ir_once() -> None:
         def deepcopy(x, memo=None):
             memos = getattr(state, "memos", None)
             if memo is None and memos is not None and isinstance(x, ir.Block):
-                memo = memos.setdefault(id(x.scope), {})
+                made = memos[None]
+                if id(x.scope) in made:
+                    return x
+                out = copy.deepcopy(x, memos.setdefault(id(x.scope), {}))
+                made.add(id(out.scope))
+                return out
             return copy.deepcopy(x, memo)
 
     def inline_ir(self, caller_ir, block, i, callee_ir, callee_freevars, arg_typs=None):
         outer = getattr(state, "memos", None)
         mine = str(getattr(callee_ir.func_id, "modname", "")).startswith("collide2d.")
-        state.memos = {} if mine else None
+        state.memos = {None: set()} if mine else None
         try:
             return original(self, caller_ir, block, i, callee_ir, callee_freevars, arg_typs)
         finally:

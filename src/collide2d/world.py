@@ -1750,7 +1750,8 @@ class World:
     move_and_slide_many = _delegate("_characters", _character.Characters, "move_and_slide_many")
 
 class _CompiledStep:
-    """``run_step``, called past Numba's dispatcher for arguments whose types it checked.
+    """The compiled step, called past Numba's dispatcher for arguments whose types it
+    checked.
 
     The dispatcher works out the type of every argument on every call: for the step's
     hundred and fifty arrays in nested namedtuples that is most of a small world's step.
@@ -1761,10 +1762,11 @@ class _CompiledStep:
 
     A small world (``small``) is stepped through ``run_listed`` instead: its views as one
     pair in a one-item typed list, kept per pair of view objects, unboxed as one object
-    where ``run_step``'s entry unboxes each array (1.5 us). The step compiled behind it
+    where ``run_views``' entry unboxes each array (1.5 us). The step compiled behind it
     runs about 15 % slower on large worlds (a 40-box pyramid 0.82 -> 0.96 ms: the views
     are read from the list's memory), so a world of more than ``SMALL_WORLD`` shape rows
-    (the store's high-water mark) calls ``run_step`` itself. Both give the same bits.
+    (the store's high-water mark) calls ``run_views`` with the views. Both run
+    ``run_step`` and give the same bits.
     """
 
     _LIMIT = 64
@@ -1788,7 +1790,7 @@ class _CompiledStep:
             return result
         if self.entry is not None and id(w) in c and id(t) in c and id(p) in c:
             return self.entry(w, p, t, first)
-        result = _step.run_step(w, p, t, first)
+        result = _step.run_views(w, p, t, first)
         self._check(w, p, t)
         return result
 
@@ -1811,7 +1813,7 @@ class _CompiledStep:
 
     def _check(self, w, p, t) -> None:
         if self.signature is None:
-            self.signature, self.entry = self._one(_step.run_step)
+            self.signature, self.entry = self._one(_step.run_views)
         if self.signature is not None:
             self._room()
             for obj, want in zip((w, p, t), self.signature[:3], strict=True):

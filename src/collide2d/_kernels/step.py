@@ -56,8 +56,8 @@ collide with): a small world with nothing touching allocates nothing; contacts s
 allocate in the narrowphase.
 
 A lone world's step is called through ``run_listed`` (its views in a one-item typed list,
-unboxed as one object), or for worlds of more than ``SMALL_WORLD`` shapes ``run_step``
-itself (see ``World._CompiledStep``).
+unboxed as one object), or for worlds of more than ``SMALL_WORLD`` shapes through
+``run_views`` with the views themselves (see ``World._CompiledStep``).
 """
 
 import numpy as np
@@ -543,7 +543,7 @@ def run_substeps(w, p, t):
     return 0
 
 
-@njit(_nrt=False, entry=True)
+@njit(_nrt=False)
 def run_step(w, p, t, first):
     """Every stage in order from ``first`` (0, or where a grown table lets a stage run
     again, or ``PRESOLVE`` after the pre-solve callbacks). Returns ``DONE``, ``NON_FINITE``,
@@ -596,6 +596,14 @@ def run_step(w, p, t, first):
         return SENSORS
     end_record(p, t)
     return DONE
+
+
+@njit(_nrt=False, entry=True)
+def run_views(w, p, t, first):
+    """``run_step`` called from Python with the views themselves: a large world's entry.
+    It is its own kernel so that a small world's first step, which enters through
+    ``run_listed``, does not compile this entry's Python wrapper and machine code."""
+    return run_step(w, p, t, first)
 
 
 @njit(_nrt=True, entry=True)
