@@ -418,8 +418,8 @@ if JIT_ENABLED:
             if not self.is_entry:
                 raise TypeError(
                     f"{self.py_func.__module__}.{self.py_func.__qualname__} is compiled for "
-                    "other kernels only; call it from a kernel, or as .py_func, or declare "
-                    "it njit(entry=True)")
+                    "other kernels only: call it from a kernel, or declare it "
+                    "njit(entry=True)")
             return super()._compile_for_args(*args, **kws)
 
         # Numba opens a kernel's disk cache when the kernel is decorated, writing a

@@ -37,7 +37,7 @@ The once-a-step stages are their own kernels, called by ``run_step`` and compile
 kernels only (``_jit.njit``: no Python wrapper, their code optimised and emitted in the
 entry's library): a first step's cold compile 44 -> 41 CPU s against inlining them into
 ``run_step``, whose one large function Numba's front end handles in more than linear time;
-the step runs as fast (a lander, pyramids, rain, ragdolls). The stages run once per
+the step is as fast or within 2 % (a lander, pyramids, rain, ragdolls). The stages run once per
 substep are inlined (``inline="always"``) into ``run_substeps``: as calls, each passing
 the views' arrays one by one, they made a lander's step (16 substeps) 6 -> 27 us.
 

@@ -131,13 +131,21 @@ def copy_worlds(bs, ss, js, rows, tb, ts, tj):
 def _copy_world(bs, ss, js, i, tb, ts, tj):
     b = borrow(bs, i)
     for k in literal_unroll(_BODY_FIELDS):
-        b[k][:] = tb[k]
+        _copy_array(b[k], tb[k])
     s = borrow(ss, i)
     for k in literal_unroll(_SHAPE_FIELDS):
-        s[k][:] = ts[k]
+        _copy_array(s[k], ts[k])
     j = borrow(js, i)
     for k in literal_unroll(_JOINT_FIELDS):
-        j[k][:] = tj[k]
+        _copy_array(j[k], tj[k])
+    return 0
+
+
+@njit(_nrt=True)
+def _copy_array(dst, src):
+    """``dst[:] = src``, compiled once per array type: written out at each of the views'
+    sixty-odd fields, Numba's array assignment made the batch's reset a 15 s compile."""
+    dst[:] = src
     return 0
 
 
