@@ -225,3 +225,22 @@ def test_step_and_queries_switch_when_their_stages_are_compiled(cache, fake_comp
     fake_compile["flag"] = True
     c2d.point_in_polygon((0.5, 0.5), [(0, 0), (1, 0), (1, 1), (0, 1)])
     assert tiers.tier() == "compiled" and repr(geometry._seg) == "<kernels segment (compiled)>"
+
+
+def test_no_kernel_name_shadows_the_kernel_sets_own():
+    """A ``KernelSet`` keeps a kernel module's names as its own attributes, so a kernel
+    named like one of the set's methods or fields (``_fill``, ``_tier``...) would replace
+    it and break the tier switch."""
+    import importlib
+    import pkgutil
+
+    import collide2d._kernels as kernels_package
+    from collide2d._tiers import KernelSet
+
+    own = {n for n in dir(KernelSet) if not n.startswith("__")} | set(vars(KernelSet("step")))
+    clashes = []
+    for info in pkgutil.iter_modules(kernels_package.__path__):
+        module = importlib.import_module(f"collide2d._kernels.{info.name}")
+        clashes += [f"{info.name}.{n}" for n in vars(module) if n in own]
+    assert own >= {"_fill", "_use", "_name", "_tier", "_loaded"}
+    assert not clashes, clashes
