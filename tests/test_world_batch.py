@@ -483,3 +483,19 @@ def test_sensor_overlap_pairs_to_bodies():
     body_pairs = w.shape_bodies(pairs)
     assert sorted(body_pairs[0].tolist()) == sorted([zone.id, visitor.id])
     assert QueryFilter(exclude=visitor).exclude == (visitor,)
+
+
+def test_the_reset_copies_every_field_of_the_views():
+    """``worlds._copy_world`` writes its fields out one by one (an unrolled loop compiled
+    three times slower): every field of the body, shape and joint views must be there."""
+    import inspect
+    import re
+
+    from collide2d._kernels import worlds
+    from collide2d._kernels.views import BodyView, JointView, ShapeView
+
+    source = inspect.getsource(getattr(worlds._copy_world, "py_func", worlds._copy_world))
+    for name, view in (("b", BodyView), ("s", ShapeView), ("j", JointView)):
+        copied = re.findall(rf"_copy_array\({name}\.(\w+), t{name}\.(\w+)\)", source)
+        assert all(a == b for a, b in copied), (name, copied)
+        assert sorted(a for a, _ in copied) == sorted(view._fields), name
