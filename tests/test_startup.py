@@ -329,12 +329,10 @@ def test_every_kernel_one_signature_after_a_step_a_query_and_particles():
     c2d.sweep_many(pool, np.array([[0, 1]]), np.array([[0.0, 1.0]]))
     assert parts is not None
     # Two on purpose: _grown is generic over the buffer's element type (int64 and int8
-    # pair columns); _keep_alive is a variadic no-op called with two arities. One left to
-    # do: ccd passes DYNAMIC (int64) where the broadphase passes a body's int8 kind. The
-    # batch's typed-list helpers are generic over the view types they hold, and its reset's
-    # array copy over the views' array types.
+    # pair columns); _keep_alive is a variadic no-op called with two arities. The batch's
+    # typed-list helpers are generic over the view types they hold, and its reset's array
+    # copy over the views' array types.
     allowed = {"collide2d._kernels.broadphase._grown", "collide2d._kernels.sat._keep_alive",
-               "collide2d._kernels.broadphase.shape_response",
                "collide2d._kernels.lists.filled", "collide2d._kernels.lists.put",
                "collide2d._kernels.worlds._copy_array"}
     many = []

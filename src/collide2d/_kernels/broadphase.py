@@ -283,8 +283,8 @@ def _in_sweep(flags, want):
 
 
 @njit(inline="always")
-def _pair_response(a, b, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules,
-                   dynamic_response):
+def rows_response(a, b, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules,
+                  dynamic_response):
     """:func:`shape_response` of shape rows a and b, with their pair rule."""
     ba = s_body[a]
     bb = s_body[b]
@@ -338,8 +338,8 @@ def _sweep_rows(start, ent, nrow, aabb, s_body, s_flags, s_category, s_mask, s_g
                     continue
                 a = min(i, j)
                 b = max(i, j)
-                resp = _pair_response(a, b, s_body, s_flags, s_category, s_mask, s_group,
-                                      s_type, kind, rules, dynamic_response)
+                resp = rows_response(a, b, s_body, s_flags, s_category, s_mask, s_group,
+                                     s_type, kind, rules, dynamic_response)
                 if resp != want:
                     continue
                 pa[k] = a
@@ -503,8 +503,8 @@ def small_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind
                 continue
             if boxes_apart(aabb, a, b):  # (as the grid's sweep)
                 continue
-            resp = _pair_response(a, b, s_body, s_flags, s_category, s_mask, s_group, s_type,
-                                  kind, rules, dynamic_response)
+            resp = rows_response(a, b, s_body, s_flags, s_category, s_mask, s_group, s_type,
+                                 kind, rules, dynamic_response)
             if resp != want:
                 continue
             if k < room:
@@ -534,8 +534,8 @@ def _mover_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kin
                 continue  # two movers: found from the lower row
             a = min(i, j)
             b = max(i, j)
-            resp = _pair_response(a, b, s_body, s_flags, s_category, s_mask, s_group, s_type,
-                                  kind, rules, dynamic_response)
+            resp = rows_response(a, b, s_body, s_flags, s_category, s_mask, s_group, s_type,
+                                 kind, rules, dynamic_response)
             if resp != want:
                 continue
             if k == MOVER_PAIRS:

@@ -31,7 +31,7 @@ import math
 import numpy as np
 
 from .._jit import njit
-from .broadphase import pair_rule, shape_response
+from .broadphase import rows_response
 from .constants import (
     B_AWAKE,
     B_BULLET,
@@ -123,10 +123,8 @@ def _first_hit(b, cx, cy, c, sn, wx, wy, local_com, start, rows, kind, shapes, r
                     or boxes[t, 3] < loy - r):
                 continue
             d = s_body[t]
-            rule, ignored = pair_rule(rules, s_type[s], s_type[t], b, d)
-            if shape_response(b, DYNAMIC, s_flags[s], s_category[s], s_mask[s], s_group[s],
-                              d, kind[d], s_flags[t], s_category[t], s_mask[t], s_group[t],
-                              dynamic_response, rule, ignored) != SOLID:
+            if rows_response(s, t, s_body, s_flags, s_category, s_mask, s_group, s_type, kind,
+                             rules, dynamic_response) != SOLID:
                 continue
             hit, toi, px, py, depth = sweep_pair(buf, 0, n, r, verts, s_vstart[t],
                                                  s_vcount[t], s_radius[t], wx, wy, 1.0)
@@ -435,10 +433,8 @@ def sweep_may_hit(n_bodies, n_shapes, kind, flags, com, com0, angle, angle0, sha
                     and not _may_meet(t, d, aabb, com, com0, angle, angle0, lox, loy, hix,
                                       hiy)):
                 continue
-            rule, ignored = pair_rule(rules, s_type[s], s_type[t], b, d)
-            if shape_response(b, DYNAMIC, s_flags[s], s_category[s], s_mask[s], s_group[s],
-                              d, kind[d], s_flags[t], s_category[t], s_mask[t], s_group[t],
-                              dynamic_response, rule, ignored) == SOLID:
+            if rows_response(s, t, s_body, s_flags, s_category, s_mask, s_group, s_type, kind,
+                             rules, dynamic_response) == SOLID:
                 return True
     return False
 
