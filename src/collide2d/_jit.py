@@ -493,12 +493,3 @@ def njit(fn=None, *, entry=False, **options):
 #: ``numba.prange`` (a parallel loop in kernels compiled with ``parallel=True``), or
 #: ``range`` without Numba.
 prange = _numba.prange if _numba is not None else range
-
-
-def _unroll(container):
-    return container
-
-
-#: ``numba.literal_unroll`` (a loop over a tuple, compiled once per item), or the tuple
-#: itself without Numba.
-literal_unroll = _numba.literal_unroll if _numba is not None else _unroll
