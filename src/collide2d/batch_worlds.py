@@ -503,19 +503,18 @@ class WorldBatch:
         exclude = (self._slots("filter.exclude", np.array(ids, dtype=np.int64), _body_slots_of)
                    if ids else np.zeros((n, 0), np.int64))
         m = p.shape[1]
-        out = RayHitArrays(np.empty((n, m), np.bool_), np.empty((n, m), np.int64),
-                           np.empty((n, m), np.int64), np.empty((n, m, 2)),
-                           np.empty((n, m, 2)), np.empty((n, m)))
+        out = _views.SegmentHits(np.empty((n, m), np.bool_), np.empty((n, m), np.int64),
+                             np.empty((n, m), np.int64), np.empty((n, m, 2)),
+                             np.empty((n, m, 2)), np.empty((n, m)))
         self._refresh()
         trees = self._ray_trees((int(filter.category), int(filter.mask),
                                  bool(filter.sensors)))
+        flt = _views.FilterView(np.int64(filter.category), np.int64(filter.mask),
+                            bool(filter.sensors), exclude)
         _k.raycast_worlds(self._lists["bodies"], self._lists["shapes"], self._params, p, q,
-                          np.int64(filter.category), np.int64(filter.mask),
-                          bool(filter.sensors), exclude, np.int64(_SLOT_BITS),
-                          trees["boxes"], trees["items"], trees["k"], trees["first"],
-                          trees["count"], trees["slot_box"], trees["slot_ref"],
-                          trees["nodes"], trees["built"], *out)
-        return out
+                          flt, np.int64(_SLOT_BITS),
+                          _views.WorldTrees(*(trees[f] for f in _views.WORLD_TREE_FIELDS)), out)
+        return RayHitArrays(*out)
 
     def _ray_ends(self, name, value) -> np.ndarray:
         n = len(self._worlds)

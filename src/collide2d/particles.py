@@ -347,7 +347,7 @@ class Particles:
         st["n"] = self._store.count
         st["leg"] = -1
         parts, legs = self._store.view(), self._store.legs
-        tree, bodies = KV.TreeView(*self._tree.args()), world._bodies.view()
+        tree, bodies = self._tree.view(), world._bodies.view()
         while _kp.step_particles(parts, legs, self._hits.table, bodies, shapes, tree, motion,
                                  exclude, self._params, self._state):
             self._hits.count = int(st["n_hits"])    # the rows written so far are kept

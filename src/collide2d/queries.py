@@ -50,6 +50,7 @@ from . import _store as S
 from . import _tiers
 from . import _validate as V
 from ._decompose import decompose_ccw
+from ._kernels import views as KV
 from .body import _ids_of_slots, _slot_identity
 
 _bvh = _tiers.kernels("bvh")
@@ -230,8 +231,8 @@ def _vec(x: float, y: float) -> np.ndarray:
 
 class ShapeTree:
     """A wide BVH over the live rows of a shape store (``_kernels/bvh.py``), rebuilt only
-    when rows or boxes change. ``args()`` is the tree as the kernels take it: node_first,
-    node_count, slot_box, slot_ref, n_nodes."""
+    when rows or boxes change. ``view()`` is the tree as the kernels take it (a
+    ``TreeView``)."""
 
     def __init__(self) -> None:
         self.k = 0
@@ -261,13 +262,19 @@ class ShapeTree:
         self.built = True
         return True
 
-    def args(self) -> tuple:
-        return self.node_first, self.node_count, self.slot_box, self.slot_ref, self.n_nodes
+    def view(self) -> KV.TreeView:
+        return KV.TreeView(self.node_first, self.node_count, self.slot_box, self.slot_ref,
+                           self.n_nodes)
 
 
 _NO_FILTER = QueryFilter()
 # Body motion arrays of the particle step; a plain query tests shapes where they are.
 _NO_MOTION = (np.zeros(0, dtype=np.bool_), np.zeros(0), np.zeros((0, 2)), np.zeros((0, 2)))
+
+
+def _frames(ids: np.ndarray) -> KV.MotionView:
+    """A query's body frames: body ids by slot, no motion."""
+    return KV.MotionView(ids, *_NO_MOTION)
 
 
 class Queries:
@@ -290,7 +297,7 @@ class Queries:
         tree.update(s.aabb, s.flags, s.count)
         return tree
 
-    def _filter_args(self, filter, extra_exclude=()) -> tuple:
+    def _filter_args(self, filter, extra_exclude=()) -> KV.FilterView:
         if filter is None:
             filter = _NO_FILTER
         elif not isinstance(filter, QueryFilter):
@@ -302,12 +309,13 @@ class Queries:
                 raise ValueError("filter: an excluded body belongs to another world")
             if b.alive:  # a removed body has no shapes left to exclude
                 slots.append(b._slot)
-        return (np.int64(filter.category), np.int64(filter.mask), bool(filter.sensors),
-                np.array(slots, dtype=np.int64))
+        return KV.FilterView(np.int64(filter.category), np.int64(filter.mask),
+                             bool(filter.sensors), np.array(slots, dtype=np.int64))
 
-    def _shape_rows(self) -> tuple:
+    def _shape_rows(self) -> KV.QueryShapes:
         s = self.world._shapes
-        return (s.body, s.flags, s.category, s.mask, s.vstart, s.vcount, s.radius, s.vworld)
+        return KV.QueryShapes(s.body, s.owner, s.flags, s.category, s.mask, s.vstart, s.vcount,
+                              s.radius, s.vworld)
 
     def _handles(self, row: int) -> tuple:
         shape = self.world._shape_handles[int(self.world._shapes.owner[row])]
@@ -388,22 +396,16 @@ class Queries:
     def _raycast_arrays(self, p, q, filter) -> RayHitArrays:
         f = self._filter_args(filter)
         tree = self._tree()
-        s = self.world._shapes
         m = p.shape[0]
-        hit = np.empty(m, dtype=np.bool_)
-        body = np.empty(m, dtype=np.int64)
-        shape = np.empty(m, dtype=np.int64)
-        point = np.empty((m, 2))
-        normal = np.empty((m, 2))
-        fraction = np.empty(m)
+        out = KV.SegmentHits(np.empty(m, dtype=np.bool_), np.empty(m, dtype=np.int64),
+                         np.empty(m, dtype=np.int64), np.empty((m, 2)), np.empty((m, 2)),
+                         np.empty(m))
         # The kernel maps slots through the identity: hits come back as slots, made ids below.
-        _q.cast_segments(p, q, *tree.args(), s.body, s.owner, s.flags, s.category, s.mask,
-                         s.vstart, s.vcount, s.radius, s.vworld,
-                         _slot_identity(self.world._bodies.count), *f, _q.MOTION_NONE, False,
-                         *_NO_MOTION,
-                         hit, body, shape, point, normal, fraction)
-        return RayHitArrays(hit, _ids_of_slots(self.world._bodies, body), shape, point, normal,
-                            fraction)
+        _q.cast_segments(p, q, tree.view(), self._shape_rows(), f,
+                         _frames(_slot_identity(self.world._bodies.count)), _q.MOTION_NONE,
+                         False, out)
+        return RayHitArrays(out.hit, _ids_of_slots(self.world._bodies, out.body), out.shape,
+                            out.point, out.normal, out.fraction)
 
     def raycast_all(self, a, b, filter: QueryFilter | None = None) -> list[RayHit]:
         """Every shape crossed by the segment a->b, nearest first (ties: lower shape id).
@@ -428,7 +430,7 @@ class Queries:
         rows = np.empty(n, dtype=np.int64)
         ts = np.empty(n)
         normals = np.empty((n, 2))
-        k = _q.raycast_rows(pa[0], pa[1], pb[0], pb[1], *tree.args(), *self._shape_rows(), *f,
+        k = _q.raycast_rows(pa[0], pa[1], pb[0], pb[1], tree.view(), self._shape_rows(), f,
                             rows, ts, normals)
         rows, ts, normals = rows[:k], ts[:k], normals[:k]
         owners = self.world._shapes.owner[rows]
@@ -461,7 +463,7 @@ class Queries:
         f = self._filter_args(filter)
         tree = self._tree()
         out = np.empty(max(tree.k, 1), dtype=np.int64)
-        k = _q.point_rows(pt[0], pt[1], *tree.args(), *self._shape_rows(), *f, out)
+        k = _q.point_rows(pt[0], pt[1], tree.view(), self._shape_rows(), f, out)
         return self._shapes_of(out[:k])
 
     def query_points(self, points, filter: QueryFilter | None = None) -> PointHitArrays:
@@ -481,14 +483,12 @@ class Queries:
         pts = V.points("points", points, bounded=True)
         f = self._filter_args(filter)
         tree = self._tree()
-        s = self.world._shapes
         m = pts.shape[0]
         hit = np.empty(m, dtype=np.bool_)
         body = np.empty(m, dtype=np.int64)
         shape = np.empty(m, dtype=np.int64)
-        _q.points_batch(pts, *tree.args(), s.body, s.owner, s.flags, s.category, s.mask,
-                        s.vstart, s.vcount, s.radius, s.vworld,
-                        _slot_identity(self.world._bodies.count), *f, hit, body, shape)
+        _q.points_batch(pts, tree.view(), self._shape_rows(),
+                        _slot_identity(self.world._bodies.count), f, hit, body, shape)
         return PointHitArrays(hit, _ids_of_slots(self.world._bodies, body), shape)
 
     def query_aabb(self, lower, upper, filter: QueryFilter | None = None) -> list[Shape]:
@@ -514,7 +514,7 @@ class Queries:
         tree = self._tree()
         cand = np.empty(max(tree.k, 1), dtype=np.int64)
         stack = np.empty(max(tree.n_nodes, 1), dtype=np.int64)
-        k = _bvh.query_box(*tree.args(), lo[0], lo[1], hi[0], hi[1], stack, cand)
+        k = _bvh.query_box(*tree.view(), lo[0], lo[1], hi[0], hi[1], stack, cand)
         rows = cand[:k]
         s = self.world._shapes
         box = s.aabb[rows]
@@ -571,8 +571,8 @@ class Queries:
         rows = np.empty(n, dtype=np.int64)
         dists = np.empty(n)
         normals = np.empty((n, 2))
-        k = _q.shape_overlaps(verts, offs, counts, radius, *tree.args(), *self._shape_rows(),
-                              *f, rows, dists, normals)
+        k = _q.shape_overlaps(KV.PartsView(verts, offs, counts, radius), tree.view(),
+                              self._shape_rows(), f, rows, dists, normals)
         rows, dists, normals = rows[:k], dists[:k], normals[:k]
         owners = self.world._shapes.owner[rows]
         order = np.lexsort((dists, owners))  # by owner, deepest part first
@@ -626,10 +626,9 @@ class Queries:
         f = self._filter_args(filter, skip)
         tree = self._tree()
         w = p1 - p0
-        s = self.world._shapes
         row, t, px, py, depth, qx, qy = _q.shape_cast(
-            verts, offs, counts, radius, w[0], w[1], *tree.args(), s.body, s.owner, s.flags,
-            s.category, s.mask, s.vstart, s.vcount, s.radius, s.vworld, *f)
+            KV.PartsView(verts, offs, counts, radius), w[0], w[1], tree.view(),
+            self._shape_rows(), f)
         if row < 0:
             return None
         shape, body = self._handles(int(row))

@@ -41,6 +41,7 @@ import math
 from .._jit import njit
 from .constants import S_ALIVE
 from .queries import MOTION_FRAME, MOTION_NONE, MOTION_SKIP, cast_segments
+from .views import FilterView, QueryShapes, SegmentHits
 
 STOP = 0
 BOUNCE = 1
@@ -141,13 +142,12 @@ def _cast(starts, ends, legs, m, shapes, tree, motion, exclude, p, mode):
     """Segments starts -> ends into the legs' hit columns 0..m-1. A bouncing particle
     passes out of a shape it starts inside (there is no surface to bounce off) but still
     hits every other."""
-    cast_segments(starts, ends, tree.node_first, tree.node_count, tree.slot_box,
-                  tree.slot_ref, tree.n_nodes, shapes.body, shapes.owner, shapes.flags,
-                  shapes.category, shapes.mask, shapes.vstart, shapes.vcount, shapes.radius,
-                  shapes.vworld, motion.ids, p["category"], p["mask"], p["sensors"] != 0,
-                  exclude, mode, p["mode"] == BOUNCE, motion.moved, motion.dtheta,
-                  motion.com0, motion.com1, legs.hit[:m], legs.body[:m], legs.shape[:m],
-                  legs.point[:m], legs.normal[:m], legs.fraction[:m])
+    rows = QueryShapes(shapes.body, shapes.owner, shapes.flags, shapes.category, shapes.mask,
+                       shapes.vstart, shapes.vcount, shapes.radius, shapes.vworld)
+    flt = FilterView(p["category"], p["mask"], p["sensors"] != 0, exclude)
+    out = SegmentHits(legs.hit[:m], legs.body[:m], legs.shape[:m], legs.point[:m],
+                  legs.normal[:m], legs.fraction[:m])
+    cast_segments(starts, ends, tree, rows, flt, motion, mode, p["mode"] == BOUNCE, out)
 
 
 @njit(_nrt=False)

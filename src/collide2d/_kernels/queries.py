@@ -5,11 +5,13 @@ rows it reaches with the geometry kernels, on the world-space vertices ``vworld`
 surface refreshed first. Rows are convex parts; the surface maps a row to its Shape through
 ``owner`` and to its body's index through the body's ``order``.
 
-Conventions shared by all of them:
+They take the tree as a ``TreeView``, the shape rows as ``QueryShapes``, the filter as a
+``FilterView`` and a query shape as a ``PartsView`` (:mod:`.views`). Conventions shared by
+all of them:
 
 * **Filter.** A row takes part when ``category_row & f_mask`` and ``f_category & mask_row``
   are both non-zero, it is not a sensor (unless ``f_sensors``), and its body slot is not in
-  ``f_exclude``.
+  ``f_exclude`` (the filter's fields).
 * **Start inside.** A segment whose start lies inside or on a row (closed containment) hits
   it at fraction 0 with a zero normal (pymunk's rule); otherwise the hit is the first
   crossing of the row's boundary along a->b, with the outward unit normal there. A concave
@@ -189,12 +191,10 @@ MOTION_SKIP = 2   # leave them out
 
 
 @njit(_nrt=True, entry=True)
-def cast_segments(starts, ends, node_first, node_count, slot_box, slot_ref, n_nodes, s_body,
-                  s_owner, s_flags, s_category, s_mask, s_vstart, s_vcount, s_radius, vworld,
-                  b_order, f_category, f_mask, f_sensors, f_exclude, motion, skip_inside, moved,
-                  dtheta, com0, com1,
-                  hit, body, shape, point, normal, fraction):
-    """First hit of every segment starts[k] -> ends[k]; misses get False, -1 and NaN.
+def cast_segments(starts, ends, tree, shapes, flt, frames, motion, skip_inside, out):
+    """First hit of every segment starts[k] -> ends[k] into ``out`` (a ``SegmentHits``, body
+    ids through ``frames.ids``); misses get False, -1 and NaN. ``tree`` a ``TreeView``,
+    ``shapes`` a ``QueryShapes``, ``flt`` a ``FilterView``, ``frames`` a ``MotionView``.
 
     Per segment, depth first through the wide tree. A node's slot boxes are first counted
     branch-free against the segment's box (vectorised); most nodes that a short segment
@@ -203,8 +203,9 @@ def cast_segments(starts, ends, node_first, node_count, slot_box, slot_ref, n_no
     a shape is tested at once, a node pushed with its entry fraction (skipped when popped
     if a nearer hit was found meanwhile).
 
-    ``motion`` says what to do with a row whose body moved during the step (``moved``;
-    centre of mass ``com0`` -> ``com1``, turning by ``dtheta``): ``MOTION_NONE`` (queries)
+    ``motion`` says what to do with a row whose body moved during the step (``frames``:
+    ``moved``; centre of mass ``com0`` -> ``com1``, turning by ``dtheta``): ``MOTION_NONE``
+    (queries)
     tests it where it is; ``MOTION_FRAME`` (particles) tests it along the segment's path
     relative to the body (:func:`ray_row_moving`), so a turning hull cannot sweep past a
     particle: the tree's boxes must then cover the rows' swept regions, and the hit point
@@ -215,6 +216,11 @@ def cast_segments(starts, ends, node_first, node_count, slot_box, slot_ref, n_no
     The walk is written out here rather than in a per-segment helper: handing some thirty
     arrays to a function per segment costs more in reference counting than the walk itself.
     """
+    node_first, node_count, slot_box, slot_ref, n_nodes = tree
+    s_body, s_owner, s_flags, s_category, s_mask, s_vstart, s_vcount, s_radius, vworld = shapes
+    f_category, f_mask, f_sensors, f_exclude = flt
+    b_order, moved, dtheta, com0, com1 = frames
+    hit, body, shape, point, normal, fraction = out
     stack = np.empty(max(n_nodes, 1), dtype=np.int64)
     stack_t = np.empty(max(n_nodes, 1))
     for k in range(starts.shape[0]):
@@ -325,11 +331,12 @@ def cast_segments(starts, ends, node_first, node_count, slot_box, slot_ref, n_no
 
 
 @njit(_nrt=True, entry=True)
-def raycast_rows(ax, ay, bx, by, node_first, node_count, slot_box, slot_ref, n_nodes,
-                 s_body, s_flags, s_category, s_mask, s_vstart, s_vcount, s_radius, vworld,
-                 f_category, f_mask, f_sensors, f_exclude, rows, ts, normals):
+def raycast_rows(ax, ay, bx, by, tree, shapes, flt, rows, ts, normals):
     """Every row crossed by a->b with its first crossing (or 0 when a is inside it).
     Returns how many were written (in tree order)."""
+    node_first, node_count, slot_box, slot_ref, n_nodes = tree
+    s_body, _, s_flags, s_category, s_mask, s_vstart, s_vcount, s_radius, vworld = shapes
+    f_category, f_mask, f_sensors, f_exclude = flt
     stack = np.empty(max(n_nodes, 1), dtype=np.int64)
     cand = np.empty(max(slot_ref.shape[0], 1), dtype=np.int64)
     nc = query_box(node_first, node_count, slot_box, slot_ref, n_nodes, min(ax, bx),
@@ -352,10 +359,11 @@ def raycast_rows(ax, ay, bx, by, node_first, node_count, slot_box, slot_ref, n_n
 
 
 @njit(_nrt=True, entry=True)
-def point_rows(px, py, node_first, node_count, slot_box, slot_ref, n_nodes, s_body, s_flags,
-               s_category, s_mask, s_vstart, s_vcount, s_radius, vworld, f_category, f_mask,
-               f_sensors, f_exclude, out):
+def point_rows(px, py, tree, shapes, flt, out):
     """Rows containing the point (closed); returns how many were written."""
+    node_first, node_count, slot_box, slot_ref, n_nodes = tree
+    s_body, _, s_flags, s_category, s_mask, s_vstart, s_vcount, s_radius, vworld = shapes
+    f_category, f_mask, f_sensors, f_exclude = flt
     stack = np.empty(max(n_nodes, 1), dtype=np.int64)
     cand = np.empty(max(slot_ref.shape[0], 1), dtype=np.int64)
     nc = query_box(node_first, node_count, slot_box, slot_ref, n_nodes, px, py, px, py,
@@ -372,10 +380,12 @@ def point_rows(px, py, node_first, node_count, slot_box, slot_ref, n_nodes, s_bo
 
 
 @njit(_nrt=True, entry=True)
-def points_batch(points, node_first, node_count, slot_box, slot_ref, n_nodes, s_body, s_owner,
-                 s_flags, s_category, s_mask, s_vstart, s_vcount, s_radius, vworld, b_order,
-                 f_category, f_mask, f_sensors, f_exclude, hit, body, shape):
-    """For each point, the containing Shape with the lowest id (and its body), or -1."""
+def points_batch(points, tree, shapes, b_order, flt, hit, body, shape):
+    """For each point, the containing Shape with the lowest id (and its body through
+    ``b_order``), or -1."""
+    node_first, node_count, slot_box, slot_ref, n_nodes = tree
+    s_body, s_owner, s_flags, s_category, s_mask, s_vstart, s_vcount, s_radius, vworld = shapes
+    f_category, f_mask, f_sensors, f_exclude = flt
     stack = np.empty(max(n_nodes, 1), dtype=np.int64)
     for k in range(points.shape[0]):
         px = points[k, 0]
@@ -435,14 +445,15 @@ def _part_box(qverts, off, n, wx, wy):
 
 
 @njit(_nrt=True, entry=True)
-def shape_overlaps(qverts, qoff, qcount, qradius, node_first, node_count, slot_box, slot_ref,
-                   n_nodes, s_body, s_flags, s_category, s_mask, s_vstart, s_vcount,
-                   s_radius, vworld, f_category, f_mask, f_sensors, f_exclude, rows, dists,
-                   normals):
-    """Rows touching or overlapping any query part (parts: ``qverts[qoff[p]:+qcount[p]]``,
-    world frame, rounded by ``qradius``). For each such row, the signed distance of the
-    deepest part pair (<= 0) and the unit normal that pushes the query part out of the row.
-    Returns how many rows were written (one entry per row)."""
+def shape_overlaps(parts, tree, shapes, flt, rows, dists, normals):
+    """Rows touching or overlapping any query part (``parts`` a ``PartsView``, world
+    frame). For each such row, the signed distance of the deepest part pair (<= 0) and the
+    unit normal that pushes the query part out of the row. Returns how many rows were
+    written (one entry per row)."""
+    qverts, qoff, qcount, qradius = parts
+    node_first, node_count, slot_box, slot_ref, n_nodes = tree
+    s_body, _, s_flags, s_category, s_mask, s_vstart, s_vcount, s_radius, vworld = shapes
+    f_category, f_mask, f_sensors, f_exclude = flt
     stack = np.empty(max(n_nodes, 1), dtype=np.int64)
     cand = np.empty(max(slot_ref.shape[0], 1), dtype=np.int64)
     count = 0
@@ -480,14 +491,17 @@ def shape_overlaps(qverts, qoff, qcount, qradius, node_first, node_count, slot_b
 
 
 @njit(_nrt=True, entry=True)
-def shape_cast(qverts, qoff, qcount, qradius, wx, wy, node_first, node_count, slot_box,
-               slot_ref, n_nodes, s_body, s_owner, s_flags, s_category, s_mask, s_vstart, s_vcount,
-               s_radius, vworld, f_category, f_mask, f_sensors, f_exclude):
-    """First row touched by the query parts moving by (wx, wy) over fraction [0, 1], by the
+def shape_cast(parts, wx, wy, tree, shapes, flt):
+    """First row touched by the query parts (a ``PartsView``) moving by (wx, wy) over
+    fraction [0, 1], by the
     swept separating-axis test. Returns (row, time, push_x, push_y, depth, point_x,
     point_y): ``push`` moves the query shape away from the row, ``depth`` > 0 only when they
     already overlap at time 0, ``point`` is the row's surface point nearest the query shape
     at the time of impact. row -1: nothing in the way."""
+    qverts, qoff, qcount, qradius = parts
+    node_first, node_count, slot_box, slot_ref, n_nodes = tree
+    s_body, s_owner, s_flags, s_category, s_mask, s_vstart, s_vcount, s_radius, vworld = shapes
+    f_category, f_mask, f_sensors, f_exclude = flt
     stack = np.empty(max(n_nodes, 1), dtype=np.int64)
     cand = np.empty(max(slot_ref.shape[0], 1), dtype=np.int64)
     best = math.inf

@@ -271,12 +271,22 @@ SolveRows = namedtuple("SolveRows", (
     "rows", "ba", "bb", "jac", "nmass", "tmass", "coup", "adj", "fric", "static_pair",
     "max_imp", "kinv"))
 
+#: Everything a contact pass reads and writes: the rows (``SolveRows``); the contacts'
+#: point counts, normals, accumulated normal and tangent impulses, materials and the
+#: substep's total impulses; the bodies' velocities, inverse masses, substep motion
+#: (``dp``, ``dq``); the soft coefficients; the light bodies' rows (``heavy``).
+ContactPass = namedtuple("ContactPass", (
+    "rows", "count", "normal", "nimp", "timp", "material", "vel", "angvel", "inv_m",
+    "inv_i", "dp", "dq", "soft", "soft_static", "impulse", "heavy"))
+
 
 @njit(inline="always")
-def warm_start(k, rows, ba, bb, jac, c_count, c_normal, c_nimp, c_timp, vel, angvel, inv_m,
-               inv_i):
+def warm_start(k, cp):
     """Apply last substep's accumulated impulses (a manifold's sum, once per body) over the
-    first ``k`` rows."""
+    first ``k`` rows of the ``ContactPass`` ``cp``."""
+    rows, ba, bb, jac = cp.rows.rows, cp.rows.ba, cp.rows.bb, cp.rows.jac
+    c_count, c_normal, c_nimp, c_timp = cp.count, cp.normal, cp.nimp, cp.timp
+    vel, angvel, inv_m, inv_i = cp.vel, cp.angvel, cp.inv_m, cp.inv_i
     for q in range(k):
         i = rows[q]
         a = ba[q]
@@ -308,12 +318,10 @@ def warm_start(k, rows, ba, bb, jac, c_count, c_normal, c_nimp, c_timp, vel, ang
 
 
 @njit(inline="always")
-def solve_contacts(R, k, c_count, c_normal, c_nimp, c_timp, material, vel, angvel, inv_m,
-                   inv_i, dp, dq, h, use_bias, soft, soft_static, max_push, reverse, total_imp,
-                   sel, n_sel, subset):
-    """One Gauss-Seidel pass over the first ``k`` rows of ``R`` (``SolveRows``), or over the
-    first ``n_sel`` manifolds of ``sel`` with ``subset`` (last to first with ``reverse``):
-    normal impulses (soft, with the current separation), then friction.
+def solve_contacts(cp, k, h, use_bias, max_push, reverse, n_sel, subset):
+    """One Gauss-Seidel pass of the ``ContactPass`` ``cp`` over its first ``k`` rows, or over
+    the first ``n_sel`` manifolds of its ``heavy`` rows with ``subset`` (last to first with
+    ``reverse``): normal impulses (soft, with the current separation), then friction.
 
     A manifold's constraint velocities (n1, n2, t1, t2) are computed once from the bodies;
     each impulse then updates the others through the coupling terms ``coup`` (the Delassus
@@ -322,7 +330,12 @@ def solve_contacts(R, k, c_count, c_normal, c_nimp, c_timp, material, vel, angve
     them, but the chain of dependent operations per impulse is a third as long.
 
     The relax pass (no bias) is a substep's last: it adds each final accumulated impulse to
-    ``total_imp``, since a substep applies it once (warm start plus increments)."""
+    ``impulse``, since a substep applies it once (warm start plus increments)."""
+    R = cp.rows
+    c_count, c_normal, c_nimp, c_timp = cp.count, cp.normal, cp.nimp, cp.timp
+    material, vel, angvel, inv_m, inv_i = cp.material, cp.vel, cp.angvel, cp.inv_m, cp.inv_i
+    dp, dq, soft, soft_static = cp.dp, cp.dq, cp.soft, cp.soft_static
+    total_imp, sel = cp.impulse, cp.heavy
     rows = R.rows
     ba = R.ba
     bb = R.bb

@@ -95,6 +95,7 @@ from .poses import body_rotations, fatten_boxes, place_shapes
 from .settled import all_settled, keep_tables
 from .solver import (
     EXTRA_PASSES,
+    ContactPass,
     SolveRows,
     apply_restitution,
     make_soft,
@@ -333,14 +334,14 @@ def integrate_velocities_stage(w, p, t):
 
 @njit(inline="always")
 def _contact_arrays(w, t):
-    """What a contact pass reads and writes, as one tuple (the rows' arrays first, as
-    ``SolveRows``)."""
+    """What a contact pass reads and writes (``solver.ContactPass``)."""
     b = w.bodies
     c = t.contacts
-    return (SolveRows(t.rows, t.ba, t.bb, t.jac, t.nmass, t.tmass, t.coup, t.adj, t.fric,
-                      t.static_pair, t.max_imp, t.kinv),
-            c.count, c.normal, c.nimp, c.timp, t.material, b.vel, b.angvel, t.inv_m, t.inv_i,
-            t.dp, t.dq, t.soft, t.soft_static, c.impulse, t.heavy)
+    return ContactPass(SolveRows(t.rows, t.ba, t.bb, t.jac, t.nmass, t.tmass, t.coup, t.adj,
+                                 t.fric, t.static_pair, t.max_imp, t.kinv),
+                       c.count, c.normal, c.nimp, c.timp, t.material, b.vel, b.angvel,
+                       t.inv_m, t.inv_i, t.dp, t.dq, t.soft, t.soft_static, c.impulse,
+                       t.heavy)
 
 
 @njit(inline="always")
@@ -353,9 +354,7 @@ def warm_start_stage(w, p, t):
     if st["n_joints_on"] > 0:
         warm_start_joints(jr, bs, ts, n_joints)
     if k > 0:
-        R = a[0]
-        warm_start(k, R.rows, R.ba, R.bb, R.jac, a[1], a[2], a[3], a[4], a[6], a[7], a[8],
-                   a[9])
+        warm_start(k, a)
     return 0
 
 
@@ -363,9 +362,7 @@ def warm_start_stage(w, p, t):
 def _pass(a, st, push, use_bias, reverse, subset):
     """One pass of solve_contacts over the step's rows (or the heavy subset); ``a`` from
     ``_contact_arrays``."""
-    solve_contacts(a[0], st["n_rows"], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9],
-                   a[10], a[11], st["h"], use_bias, a[12], a[13], push, reverse, a[14], a[15],
-                   st["n_heavy"], subset)
+    solve_contacts(a, st["n_rows"], st["h"], use_bias, push, reverse, st["n_heavy"], subset)
 
 
 @njit(inline="always")

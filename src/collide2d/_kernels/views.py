@@ -159,6 +159,36 @@ MotionView = namedtuple("MotionView", MOTION_FIELDS)
 TREE_FIELDS = ("node_first", "node_count", "slot_box", "slot_ref", "n_nodes")
 TreeView = namedtuple("TreeView", TREE_FIELDS)
 
+# ---------------------------------------------------------------------------- queries
+#: The shape rows a query reads (``_store.ShapeStore``'s arrays of those names): body slot,
+#: owning Shape id, flags, filter bits, vertex range, radius, world-space vertices.
+QUERY_SHAPE_FIELDS = ("body", "owner", "flags", "category", "mask", "vstart", "vcount",
+                      "radius", "vworld")
+QueryShapes = namedtuple("QueryShapes", QUERY_SHAPE_FIELDS)
+
+#: A query's filter: category and mask bits, sensors seen or not, body slots left out
+#: (one row of them per world in a batch query).
+FILTER_FIELDS = ("category", "mask", "sensors", "exclude")
+FilterView = namedtuple("FilterView", FILTER_FIELDS)
+
+#: The first hit of each segment (``queries.cast_segments``' output): hit or not, body id
+#: (through the caller's slot-to-id map), Shape id, point, normal, fraction; misses hold
+#: False, -1 and NaN.
+SEGMENT_HIT_FIELDS = ("hit", "body", "shape", "point", "normal", "fraction")
+SegmentHits = namedtuple("SegmentHits", SEGMENT_HIT_FIELDS)
+
+#: A query shape as convex parts in the world frame: part p is
+#: ``verts[offsets[p]:offsets[p] + counts[p]]``, every part rounded by ``radius``.
+PART_FIELDS = ("verts", "offsets", "counts", "radius")
+PartsView = namedtuple("PartsView", PART_FIELDS)
+
+#: One tree per world of a batch (``queries.ShapeTree``'s arrays with a world axis): the
+#: boxes and rows it was built over (``k`` of them), its nodes and slots, its node count,
+#: and whether it was built (0: rebuild).
+WORLD_TREE_FIELDS = ("boxes", "items", "k", "first", "count", "slot_box", "slot_ref",
+                     "nodes", "built")
+WorldTrees = namedtuple("WorldTrees", WORLD_TREE_FIELDS)
+
 #: A particle system's settings (written by the ``Particles`` setters; the filter bits and
 #: the step's dt, gravity and drag factor by the surface before each step).
 PARTICLE_PARAMS_DTYPE = np.dtype([

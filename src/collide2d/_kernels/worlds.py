@@ -32,6 +32,7 @@ from .lists import borrow
 from .poses import update_shapes
 from .queries import MOTION_NONE, cast_segments, passes
 from .step import DONE, run_step
+from .views import FilterView, MotionView, QueryShapes, SegmentHits, TreeView
 
 
 @njit(parallel=True, _nrt=True, entry=True)
@@ -383,17 +384,19 @@ def _tree_is_current(s, n_shapes, fc, fm, fs, none, boxes, items, k):
 
 
 @njit(parallel=True, _nrt=True, entry=True)
-def raycast_worlds(bs, ss, params, starts, ends, f_category, f_mask, f_sensors, exclude,
-                   slot_bits, tree_boxes, tree_items, tree_k, tree_first, tree_count,
-                   tree_slot_box, tree_slot_ref, tree_nodes, tree_built,
-                   hit, body, shape, point, normal, fraction):
-    """First hit of every ray ``starts[i, k] -> ends[i, k]`` in world i, worlds spread over
-    threads; row k of world i is what ``world.raycast_many`` gives there (body ids, shape
-    ids, NaN and -1 for misses), ``exclude[i]`` the body slots the filter leaves out.
+def raycast_worlds(bs, ss, params, starts, ends, flt, slot_bits, trees, out):
+    """First hit of every ray ``starts[i, k] -> ends[i, k]`` in world i into ``out`` (a
+    ``SegmentHits`` with a world axis), worlds spread over threads; row k of world i is what
+    ``world.raycast_many`` gives there (body ids, shape ids, NaN and -1 for misses).
+    ``flt`` is a ``FilterView`` whose ``exclude[i]`` are the body slots left out in world i.
 
-    The ``tree_*`` arrays hold one tree per world (``queries.ShapeTree``'s arrays with a
-    world axis, room for every shape) over the live shapes the filter accepts; a world's
-    tree is rebuilt when ``tree_built[i]`` is 0 or those shapes changed."""
+    ``trees`` (a ``WorldTrees``) holds one tree per world, with room for every shape, over
+    the live shapes the filter accepts; a world's tree is rebuilt when ``trees.built[i]``
+    is 0 or those shapes changed."""
+    f_category, f_mask, f_sensors, exclude = flt
+    (tree_boxes, tree_items, tree_k, tree_first, tree_count, tree_slot_box, tree_slot_ref,
+     tree_nodes, tree_built) = trees
+    hit, body, shape, point, normal, fraction = out
     n = len(bs)
     most = 1
     for i in range(n):
@@ -432,12 +435,15 @@ def raycast_worlds(bs, ss, params, starts, ends, f_category, f_mask, f_sensors, 
             tree_nodes[i] = build(boxes[:m], items[:m], WIDTH, ROOT_WIDTH, tree_first[i],
                                   tree_count[i], tree_slot_box[i], tree_slot_ref[i])
             tree_built[i] = 1
-        cast_segments(starts[i], ends[i], tree_first[i], tree_count[i], tree_slot_box[i],
-                      tree_slot_ref[i], tree_nodes[i], s.body, s.owner, s.flags, s.category,
-                      s.mask, s.vstart, s.vcount, s.radius, s.vworld, ident, f_category,
-                      f_mask, f_sensors, exclude[i], MOTION_NONE, False, moved, turns,
-                      coms, coms, hit[i], body[i], shape[i], point[i],
-                      normal[i], fraction[i])
+        cast_segments(starts[i], ends[i],
+                      TreeView(tree_first[i], tree_count[i], tree_slot_box[i],
+                               tree_slot_ref[i], tree_nodes[i]),
+                      QueryShapes(s.body, s.owner, s.flags, s.category, s.mask, s.vstart,
+                                  s.vcount, s.radius, s.vworld),
+                      FilterView(f_category, f_mask, f_sensors, exclude[i]),
+                      MotionView(ident, moved, turns, coms, coms), MOTION_NONE, False,
+                      SegmentHits(hit[i], body[i], shape[i], point[i], normal[i],
+                                  fraction[i]))
         for j in range(body.shape[1]):
             slot = body[i, j]
             if slot >= 0:
