@@ -370,22 +370,24 @@ def test_bodies_out_of_contact_integrate_exactly_like_bodies_in_contact(explicit
 
     alone = state()
     looped = {k: v.copy() for k, v in alone.items()}
-    args = (force, torque, inv_m, inv_i, gravity_scale, damping, angular_damping, 0.9, 0.5,
-            -10.0, h)
-    integrate_alone(alone["vel"], alone["angvel"], *args, substeps, explicit, alone["com"],
-                       alone["angle"], angle0, alone["dp"], alone["dq"], kind, flags, n,
-                       np.zeros(n, dtype=np.bool_))
-    every = np.ones(n, dtype=np.bool_)
-    s = looped
+
+    def motion(s, touched):
+        return integrate.BodyMotion(s["vel"], s["angvel"], force, torque, gravity_scale,
+                                    damping, angular_damping, s["angle"], kind, flags,
+                                    s["com"], angle0, s["dp"], s["dq"], inv_m, inv_i, touched)
+
+    world_damping, gx, gy = 0.9, 0.5, -10.0
+    integrate_alone(motion(alone, np.zeros(n, dtype=np.bool_)), n, world_damping, gx, gy, h,
+                    substeps, explicit)
+    every = motion(looped, np.ones(n, dtype=np.bool_))
 
     def positions():
-        integrate_positions(s["vel"], s["angvel"], s["com"], s["angle"], angle0, s["dp"],
-                               s["dq"], inv_m, kind, flags, n, h, every)
+        integrate_positions(every, n, h)
 
     for _ in range(substeps):
         if explicit:
             positions()
-        integrate_velocities(s["vel"], s["angvel"], *args, kind, flags, n, every)
+        integrate_velocities(every, n, world_damping, gx, gy, h)
         if not explicit:
             positions()
     for name in alone:

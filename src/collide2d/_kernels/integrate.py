@@ -8,6 +8,7 @@ not depend on the step or substep length.
 """
 
 import math
+from collections import namedtuple
 
 from .._jit import njit
 from .constants import B_ALIVE, B_AWAKE, B_FIXED_ROTATION, DYNAMIC, KINEMATIC
@@ -15,11 +16,23 @@ from .constants import B_ALIVE, B_AWAKE, B_FIXED_ROTATION, DYNAMIC, KINEMATIC
 MAX_ROTATION = 0.25 * math.pi
 
 
+#: What the integrators read and write per body: velocities, forces, the body's damping and
+#: gravity scale, angle, kind and flags (the body view's fields of those names); its centre
+#: of mass, step-start angle, motion over the step so far (``dp``; ``dq`` the turn as
+#: (cos, sin)), effective inverse masses, and whether a contact touches it (the step
+#: view's).
+BodyMotion = namedtuple("BodyMotion", (
+    "vel", "angvel", "force", "torque", "gravity_scale", "damping", "angular_damping", "angle",
+    "kind", "flags", "com", "angle0", "dp", "dq", "inv_m", "inv_i", "touched"))
+
+
 @njit(_nrt=False)
-def begin_step(pos, rot, local_com, kind, flags, inv_mass, inv_inertia, mass, inertia,
-               n_bodies, com, com0, angle, angle0, dp, dq, inv_m, inv_i):
+def begin_step(mo, n_bodies, pos, rot, local_com, inv_mass, inv_inertia, com0):
     """Centres of mass, start-of-step poses, and the solver's effective inverse masses
-    (zero for static, kinematic and sleeping bodies). ``rot``: (cos, sin) of each angle."""
+    (zero for static, kinematic and sleeping bodies) into the ``BodyMotion`` ``mo``.
+    ``rot``: (cos, sin) of each angle."""
+    kind, flags, com, angle, angle0 = mo.kind, mo.flags, mo.com, mo.angle, mo.angle0
+    dp, dq, inv_m, inv_i = mo.dp, mo.dq, mo.inv_m, mo.inv_i
     for b in range(n_bodies):
         c = rot[b, 0]
         s = rot[b, 1]
@@ -67,10 +80,12 @@ def _velocity(vx, vy, w, lin, ang, ax, ay, inv_i, torque, fixed, h):
 
 
 @njit(inline="always")
-def integrate_velocities(vel, angvel, force, torque, inv_m, inv_i, gravity_scale, damping,
-                         angular_damping, world_damping, gx, gy, h, kind, flags, n_bodies,
-                         touched):
+def integrate_velocities(mo, n_bodies, world_damping, gx, gy, h):
     """Velocities over a substep of the dynamic awake bodies some contact touches."""
+    vel, angvel, force, torque, inv_m, inv_i = (mo.vel, mo.angvel, mo.force, mo.torque,
+                                                mo.inv_m, mo.inv_i)
+    gravity_scale, damping, angular_damping = mo.gravity_scale, mo.damping, mo.angular_damping
+    flags, touched = mo.flags, mo.touched
     for b in range(n_bodies):
         if inv_m[b] == 0.0 or not touched[b]:
             continue
@@ -87,10 +102,12 @@ def integrate_velocities(vel, angvel, force, torque, inv_m, inv_i, gravity_scale
 
 
 @njit(_nrt=False)
-def free_velocities(vel, angvel, force, torque, inv_m, inv_i, gravity_scale, gx, gy, dt, kind,
-                    flags, n_bodies, vfree, wfree, moving):
+def free_velocities(mo, n_bodies, gx, gy, dt, vfree, wfree, moving):
     """Each body's velocity at the end of the step had it touched nothing (damping aside),
     and which bodies are kinematic and moving: restitution's energy bound."""
+    vel, angvel, force, torque, inv_m, inv_i = (mo.vel, mo.angvel, mo.force, mo.torque,
+                                                mo.inv_m, mo.inv_i)
+    gravity_scale, kind, flags = mo.gravity_scale, mo.kind, mo.flags
     moving[:n_bodies] = False
     for b in range(n_bodies):
         vfree[b, 0] = vel[b, 0]
@@ -145,11 +162,12 @@ def _position(cx, cy, dpx, dpy, a, w, vx, vy, h):
 
 
 @njit(inline="always")
-def integrate_positions(vel, angvel, com, angle, angle0, dp, dq, inv_m, kind, flags, n_bodies,
-                        h, touched):
+def integrate_positions(mo, n_bodies, h):
     """Move the dynamic (awake) and kinematic bodies some contact touches by their current
     velocity over a substep; keep each one's rotation since the step began as (cos, sin) in
     ``dq`` for the solver's anchors."""
+    vel, angvel, com, angle, angle0 = mo.vel, mo.angvel, mo.com, mo.angle, mo.angle0
+    dp, dq, inv_m, kind, flags, touched = mo.dp, mo.dq, mo.inv_m, mo.kind, mo.flags, mo.touched
     for b in range(n_bodies):
         if not touched[b] or not _moves(b, inv_m, kind, flags):
             continue
@@ -176,12 +194,15 @@ def contact_bodies(ba, bb, n_bodies, touched):
 
 
 @njit(_nrt=False)
-def integrate_alone(vel, angvel, force, torque, inv_m, inv_i, gravity_scale, damping,
-                    angular_damping, world_damping, gx, gy, h, substeps, explicit, com, angle,
-                    angle0, dp, dq, kind, flags, n_bodies, touched):
+def integrate_alone(mo, n_bodies, world_damping, gx, gy, h, substeps, explicit):
     """Every substep of the bodies no contact touches, one body at a time in registers:
     nothing in the substep loop reads them, and each sees the operations of that loop in
     the same order (the same bits) without eight passes over the arrays."""
+    vel, angvel, force, torque, inv_m, inv_i = (mo.vel, mo.angvel, mo.force, mo.torque,
+                                                mo.inv_m, mo.inv_i)
+    gravity_scale, damping, angular_damping = mo.gravity_scale, mo.damping, mo.angular_damping
+    com, angle, angle0, dp, dq = mo.com, mo.angle, mo.angle0, mo.dp, mo.dq
+    kind, flags, touched = mo.kind, mo.flags, mo.touched
     for b in range(n_bodies):
         if touched[b] or not _moves(b, inv_m, kind, flags):
             continue

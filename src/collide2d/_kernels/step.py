@@ -71,6 +71,7 @@ from .broadphase import has_sensors, pairs_into, small_pairs
 from .ccd import continuous_step, sweep_may_hit
 from .constants import SENSOR, SOLID
 from .integrate import (
+    BodyMotion,
     begin_step,
     contact_bodies,
     end_step,
@@ -211,7 +212,7 @@ def prepare_contacts_stage(w, p, t):
     dt = prm["dt"]
     kind, flags, gravity_scale = b.kind, b.flags, b.gravity_scale
     vel, angvel = b.vel, b.angvel
-    com, dp, inv_m, inv_i = t.com, t.dp, t.inv_m, t.inv_i
+    com, dp, inv_m = t.com, t.dp, t.inv_m
     c_a, c_b, c_resp, c_flags = c.a[:m], c.b[:m], c.resp[:m], c.flags[:m]
     c_count, c_normal, c_sep = c.count[:m], c.normal[:m], c.sep[:m]
     c_nimp, c_timp, c_impulse = c.nimp[:m], c.timp[:m], c.impulse[:m]
@@ -225,11 +226,10 @@ def prepare_contacts_stage(w, p, t):
     wake_islands(nb, kind, flags, c_a[:linked], c_b[:linked], c_resp[:linked],
                  c_flags[:linked], s_body, J.body_a, J.body_b, J.flags,
                  prm["n_joints"] * (prm["sleeping"] != 0), t.body_int, t.body_float)
-    begin_step(b.pos, b.rot, b.local_com, kind, flags, b.inv_mass, b.inv_inertia, b.mass,
-               b.inertia, nb, com, t.com0, b.angle, t.angle0, dp, t.dq, inv_m, inv_i)
+    mo = _body_motion(w, t)
+    begin_step(mo, nb, b.pos, b.rot, b.local_com, b.inv_mass, b.inv_inertia, t.com0)
     # Restitution's energy bound: only contacts read it, so without any it is skipped.
-    free_velocities(vel, angvel, b.force, b.torque, inv_m, inv_i, gravity_scale, gx, gy, dt,
-                    kind, flags, nb * min(m, 1), t.vfree, t.wfree, t.kin_moving)
+    free_velocities(mo, nb * min(m, 1), gx, gy, dt, t.vfree, t.wfree, t.kin_moving)
     arcade_response(c_a, c_b, c_resp, c_count, c_normal, c_sep, material, s_body, s.friction,
                     s.elasticity, flags, com, dp, vel, angvel, inv_m,
                     prm["arcade_static_speed"])
@@ -298,37 +298,30 @@ def integrate_free(w, p, t):
     """Bodies no contact or joint holds go through all their substeps at once."""
     prm = p[0]
     st = t.state[0]
-    b = w.bodies
-    integrate_alone(b.vel, b.angvel, b.force, b.torque, t.inv_m, t.inv_i, b.gravity_scale,
-                    b.damping, b.angular_damping, prm["damping"], prm["gx"], prm["gy"],
-                    st["h"], st["substeps"], prm["explicit"] != 0, t.com, b.angle, t.angle0,
-                    t.dp, t.dq, b.kind, b.flags, prm["n_bodies"], t.touched)
+    integrate_alone(_body_motion(w, t), prm["n_bodies"], prm["damping"], prm["gx"], prm["gy"],
+                    st["h"], st["substeps"], prm["explicit"] != 0)
     return 0
 
 
 @njit(inline="always")
-def _body_arrays(w, t):
-    """What the integrators read and write, as one tuple of arrays."""
+def _body_motion(w, t):
+    """What the integrators read and write (``integrate.BodyMotion``)."""
     b = w.bodies
-    return (b.vel, b.angvel, b.force, b.torque, b.gravity_scale, b.damping, b.angular_damping,
-            b.angle, b.kind, b.flags, t.com, t.angle0, t.dp, t.dq, t.inv_m, t.inv_i,
-            t.touched)
+    return BodyMotion(b.vel, b.angvel, b.force, b.torque, b.gravity_scale, b.damping,
+                      b.angular_damping, b.angle, b.kind, b.flags, t.com, t.angle0, t.dp, t.dq,
+                      t.inv_m, t.inv_i, t.touched)
 
 
 @njit(inline="always")
 def integrate_velocities_stage(w, p, t):
     prm = p[0]
     st = t.state[0]
-    (vel, angvel, force, torque, gravity_scale, damping, angular_damping, angle, kind, flags,
-     com, angle0, dp, dq, inv_m, inv_i, touched) = _body_arrays(w, t)
+    mo = _body_motion(w, t)
     nb = prm["n_bodies"]
     h = st["h"]
     if prm["explicit"] != 0:
-        integrate_positions(vel, angvel, com, angle, angle0, dp, dq, inv_m, kind, flags, nb, h,
-                            touched)
-    integrate_velocities(vel, angvel, force, torque, inv_m, inv_i, gravity_scale, damping,
-                         angular_damping, prm["damping"], prm["gx"], prm["gy"], h, kind, flags,
-                         nb, touched)
+        integrate_positions(mo, nb, h)
+    integrate_velocities(mo, nb, prm["damping"], prm["gx"], prm["gy"], h)
     return 0
 
 
@@ -401,12 +394,9 @@ def contact_passes(w, p, t):
 def integrate_positions_stage(w, p, t):
     prm = p[0]
     st = t.state[0]
-    (vel, angvel, _, _, _, _, _, angle, kind, flags, com, angle0, dp, dq, inv_m, _,
-     touched) = _body_arrays(w, t)
     nb = prm["n_bodies"]
     if prm["explicit"] == 0:
-        integrate_positions(vel, angvel, com, angle, angle0, dp, dq, inv_m, kind, flags, nb,
-                            st["h"], touched)
+        integrate_positions(_body_motion(w, t), nb, st["h"])
     return 0
 
 
