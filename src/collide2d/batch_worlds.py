@@ -161,7 +161,8 @@ class WorldBatch:
         self.times = np.zeros(count)
         self._lists = None
         self._lists_tier = None  # the kernels' tier the lists were made for
-        self._trees = None  # raycast's trees, one per world (see raycast)
+        self._trees = None  # raycast's trees, one per world (a WorldTrees; see raycast)
+        self._tree_key = None  # the filter they were built for
         self._touched: set[int] = set()
         self._slot_cache: dict = {}
         self._templates: dict[bytes, World] = {}  # see _template
@@ -269,7 +270,7 @@ class WorldBatch:
         self._broken[i] = 0
         self.times[i] = template.time
         if self._trees is not None:
-            self._trees["built"][i] = 0
+            self._trees.built[i] = 0
         return True
 
     def set_world(self, index: int, world: World) -> None:
@@ -513,7 +514,7 @@ class WorldBatch:
                             bool(filter.sensors), exclude)
         _k.raycast_worlds(self._lists["bodies"], self._lists["shapes"], self._params, p, q,
                           flt, np.int64(_SLOT_BITS),
-                          _views.WorldTrees(*(trees[f] for f in _views.WORLD_TREE_FIELDS)), out)
+                          trees, out)
         return RayHitArrays(*out)
 
     def _ray_ends(self, name, value) -> np.ndarray:
@@ -527,24 +528,24 @@ class WorldBatch:
         V.check_bound(name, v)
         return np.array(np.broadcast_to(v, (n,) + v.shape[1:]), dtype=np.float64, order="C")
 
-    def _ray_trees(self, key) -> dict:
-        """The per-world tree arrays, with room for every world's shapes; all marked for a
-        rebuild when the filter changed or the room grew."""
+    def _ray_trees(self, key) -> _views.WorldTrees:
+        """The per-world tree arrays, with room for every world's shapes (new ones, all to
+        be built, when the room grew); all marked for a rebuild when the filter changed."""
         n = len(self._worlds)
         need = max(8, int(self._params["n_shapes"].max()))
         t = self._trees
-        if t is None or t["cap"] < need:
-            cap = max(need, 2 * t["cap"]) if t is not None else need
-            t = self._trees = {
-                "cap": cap, "key": key, "boxes": np.empty((n, cap, 4)),
-                "items": np.empty((n, cap), np.int64), "k": np.zeros(n, np.int64),
-                "first": np.empty((n, cap), np.int64), "count": np.empty((n, cap), np.int64),
-                "slot_box": np.empty((n, 4, 2 * cap)),
-                "slot_ref": np.empty((n, 2 * cap), np.int64),
-                "nodes": np.zeros(n, np.int64), "built": np.zeros(n, np.int64)}
-        if t["key"] != key:
-            t["key"] = key
-            t["built"][:] = 0
+        cap = 0 if t is None else t.items.shape[1]
+        if cap < need:
+            cap = max(need, 2 * cap)
+            t = self._trees = _views.WorldTrees(
+                boxes=np.empty((n, cap, 4)), items=np.empty((n, cap), np.int64),
+                k=np.zeros(n, np.int64), first=np.empty((n, cap), np.int64),
+                count=np.empty((n, cap), np.int64), slot_box=np.empty((n, 4, 2 * cap)),
+                slot_ref=np.empty((n, 2 * cap), np.int64), nodes=np.zeros(n, np.int64),
+                built=np.zeros(n, np.int64))
+        elif self._tree_key != key:
+            t.built[:] = 0
+        self._tree_key = key
         return t
 
     # ------------------------------------------------------------------ internals
@@ -585,7 +586,7 @@ class WorldBatch:
         for cache in self._slot_cache.values():
             cache[2][i] = False
         if self._trees is not None:
-            self._trees["built"][i] = 0
+            self._trees.built[i] = 0
         self._set_views(i)
 
     def _set_views(self, i: int) -> None:
@@ -659,7 +660,7 @@ class WorldBatch:
             for cache in self._slot_cache.values():
                 cache[2][i] = False
             if self._trees is not None:
-                self._trees["built"][i] = 0
+                self._trees.built[i] = 0
         self._touched.clear()
 
     def _body_slots(self, ids) -> np.ndarray:

@@ -146,7 +146,7 @@ def _cast(starts, ends, legs, m, shapes, tree, motion, exclude, p, mode):
                        shapes.vstart, shapes.vcount, shapes.radius, shapes.vworld)
     flt = FilterView(p["category"], p["mask"], p["sensors"] != 0, exclude)
     out = SegmentHits(legs.hit[:m], legs.body[:m], legs.shape[:m], legs.point[:m],
-                  legs.normal[:m], legs.fraction[:m])
+                      legs.normal[:m], legs.fraction[:m])
     cast_segments(starts, ends, tree, rows, flt, motion, mode, p["mode"] == BOUNCE, out)
 
 
