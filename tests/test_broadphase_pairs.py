@@ -23,7 +23,7 @@ from kernel_calls import compiled
 
 import collide2d as c2d
 from collide2d._kernels import broadphase as bp
-from collide2d._kernels.views import PairRuleView
+from collide2d._kernels.views import PairRuleView, PairShapes
 from collide2d._store import DYNAMIC, KINEMATIC, S_ALIVE, S_SENSOR, STATIC
 
 find_pairs = compiled(bp.find_pairs)
@@ -37,10 +37,10 @@ NO_RULES = PairRuleView(np.zeros(0, np.int64), np.zeros(0, np.int8), np.zeros(0,
 
 
 # ----------------------------------------------------------------------------- oracle
-def brute_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules,
-                n_shapes, dynamic_response, want):
-    """(pa, pb, pr) by testing every pair of rows. ``rules``: a PairRuleView, read here as
-    a dict of type pairs and a set of body pairs."""
+def brute_pairs(ps, n_shapes, dynamic_response, want):
+    """(pa, pb, pr) by testing every pair of rows. ``ps.rules``: a PairRuleView, read here
+    as a dict of type pairs and a set of body pairs."""
+    aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules = ps
     by_types = {(int(k) >> 32, int(k) & 0xFFFFFFFF): int(r)
                 for k, r in zip(rules.type_keys, rules.type_resp, strict=True)}
     ignored = {(int(k) >> 32, int(k) & 0xFFFFFFFF) for k in rules.body_keys}
@@ -121,9 +121,9 @@ class Scene:
 
     def args(self, dynamic_response, want):
         """Arguments of find_pairs and of the brute-force oracle alike."""
-        return (self.aabb, self.s_body, self.s_flags, self.s_category, self.s_mask,
-                self.s_group, self.s_type, self.kind, self.rules, self.n_shapes,
-                dynamic_response, want)
+        return (PairShapes(self.aabb, self.s_body, self.s_flags, self.s_category, self.s_mask,
+                           self.s_group, self.s_type, self.kind, self.rules),
+                self.n_shapes, dynamic_response, want)
 
 
 def check(scene, dynamic_response=SOLID, want=SOLID):
@@ -152,7 +152,7 @@ def check_small(scene, dynamic_response, want, expect):
     for room in (n + 2, n // 2):
         out = (np.full(n + 2, -7, np.int64), np.full(n + 2, -7, np.int64),
                np.full(n + 2, -7, np.int8))
-        k = small_pairs(*args, *out, room)
+        k = small_pairs(*args, out, room)
         if live.sum() > bp.SMALL_WORLD and (movers.sum() > bp.SMALL_WORLD
                                             or n > bp.MOVER_PAIRS):
             assert k == -1
@@ -543,8 +543,8 @@ def test_few_movers_among_fixed_shapes(layout):
             movers += shapes
         scene.kind = kind
         check_all_modes(scene)
-        out = [np.empty(4 * scene.n_shapes, np.int64), np.empty(4 * scene.n_shapes, np.int64),
-               np.empty(4 * scene.n_shapes, np.int8)]
-        ran += small_pairs(*scene.args(SOLID, SOLID), *out, len(out[0])) >= 0
+        out = (np.empty(4 * scene.n_shapes, np.int64), np.empty(4 * scene.n_shapes, np.int64),
+               np.empty(4 * scene.n_shapes, np.int8))
+        ran += small_pairs(*scene.args(SOLID, SOLID), out, len(out[0])) >= 0
     if layout != "dense":
         assert ran > 6  # the movers' path answered, not the grid

@@ -26,6 +26,7 @@ from shapely.geometry import LinearRing, Point
 
 import collide2d as c2d
 from collide2d._kernels import broadphase, narrowphase, sat
+from collide2d._kernels.views import PairShapes
 from collide2d._store import ContactStore
 from collide2d.world import SPECULATIVE_DISTANCE
 
@@ -476,9 +477,9 @@ def test_collide_pairs_rows_match_collide():
     for _ in range(90):
         w.step(1.0 / 60.0)
     b, s = w._bodies, w._shapes
-    pa, pb, pr = find_pairs(s.aabb, s.body, s.flags, s.category, s.mask, s.group,
-                                       s.collision_type, b.kind, w._rules.view(), s.count,
-                                       broadphase.SOLID, broadphase.SOLID)
+    ps = PairShapes(s.aabb, s.body, s.flags, s.category, s.mask, s.group, s.collision_type,
+                    b.kind, w._rules.view())
+    pa, pb, pr = find_pairs(ps, s.count, broadphase.SOLID, broadphase.SOLID)
     old = w._contacts
     new = ContactStore(len(pa))
     bodies = b.view()._replace(flags=b.flags.copy())

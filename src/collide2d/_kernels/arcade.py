@@ -13,9 +13,15 @@ from .materials import ENABLED
 
 
 @njit(_nrt=False)
-def arcade_response(c_a, c_b, c_resp, c_count, c_normal, c_sep, material, s_body, s_friction,
-                    s_elasticity, flags, com, dp, vel, angvel, inv_m, static_speed):
-    for i in range(c_a.shape[0]):
+def arcade_response(c, m, s, b, t, static_speed):
+    """The arcade response of the first ``m`` rows of the contact table ``c`` (a
+    ContactView; ``s`` the shapes', ``b`` the bodies' views), moving the step's centres and
+    displacements (``t``, the step's view, with the contacts' materials)."""
+    c_a, c_b, c_resp, c_count, c_normal, c_sep = c.a, c.b, c.resp, c.count, c.normal, c.sep
+    s_body, s_friction, s_elasticity = s.body, s.friction, s.elasticity
+    flags, vel, angvel = b.flags, b.vel, b.angvel
+    com, dp, inv_m, material = t.com, t.dp, t.inv_m, t.material
+    for i in range(m):
         # Not for a row a pre-solve callback disabled (materials.ENABLED).
         if c_resp[i] != 1 or c_count[i] == 0 or material[i, ENABLED] == 0.0:
             continue

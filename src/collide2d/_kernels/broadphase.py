@@ -30,6 +30,7 @@ from .constants import (
     SOLID,
     STATIC,
 )
+from .views import PairShapes
 
 # Pair responses.
 
@@ -92,13 +93,12 @@ def pair_rule(rules, type_a, type_b, body_a, body_b):
 
 
 @njit(_nrt=False)
-def shape_response(body_a, kind_a, flags_a, category_a, mask_a, group_a,
-                   body_b, kind_b, flags_b, category_b, mask_b, group_b, dynamic_response,
-                   rule, ignored):
-    """What a pair of shapes does, IGNORE, SOLID or SENSOR, from their rows' values (kind
-    is their body's kind) and the pair's rule (:func:`pair_rule`: a response its collision
-    types set, or -1; whether its bodies never collide). Scalars only: a call with array
-    arguments costs reference counts that outweigh the test itself in the sweep.
+def shape_response(row_a, row_b, dynamic_response, rule, ignored):
+    """What a pair of shapes does, IGNORE, SOLID or SENSOR, from their rows' values (each
+    a tuple (body, body kind, flags, category, mask, group)) and the pair's rule
+    (:func:`pair_rule`: a response its collision types set, or -1; whether its bodies never
+    collide). Scalars only: a call with array arguments costs reference counts that
+    outweigh the test itself in the sweep.
 
     The rules, first match wins (the one place they are decided):
 
@@ -115,6 +115,8 @@ def shape_response(body_a, kind_a, flags_a, category_a, mask_a, group_a,
        always collides (solid);
     7. solid.
     """
+    body_a, kind_a, flags_a, category_a, mask_a, group_a = row_a
+    body_b, kind_b, flags_b, category_b, mask_b, group_b = row_b
     if body_a == body_b or ignored:
         return IGNORE
     sensor = (flags_a | flags_b) & S_SENSOR
@@ -289,23 +291,39 @@ def rows_response(a, b, s_body, s_flags, s_category, s_mask, s_group, s_type, ki
     ba = s_body[a]
     bb = s_body[b]
     rule, ignored = pair_rule(rules, s_type[a], s_type[b], ba, bb)
-    return shape_response(ba, kind[ba], s_flags[a], s_category[a], s_mask[a], s_group[a], bb,
-                          kind[bb], s_flags[b], s_category[b], s_mask[b], s_group[b],
+    return shape_response((ba, kind[ba], s_flags[a], s_category[a], s_mask[a], s_group[a]),
+                          (bb, kind[bb], s_flags[b], s_category[b], s_mask[b], s_group[b]),
                           dynamic_response, rule, ignored)
 
 
+@njit(inline="always")
+def pair_shapes(shapes, kind, rules):
+    """The ``PairShapes`` of a ShapeView, the bodies' kinds and the pair rules."""
+    return PairShapes(shapes.aabb, shapes.body, shapes.flags, shapes.category, shapes.mask,
+                      shapes.group, shapes.collision_type, kind, rules)
+
+
+@njit(inline="always")
+def _unpack(ps):
+    return (ps.aabb, ps.body, ps.flags, ps.category, ps.mask, ps.group, ps.collision_type,
+            ps.kind, ps.rules)
+
+
 @njit(_nrt=False)
-def _sweep_rows(start, ent, nrow, aabb, s_body, s_flags, s_category, s_mask, s_group, s_type,
-                kind, rules, dynamic_response, want, pa, pb, pr, k, row, entry):
-    """Sweep the rows from entry ``entry`` of row ``row`` on, writing the pairs (a < b,
-    shape rows) whose boxes overlap and whose response is ``want`` at ``pa[k:]``,
-    ``pb[k:]``, ``pr[k:]``.
+def _sweep_rows(grid, ps, dynamic_response, want, out, k, row, entry):
+    """Sweep the grid's rows (``grid`` = (row starts, entries, row count)) from entry
+    ``entry`` of row ``row`` on, writing the pairs (a < b, shape rows of ``ps``, a
+    ``PairShapes``) whose boxes overlap and whose response is ``want`` at ``pa[k:]``,
+    ``pb[k:]``, ``pr[k:]`` (``out`` = (pa, pb, pr)).
 
     Returns (k, row, entry): row == nrow when done, else where to resume once the buffers
     have room for that entry's pairs (the rest of its row). Compiled without reference
     counting (``_nrt=False``), so it allocates nothing: the caller grows the buffers. With
     counting, Numba counted references to the rules' arrays, atomically, at every pair's
     rule lookup: nine tenths of the sweep (a B = 100 pyramid's: 1.1 ms, 0.1 without)."""
+    start, ent, nrow = grid
+    pa, pb, pr = out
+    aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules = _unpack(ps)
     cap = pa.shape[0]
     for r in range(row, nrow):
         end = start[r + 1]
@@ -431,12 +449,13 @@ def _sort_pairs(pa, pb, pr, k, n_shapes):
 
 
 @njit(_nrt=True)
-def find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules,
-               n_shapes, dynamic_response, want):
-    """Candidate pairs (a < b) whose boxes overlap and whose response is ``want`` (SOLID or
-    SENSOR), sorted, with their responses (``rules``: the world's pair rules, see
-    :func:`pair_rule`). Pairs whose bodies are all asleep or fixed are kept too (their old
-    manifolds persist)."""
+def find_pairs(ps, n_shapes, dynamic_response, want):
+    """Candidate pairs (a < b) of the first ``n_shapes`` rows of ``ps`` (a ``PairShapes``)
+    whose boxes overlap and whose response is ``want`` (SOLID or SENSOR), sorted, with their
+    responses (the pair rules: see :func:`pair_rule`). Pairs whose bodies are all asleep or
+    fixed are kept too (their old manifolds persist)."""
+    aabb = ps.aabb
+    s_flags = ps.flags
     live = np.empty(n_shapes, dtype=np.int64)
     m = 0
     for s in range(n_shapes):
@@ -457,9 +476,8 @@ def find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind,
     row = 0
     entry = 0
     while True:
-        k, row, entry = _sweep_rows(start, ent, nrow, aabb, s_body, s_flags, s_category,
-                                    s_mask, s_group, s_type, kind, rules, dynamic_response,
-                                    want, pa, pb, pr, k, row, entry)
+        k, row, entry = _sweep_rows((start, ent, nrow), ps, dynamic_response, want,
+                                    (pa, pb, pr), k, row, entry)
         if row == nrow:
             break
         cap = max(2 * cap, k + start[row + 1] - entry)
@@ -470,10 +488,10 @@ def find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind,
 
 
 @njit(_nrt=False)
-def small_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules,
-                n_shapes, dynamic_response, want, out_a, out_b, out_resp, room):
+def small_pairs(ps, n_shapes, dynamic_response, want, out, room):
     """:func:`find_pairs` without the grid: the same pairs in the same order (a < b,
-    sorted), written to ``out_*`` while fewer than ``room`` (in order only when all fit);
+    sorted), written to ``out`` = (out_a, out_b, out_resp) while fewer than ``room`` (in
+    order only when all fit);
     returns their number, or -1 where the grid is cheaper. Allocates nothing.
 
     A world of at most :data:`SMALL_WORLD` live shapes tests every two boxes. A larger one
@@ -481,6 +499,8 @@ def small_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind
     a tile map under a few bodies) tests each of those against every box: two static
     bodies never make a pair. It sorts the pairs found, at most :data:`MOVER_PAIRS`.
     Without reference counting, as :func:`_sweep_rows`."""
+    aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules = _unpack(ps)
+    out_a, out_b, out_resp = out
     m = 0
     movers = 0
     for s in range(n_shapes):
@@ -491,9 +511,7 @@ def small_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind
                 if movers > SMALL_WORLD:
                     return -1  # (so more than SMALL_WORLD live shapes too: no more to count)
     if m > SMALL_WORLD:
-        return _mover_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind,
-                            rules, n_shapes, dynamic_response, want, out_a, out_b, out_resp,
-                            room)
+        return _mover_pairs(ps, n_shapes, dynamic_response, want, out, room)
     k = 0
     for a in range(n_shapes):
         if not _in_sweep(s_flags[a], want):
@@ -516,10 +534,11 @@ def small_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind
 
 
 @njit(_nrt=False)
-def _mover_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules,
-                 n_shapes, dynamic_response, want, out_a, out_b, out_resp, room):
+def _mover_pairs(ps, n_shapes, dynamic_response, want, out, room):
     """small_pairs' pairs of shapes on moving bodies (not static) with every box, sorted,
     or -1 past MOVER_PAIRS pairs."""
+    aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules = _unpack(ps)
+    out_a, out_b, out_resp = out
     k = 0
     for i in range(n_shapes):
         if not _in_sweep(s_flags[i], want) or kind[s_body[i]] == STATIC:
@@ -565,12 +584,12 @@ def _mover_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kin
 
 
 @njit(_nrt=True)
-def pairs_into(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules,
-               n_shapes, dynamic_response, want, out_a, out_b, out_resp, room):
-    """:func:`find_pairs` copied into ``out_*`` when at most ``room`` of them; their number
-    either way. Its own call with reference counting: find_pairs allocates its results."""
-    pa, pb, pr = find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind,
-                            rules, n_shapes, dynamic_response, want)
+def pairs_into(ps, n_shapes, dynamic_response, want, out, room):
+    """:func:`find_pairs` copied into ``out`` = (out_a, out_b, out_resp) when at most
+    ``room`` of them; their number either way. Its own call with reference counting:
+    find_pairs allocates its results."""
+    out_a, out_b, out_resp = out
+    pa, pb, pr = find_pairs(ps, n_shapes, dynamic_response, want)
     k = pa.shape[0]
     if k <= room:
         for i in range(k):  # (a slice assignment compiles Numba's shape check)

@@ -27,6 +27,7 @@ written over its step-start vertices and box: ``finish`` places every shape afre
 """
 
 import math
+from collections import namedtuple
 
 import numpy as np
 
@@ -56,6 +57,15 @@ ASLEEP = 2  # dynamic, did not move this step: at its step-start pose, woken on 
 KINEMATIC_MOVED = 3  # kinematic: at its final pose, immovable (bullets only)
 MOVED = 4  # awake non-bullet dynamic: at its final pose, woken on a hit (bullets only)
 
+# What every sweep of a step reads and writes: the bodies, the shapes (vertices and boxes:
+# a moved target's are overwritten by its final pose) and the pair rules; the step's
+# start-of-step centres and angles, its motion records; the live shape rows by body
+# (``start``, ``rows``); the target rows ``targets[:nt]`` and each row's class (``cls``),
+# which moved targets are ``placed``, a vertex scratch ``buf``; and two settings.
+Sweeps = namedtuple("Sweeps", (
+    "bodies", "shapes", "rules", "com", "com0", "angle0", "dp", "dq",
+    "start", "rows", "targets", "cls", "nt", "placed", "buf", "slop", "dynamic_response"))
+
 
 @njit(_nrt=True)
 def body_rows(s_body, s_flags, n_shapes, n_bodies):
@@ -67,17 +77,32 @@ def body_rows(s_body, s_flags, n_shapes, n_bodies):
 
 
 @njit(_nrt=False)
-def _first_hit(b, cx, cy, c, sn, wx, wy, local_com, start, rows, kind, shapes, rules,
-               verts, boxes, targets, cls, nt, bullet, dynamic_response, buf, slop, com, com0,
-               angle, angle0, placed):
+def _first_hit(sw, b, cx, cy, c, sn, wx, wy, bullet):
     """Earliest impact of body b's shapes (centre (cx, cy), orientation (c, sn)) translated by
-    (wx, wy) against the target rows ``targets[:nt]`` (vertices in ``verts``, boxes in
-    ``boxes``; a bullet's moved targets placed at their final poses on first need, marked in
-    ``placed``): (t, push_x, push_y, target row); t = 1 and row -1 for none.
+    (wx, wy) against the target rows (a bullet's moved targets placed at their final poses
+    on first need): (t, push_x, push_y, target row); t = 1 and row -1 for none.
 
     Only a motion that would go deeper than the slop past the impact counts: the contacts
     handle the rest. (A body sliding fast along a wall it touches drifts into it by a hair
     each step; putting it back at that hair's time of impact froze it in place.)"""
+    shapes = sw.shapes
+    kind = sw.bodies.kind
+    angle = sw.bodies.angle
+    local_com = sw.bodies.local_com
+    com = sw.com
+    com0 = sw.com0
+    angle0 = sw.angle0
+    start = sw.start
+    rows = sw.rows
+    targets = sw.targets
+    cls = sw.cls
+    placed = sw.placed
+    buf = sw.buf
+    slop = sw.slop
+    rules = sw.rules
+    dynamic_response = sw.dynamic_response
+    verts = shapes.vworld
+    boxes = shapes.aabb
     s_body = shapes.body
     s_flags = shapes.flags
     s_vstart = shapes.vstart
@@ -106,7 +131,7 @@ def _first_hit(b, cx, cy, c, sn, wx, wy, local_com, start, rows, kind, shapes, r
         lox, hix = min(lox, lox + wx), max(hix, hix + wx)
         loy, hiy = min(loy, loy + wy), max(hiy, hiy + wy)
         r = s_radius[s]
-        for k in range(nt):
+        for k in range(sw.nt):
             t = targets[k]
             ct = cls[t]
             if ct >= KINEMATIC_MOVED:
@@ -252,19 +277,25 @@ def _place_final(t, d, s_vstart, s_vcount, s_radius, vlocal, com, angle, local_c
 
 
 @njit(_nrt=False)
-def _sweep_body(b, kind, flags, sleep_time, com, com0, dp, vel, angle, angle0, dq, local_com,
-                start, rows, shapes, rules, verts, boxes, targets, cls, nt, bullet,
-                dynamic_response, buf, slop, placed):
+def _sweep_body(sw, b, bullet):
     """Sweep body b over its step; put it back at its first impact. Returns 1 if it was."""
-    s_body = shapes.body
+    kind = sw.bodies.kind
+    flags = sw.bodies.flags
+    sleep_time = sw.bodies.sleep_time
+    vel = sw.bodies.vel
+    angle = sw.bodies.angle
+    com = sw.com
+    com0 = sw.com0
+    angle0 = sw.angle0
+    dp = sw.dp
+    dq = sw.dq
+    slop = sw.slop
+    s_body = sw.shapes.body
     wx = com[b, 0] - com0[b, 0]
     wy = com[b, 1] - com0[b, 1]
     c = math.cos(angle0[b])
     sn = math.sin(angle0[b])
-    t_best, px, py, row = _first_hit(b, com0[b, 0], com0[b, 1], c, sn, wx, wy, local_com,
-                                     start, rows, kind, shapes, rules, verts, boxes, targets,
-                                     cls, nt, bullet, dynamic_response, buf, slop, com, com0,
-                                     angle, angle0, placed)
+    t_best, px, py, row = _first_hit(sw, b, com0[b, 0], com0[b, 1], c, sn, wx, wy, bullet)
     if row < 0:
         return 0
     # Back off the impact by the slop measured along the surface normal (along the path,
@@ -296,10 +327,7 @@ def _sweep_body(b, kind, flags, sleep_time, com, com0, dp, vel, angle, angle0, d
         rx = wx - into * ux
         ry = wy - into * uy
         if math.sqrt(rx * rx + ry * ry) > slop:
-            t2, qx, qy, row2 = _first_hit(b, nx, ny, c, sn, rx, ry, local_com, start, rows,
-                                          kind, shapes, rules, verts, boxes, targets, cls, nt,
-                                          bullet, dynamic_response, buf, slop, com, com0,
-                                          angle, angle0, placed)
+            t2, qx, qy, row2 = _first_hit(sw, b, nx, ny, c, sn, rx, ry, bullet)
             f = 1.0
             if row2 >= 0:
                 ql = math.sqrt(qx * qx + qy * qy)
@@ -319,24 +347,18 @@ def _sweep_body(b, kind, flags, sleep_time, com, com0, dp, vel, angle, angle0, d
 
 
 @njit(_nrt=True)
-def sweep_fast_bodies(bodies, shapes, rules, com, com0, dp, angle0, dq, inv_m, n_bodies,
-                      n_shapes, slop, dynamic_response, fast):
-    """Sweeps the ``fast`` bodies (``fast_bodies``); returns the number moved back to their
-    time of impact. Most steps have none, and the step does not call this."""
-    kind = bodies.kind
+def sweep_fast_bodies(bodies, shapes, rules, t, n_bodies, n_shapes, slop, dynamic_response,
+                      fast):
+    """Sweeps the ``fast`` bodies (``fast_bodies``) over the step's motion (``t``, the step's
+    view); returns the number moved back to their time of impact. Most steps have none, and
+    the step does not call this."""
     flags = bodies.flags
-    sleep_time = bodies.sleep_time
-    vel = bodies.vel
-    angle = bodies.angle
-    local_com = bodies.local_com
     s_body = shapes.body
     s_flags = shapes.flags
-    aabb = shapes.aabb
     s_vcount = shapes.vcount
-    vworld = shapes.vworld
     cls = np.empty(n_shapes, dtype=np.int64)
     targets = np.empty(n_shapes, dtype=np.int64)
-    nt = _target_classes(kind, flags, inv_m, s_body, s_flags, n_shapes, cls, targets)
+    nt = _target_classes(bodies.kind, flags, t.inv_m, s_body, s_flags, n_shapes, cls, targets)
     if nt == 0:
         return 0
     start, rows = body_rows(s_body, s_flags, n_shapes, n_bodies)
@@ -346,16 +368,15 @@ def sweep_fast_bodies(bodies, shapes, rules, com, com0, dp, angle0, dq, inv_m, n
             maxv = max(maxv, s_vcount[s])
     buf = np.empty((maxv, 2))
     placed = np.zeros(n_shapes, dtype=np.bool_)
+    sw = Sweeps(bodies, shapes, rules, t.com, t.com0, t.angle0, t.dp, t.dq, start, rows,
+                targets, cls, nt, placed, buf, slop, dynamic_response)
     moved = 0
     # The other fast bodies first: bullets then meet them where they end the step.
     for bullet in (False, True):
         for b in fast:
             if ((flags[b] & B_BULLET) != 0) != bullet:
                 continue
-            moved += _sweep_body(b, kind, flags, sleep_time, com, com0, dp, vel,
-                                 angle, angle0, dq, local_com, start, rows,
-                                 shapes, rules, vworld, aabb, targets, cls, nt, bullet,
-                                 dynamic_response, buf, slop, placed)
+            moved += _sweep_body(sw, b, bullet)
     return moved
 
 
@@ -440,14 +461,14 @@ def sweep_may_hit(n_bodies, n_shapes, kind, flags, com, com0, angle, angle0, sha
 
 
 @njit(_nrt=True)
-def continuous_step(bodies, shapes, rules, com, com0, dp, angle0, dq, inv_m, n_bodies, n_shapes,
-                    slop, dynamic_response):
-    """The step's continuous collision: :func:`fast_bodies`, then
-    :func:`sweep_fast_bodies` of them when there are any. Returns how many were swept. Its
-    own call with reference counting: the fast bodies are allocated."""
-    fast = fast_bodies(n_bodies, bodies.kind, bodies.flags, com, com0, shapes.body,
+def continuous_step(bodies, shapes, rules, t, n_bodies, n_shapes, slop, dynamic_response):
+    """The step's continuous collision over its motion (``t``, the step's view):
+    :func:`fast_bodies`, then :func:`sweep_fast_bodies` of them when there are any. Returns
+    how many were swept. Its own call with reference counting: the fast bodies are
+    allocated."""
+    fast = fast_bodies(n_bodies, bodies.kind, bodies.flags, t.com, t.com0, shapes.body,
                        shapes.flags, shapes.aabb, n_shapes)
     if fast.shape[0] > 0:
-        sweep_fast_bodies(bodies, shapes, rules, com, com0, dp, angle0, dq, inv_m, n_bodies,
-                          n_shapes, slop, dynamic_response, fast)
+        sweep_fast_bodies(bodies, shapes, rules, t, n_bodies, n_shapes, slop, dynamic_response,
+                          fast)
     return fast.shape[0]

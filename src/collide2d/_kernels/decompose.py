@@ -40,10 +40,12 @@ def _cell(x, lo, size, g):
 
 
 @njit(_nrt=False)
-def _edge_cells(x0, y0, x1, y1, xlo, ylo, cw, ch, gx, gy, pad, out, k, fill, edge):
-    """Cells the segment (x0, y0)-(x1, y1) passes within ``pad`` of: column by column, the
-    segment's y-range in that column. Writes (cell, edge) pairs from ``out[k]`` when ``fill``
-    and returns the new k."""
+def _edge_cells(x0, y0, x1, y1, grid, pad, out, k, fill, edge):
+    """Cells of ``grid`` (lower left corner, cell width and height, columns and rows) the
+    segment (x0, y0)-(x1, y1) passes within ``pad`` of: column by column, the segment's
+    y-range in that column. Writes (cell, edge) pairs from ``out[k]`` when ``fill`` and
+    returns the new k."""
+    xlo, ylo, cw, ch, gx, gy = grid
     if x1 < x0:
         x0, y0, x1, y1 = x1, y1, x0, y0
     c0 = _cell(x0 - pad, xlo, cw, gx)
@@ -87,7 +89,7 @@ def outline_is_simple(v):
         total = 0
         for i in range(n):
             j = i + 1 if i + 1 < n else 0
-            total = _edge_cells(v[i, 0], v[i, 1], v[j, 0], v[j, 1], xlo, ylo, cw, ch, gx, gy,
+            total = _edge_cells(v[i, 0], v[i, 1], v[j, 0], v[j, 1], (xlo, ylo, cw, ch, gx, gy),
                                 pad, dummy, total, False, i)
         if total <= ENTRIES_PER_EDGE * n or (gx == 1 and gy == 1):
             break
@@ -97,7 +99,7 @@ def outline_is_simple(v):
     k = 0
     for i in range(n):
         j = i + 1 if i + 1 < n else 0
-        k = _edge_cells(v[i, 0], v[i, 1], v[j, 0], v[j, 1], xlo, ylo, cw, ch, gx, gy, pad,
+        k = _edge_cells(v[i, 0], v[i, 1], v[j, 0], v[j, 1], (xlo, ylo, cw, ch, gx, gy), pad,
                         entries, k, True, i)
     order = np.argsort(entries[:, 0] * n + entries[:, 1])
     s = 0
@@ -141,8 +143,11 @@ def _cross_pt(v, o, a, px, py):
 
 
 @njit(_nrt=False)
-def _blocked(v, i0, i1, i2, reflex, start, items, xlo, ylo, cw, ch, gx, gy):
-    """Does a vertex that is not strictly convex lie in the closed triangle (i0, i1, i2)?"""
+def _blocked(v, i0, i1, i2, reflex, start, items, grid):
+    """Does a vertex that is not strictly convex lie in the closed triangle (i0, i1, i2)?
+    (The reflex vertices by cell of ``grid``, as :func:`_edge_cells`': ``items[start[c]:
+    start[c + 1]]``.)"""
+    xlo, ylo, cw, ch, gx, gy = grid
     tx0 = min(v[i0, 0], v[i1, 0], v[i2, 0])
     tx1 = max(v[i0, 0], v[i1, 0], v[i2, 0])
     ty0 = min(v[i0, 1], v[i1, 1], v[i2, 1])
@@ -233,7 +238,7 @@ def ear_clip(v, tris):
             cur = c
             stall += 1
             continue
-        if _blocked(v, a, b, c, reflex, start, items, xlo, ylo, cw, ch, g, g):
+        if _blocked(v, a, b, c, reflex, start, items, (xlo, ylo, cw, ch, g, g)):
             cur = c
             stall += 1
             continue

@@ -15,10 +15,18 @@ When every dynamic body sleeps with a full clock nothing can change, and the sle
 returns after its first pass.
 """
 
+from collections import namedtuple
+
 import numpy as np
 
 from .._jit import njit
 from .constants import B_ALIVE, B_AWAKE, C_TOUCHING, DYNAMIC, J_ALIVE, J_ENABLED, SOLID
+
+# What joins bodies into islands: the contact rows (shape rows ``c_a``, ``c_b``, response,
+# flags; ``s_body`` the shapes' bodies) and the first ``n_joints`` joint slots (bodies,
+# flags). Sleeping off, the step hands empty slices and no joints: nothing to follow.
+Links = namedtuple("Links", ("c_a", "c_b", "c_resp", "c_flags", "s_body", "j_a", "j_b",
+                             "j_flags", "n_joints"))
 
 
 @njit(inline="always")
@@ -60,8 +68,7 @@ def _mixed(kind, flags, a, b):
 
 
 @njit(_nrt=False)
-def wake_islands(n_bodies, kind, flags, c_a, c_b, c_resp, c_flags, s_body, j_a, j_b, j_flags,
-                 n_joints, parent, mark):
+def wake_islands(n_bodies, kind, flags, links, parent, mark):
     """Wake every sleeping body linked (touching solid contacts, enabled joints, through
     other sleeping bodies) to an awake dynamic body. Returns how many woke. Islands are
     whole after each sleep stage, so only a link between an awake and a sleeping body (a
@@ -76,6 +83,7 @@ def wake_islands(n_bodies, kind, flags, c_a, c_b, c_resp, c_flags, s_body, j_a, 
     again and slept 1 s later.
 
     ``parent`` and ``mark`` (one per body) are the union-find's room, overwritten."""
+    c_a, c_b, c_resp, c_flags, s_body, j_a, j_b, j_flags, n_joints = links
     mixed = False
     for i in range(c_a.shape[0]):
         if c_resp[i] == SOLID and (c_flags[i] & C_TOUCHING) and _mixed(
@@ -113,10 +121,18 @@ def wake_islands(n_bodies, kind, flags, c_a, c_b, c_resp, c_flags, s_body, j_a, 
 
 
 @njit(_nrt=False)
-def update_sleep(n_bodies, kind, flags, vel, angvel, sleep_time, c_a, c_b, c_resp, c_flags,
-                 s_body, j_a, j_b, j_flags, n_joints, dt, enabled, lin_tol, ang_tol,
-                 time_to_sleep, parent, least):
-    """(``parent`` and ``least``, one per body, are the union-find's room, overwritten.)"""
+def update_sleep(n_bodies, bodies, links, dt, tolerances, enabled, parent, least):
+    """Each awake dynamic body's rest clock over ``dt``, then islands to sleep (see the
+    module). ``tolerances`` (linear speed, angular speed, time to sleep); ``enabled``
+    False wakes every sleeper. (``parent`` and ``least``, one per body, are the
+    union-find's room, overwritten.)"""
+    kind = bodies.kind
+    flags = bodies.flags
+    vel = bodies.vel
+    angvel = bodies.angvel
+    sleep_time = bodies.sleep_time
+    lin_tol, ang_tol, time_to_sleep = tolerances
+    c_a, c_b, c_resp, c_flags, s_body, j_a, j_b, j_flags, n_joints = links
     restless = False  # an awake body, or a sleeper whose clock is short of time_to_sleep
     for b in range(n_bodies):
         if kind[b] != DYNAMIC or not (flags[b] & B_ALIVE):

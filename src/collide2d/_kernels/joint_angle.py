@@ -83,9 +83,10 @@ def solve_angles(J, b, t, s, e, h, use_bias):
                 hi = min(hi, notch[j])
         (imp[j, I_SPRING], imp[j, I_MOTOR], imp[j, I_LOWER], imp[j, I_UPPER], angvel[ia],
          angvel[ib]) = angle_impulses(
-            fl, frame[j, FR_MASS], frame[j, FR_SOFT], frame[j, FR_SOFT + 1],
-            frame[j, FR_SOFT + 2], frame[j, FR_JOINT], frame[j, FR_JOINT + 1],
-            frame[j, FR_JOINT + 2], hertz[j], target[j], motor_speed[j], h * max_motor[j],
-            angle[ib] - angle[ia] - ref_angle[j], lo, hi, (fl & (J_LIMIT | J_RATCHET)) != 0,
-            h, use_bias, angvel[ia], angvel[ib], ia_, ib_, imp[j, I_SPRING], imp[j, I_MOTOR],
-            imp[j, I_LOWER], imp[j, I_UPPER])
+            fl, frame[j, FR_MASS],
+            (frame[j, FR_SOFT], frame[j, FR_SOFT + 1], frame[j, FR_SOFT + 2],
+             frame[j, FR_JOINT], frame[j, FR_JOINT + 1], frame[j, FR_JOINT + 2]),
+            (hertz[j], target[j], motor_speed[j], h * max_motor[j]),
+            angle[ib] - angle[ia] - ref_angle[j], (lo, hi, (fl & (J_LIMIT | J_RATCHET)) != 0),
+            h, use_bias, (angvel[ia], angvel[ib]), (ia_, ib_),
+            (imp[j, I_SPRING], imp[j, I_MOTOR], imp[j, I_LOWER], imp[j, I_UPPER]))

@@ -92,20 +92,24 @@ def push(vax, vay, wa, vbx, vby, wb, ma, ia_, mb, ib_, px, py, la, lb):
 
 
 @njit(inline="always")
-def point_impulse(vax, vay, wa, vbx, vby, wb, ma, ia_, mb, ib_, rax, ray, rbx, rby, sx, sy,
-                  ox, oy, soft_b, soft_m, soft_i, use_bias):
+def point_impulse(vels, masses, anchors, sep, old, soft, use_bias):
     """The 2D point constraint (anchor B on anchor A): K = [mA + mB + rA x rA iA ...]
-    solved by Cramer's rule, soft when biased. Returns the impulse (px, py) to add to the
-    accumulated (ox, oy)."""
+    solved by Cramer's rule, soft when biased. Tuples of floats: ``vels`` (vA, wA, vB,
+    wB), ``masses`` (mA, iA, mB, iB), ``anchors`` (rA, rB), ``sep`` the separation,
+    ``old`` the accumulated impulse, ``soft`` the soft record. Returns the impulse (px, py)
+    to add to the accumulated."""
+    vax, vay, wa, vbx, vby, wb = vels
+    ma, ia_, mb, ib_ = masses
+    rax, ray, rbx, rby = anchors
     cx = (vbx - wb * rby) - (vax - wa * ray)
     cy = (vby + wb * rbx) - (vay + wa * rax)
     ms = 1.0
     is_ = 0.0
     if use_bias:
-        cx += soft_b * sx
-        cy += soft_b * sy
-        ms = soft_m
-        is_ = soft_i
+        cx += soft[0] * sep[0]
+        cy += soft[0] * sep[1]
+        ms = soft[1]
+        is_ = soft[2]
     k11 = ma + mb + ray * ray * ia_ + rby * rby * ib_
     k12 = -ray * rax * ia_ - rby * rbx * ib_
     k22 = ma + mb + rax * rax * ia_ + rbx * rbx * ib_
@@ -114,7 +118,7 @@ def point_impulse(vax, vay, wa, vbx, vby, wb, ma, ia_, mb, ib_, rax, ray, rbx, r
         det = 1.0 / det
     bx = det * (k22 * cx - k12 * cy)
     by = det * (k11 * cy - k12 * cx)
-    return -ms * bx - is_ * ox, -ms * by - is_ * oy
+    return -ms * bx - is_ * old[0], -ms * by - is_ * old[1]
 
 
 @njit(inline="always")
@@ -135,12 +139,19 @@ def limit_impulse(mass, cdot, c, old, h, use_bias, soft_b, soft_m, soft_i):
 
 
 @njit(inline="always")
-def angle_impulses(flags, k, spring_b, spring_m, spring_i, sb, sm, si, hertz, target, speed,
-                   top, angle, lo, hi, limit, h, use_bias, wa, wb, ia_, ib_, spring, motor,
-                   lower, upper):
-    """Spring (toward ``target``), motor (``speed``, impulse within +-``top``) and the
-    limits [lo, hi] on the relative angle (rad) of revolute and angle joints, with
-    effective mass ``k``: the new accumulated impulses and angular velocities."""
+def angle_impulses(flags, k, softs, drive, angle, limits, h, use_bias, ws, inv_is, imps):
+    """Spring (toward the target), motor (the speed, impulse within +-top) and the limits
+    [lo, hi] on the relative angle (rad) of revolute and angle joints, with effective mass
+    ``k``: the new accumulated impulses and angular velocities. Tuples of floats:
+    ``softs`` the spring's and the joints' soft records, ``drive`` (hertz, target, speed,
+    top), ``limits`` (lo, hi, whether limited), ``ws`` (wA, wB), ``inv_is`` (iA, iB),
+    ``imps`` the spring, motor, lower and upper impulses."""
+    spring_b, spring_m, spring_i, sb, sm, si = softs
+    hertz, target, speed, top = drive
+    lo, hi, limit = limits
+    wa, wb = ws
+    ia_, ib_ = inv_is
+    spring, motor, lower, upper = imps
     if (flags & J_SPRING) and hertz > 0.0:
         d = -spring_m * k * (wb - wa + spring_b * (angle - target)) - spring_i * spring
         spring += d

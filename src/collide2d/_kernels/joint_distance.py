@@ -51,12 +51,16 @@ def prepare_distance(J, j, b, t, ia, ib):
 
 
 # Scalars in and out (see ``joint_revolute``): the bodies' velocities are locals of the
-# run's loop, va = (vax, vay, wa) and vb likewise.
+# run's loop.
 @njit(inline="always")
-def _push(vax, vay, wa, vbx, vby, wb, ma, ia_, mb, ib_, d, ux, uy, rax, ray, rbx, rby):
-    """The velocities after impulse d along (ux, uy) on B and its opposite on A."""
-    px = d * ux
-    py = d * uy
+def _push(vels, masses, d, u, anchors):
+    """The velocities ``vels`` (vA, wA, vB, wB) after impulse d along ``u`` on B and its
+    opposite on A, through ``anchors`` (rA, rB); ``masses`` (mA, iA, mB, iB)."""
+    vax, vay, wa, vbx, vby, wb = vels
+    ma, ia_, mb, ib_ = masses
+    rax, ray, rbx, rby = anchors
+    px = d * u[0]
+    py = d * u[1]
     return push(vax, vay, wa, vbx, vby, wb, ma, ia_, mb, ib_, px, py, rax * py - ray * px,
                 rbx * py - rby * px)
 
@@ -80,9 +84,10 @@ def warm_start_distances(J, b, t, s, e):
         rax, ray, rbx, rby, dx, dy = current_anchors(frame, j, dp, dq, ia, ib)
         ux, uy, _ = unit_length(dx, dy)
         (vel[ia, 0], vel[ia, 1], angvel[ia], vel[ib, 0], vel[ib, 1], angvel[ib]) = _push(
-            vel[ia, 0], vel[ia, 1], angvel[ia], vel[ib, 0], vel[ib, 1], angvel[ib],
-            inv_m[ia], inv_i[ia], inv_m[ib], inv_i[ib],
-            imp[j, I_SPRING] + imp[j, I_LOWER] - imp[j, I_UPPER], ux, uy, rax, ray, rbx, rby)
+            (vel[ia, 0], vel[ia, 1], angvel[ia], vel[ib, 0], vel[ib, 1], angvel[ib]),
+            (inv_m[ia], inv_i[ia], inv_m[ib], inv_i[ib]),
+            imp[j, I_SPRING] + imp[j, I_LOWER] - imp[j, I_UPPER], (ux, uy),
+            (rax, ray, rbx, rby))
 
 
 @njit(_nrt=False)
@@ -105,6 +110,8 @@ def solve_distances(J, b, t, s, e, h, use_bias):
         k = frame[j, FR_MASS]
         rax, ray, rbx, rby, dx, dy = current_anchors(frame, j, dp, dq, ia, ib)
         ux, uy, length = unit_length(dx, dy)
+        masses = (ma, ia_, mb, ib_)
+        anchors = (rax, ray, rbx, rby)
         vax = vel[ia, 0]
         vay = vel[ia, 1]
         wa = angvel[ia]
@@ -119,8 +126,8 @@ def solve_distances(J, b, t, s, e, h, use_bias):
                 d = (-frame[j, FR_SOFT + 1] * k * (cdot + frame[j, FR_SOFT] * c)
                      - frame[j, FR_SOFT + 2] * imp[j, I_SPRING])
                 imp[j, I_SPRING] += d
-                vax, vay, wa, vbx, vby, wb = _push(vax, vay, wa, vbx, vby, wb, ma, ia_, mb,
-                                                   ib_, d, ux, uy, rax, ray, rbx, rby)
+                vax, vay, wa, vbx, vby, wb = _push(
+                    (vax, vay, wa, vbx, vby, wb), masses, d, (ux, uy), anchors)
         else:
             cdot = _speed(vax, vay, wa, vbx, vby, wb, ux, uy, rax, ray, rbx, rby)
             bias = 0.0
@@ -132,8 +139,8 @@ def solve_distances(J, b, t, s, e, h, use_bias):
                 is_ = frame[j, FR_JOINT + 2]
             d = -ms * k * (cdot + bias) - is_ * imp[j, I_SPRING]
             imp[j, I_SPRING] += d
-            vax, vay, wa, vbx, vby, wb = _push(vax, vay, wa, vbx, vby, wb, ma, ia_, mb, ib_,
-                                               d, ux, uy, rax, ray, rbx, rby)
+            vax, vay, wa, vbx, vby, wb = _push((vax, vay, wa, vbx, vby, wb), masses,
+                                               d, (ux, uy), anchors)
         if has_limit(flags[j]):
             sb = frame[j, FR_JOINT]
             sm = frame[j, FR_JOINT + 1]
@@ -143,15 +150,15 @@ def solve_distances(J, b, t, s, e, h, use_bias):
                                           rby),
                                 length - lower[j], old, h, use_bias, sb, sm, si)
             imp[j, I_LOWER] = new
-            vax, vay, wa, vbx, vby, wb = _push(vax, vay, wa, vbx, vby, wb, ma, ia_, mb, ib_,
-                                               new - old, ux, uy, rax, ray, rbx, rby)
+            vax, vay, wa, vbx, vby, wb = _push((vax, vay, wa, vbx, vby, wb), masses,
+                                               new - old, (ux, uy), anchors)
             old = imp[j, I_UPPER]
             new = limit_impulse(k, -_speed(vax, vay, wa, vbx, vby, wb, ux, uy, rax, ray, rbx,
                                            rby),
                                 upper[j] - length, old, h, use_bias, sb, sm, si)
             imp[j, I_UPPER] = new
-            vax, vay, wa, vbx, vby, wb = _push(vax, vay, wa, vbx, vby, wb, ma, ia_, mb, ib_,
-                                               old - new, ux, uy, rax, ray, rbx, rby)
+            vax, vay, wa, vbx, vby, wb = _push((vax, vay, wa, vbx, vby, wb), masses,
+                                               old - new, (ux, uy), anchors)
         vel[ia, 0] = vax
         vel[ia, 1] = vay
         angvel[ia] = wa

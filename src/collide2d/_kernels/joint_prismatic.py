@@ -49,15 +49,19 @@ def prepare_prismatic(J, j, b, t, ia, ib):
 # Scalars in and out (see ``joint_revolute``): the bodies' velocities are locals of the
 # run's loop.
 @njit(inline="always")
-def axial_impulses(flags, k, softs, hertz, target, speed, top, lower, upper, translation, h,
-                   use_bias, motor, ax, ay, a1, a2, masses, vels, imps):
+def axial_impulses(flags, k, softs, drive, limits, h, use_bias, motor, axis, masses, vels,
+                   imps):
     """Spring, motor (``motor``: a force along the axis; the wheel's motor is a torque) and
     limits along the axis: impulse P = lambda * axis, with angular parts lambda * a1 on A and
     lambda * a2 on B. The new accumulated impulses and velocities. Tuples of floats group
-    the arguments (a Python call of over 30 arguments cannot be compiled): ``softs`` the
-    spring's and the joints' soft records, ``masses`` (mA, iA, mB, iB), ``vels`` (vA, wA,
-    vB, wB), ``imps`` the spring, motor, lower and upper impulses."""
+    the arguments: ``softs`` the spring's and the joints' soft records, ``drive`` (hertz,
+    target, speed, top), ``limits`` (lower, upper, the translation), ``axis`` (ax, ay, a1,
+    a2), ``masses`` (mA, iA, mB, iB), ``vels`` (vA, wA, vB, wB), ``imps`` the spring, motor,
+    lower and upper impulses."""
     spring_b, spring_m, spring_i, sb, sm, si = softs
+    hertz, target, speed, top = drive
+    lower, upper, translation = limits
+    ax, ay, a1, a2 = axis
     ma, ia_, mb, ib_ = masses
     vax, vay, wa, vbx, vby, wb = vels
     spring, mot, lo, hi = imps
@@ -151,8 +155,9 @@ def solve_prismatics(J, b, t, s, e, h, use_bias):
             flags[j], frame[j, FR_MASS],
             (frame[j, FR_SOFT], frame[j, FR_SOFT + 1], frame[j, FR_SOFT + 2],
              frame[j, FR_JOINT], frame[j, FR_JOINT + 1], frame[j, FR_JOINT + 2]),
-            hertz[j], target[j], motor_speed[j], h * max_motor[j], lower[j], upper[j],
-            translation, h, use_bias, True, ax, ay, a1, a2, (ma, ia_, mb, ib_),
+            (hertz[j], target[j], motor_speed[j], h * max_motor[j]),
+            (lower[j], upper[j], translation), h, use_bias, True, (ax, ay, a1, a2),
+            (ma, ia_, mb, ib_),
             (vel[ia, 0], vel[ia, 1], angvel[ia], vel[ib, 0], vel[ib, 1], angvel[ib]),
             (imp[j, I_SPRING], imp[j, I_MOTOR], imp[j, I_LOWER], imp[j, I_UPPER]))
         # The perpendicular offset and the relative angle, solved together.

@@ -83,19 +83,21 @@ def solve_revolutes(J, b, t, s, e, h, use_bias):
         if ia_ + ib_ > 0.0:
             (imp[j, I_SPRING], imp[j, I_MOTOR], imp[j, I_LOWER], imp[j, I_UPPER], wa,
              wb) = angle_impulses(
-                flags[j], frame[j, FR_MASS], frame[j, FR_SOFT], frame[j, FR_SOFT + 1],
-                frame[j, FR_SOFT + 2], frame[j, FR_JOINT], frame[j, FR_JOINT + 1],
-                frame[j, FR_JOINT + 2], hertz[j], target[j], motor_speed[j],
-                h * max_motor[j], angle[ib] - angle[ia] - ref_angle[j], lower[j], upper[j],
-                has_limit(flags[j]), h, use_bias, wa, wb, ia_, ib_, imp[j, I_SPRING],
-                imp[j, I_MOTOR], imp[j, I_LOWER], imp[j, I_UPPER])
+                flags[j], frame[j, FR_MASS],
+                (frame[j, FR_SOFT], frame[j, FR_SOFT + 1], frame[j, FR_SOFT + 2],
+                 frame[j, FR_JOINT], frame[j, FR_JOINT + 1], frame[j, FR_JOINT + 2]),
+                (hertz[j], target[j], motor_speed[j], h * max_motor[j]),
+                angle[ib] - angle[ia] - ref_angle[j],
+                (lower[j], upper[j], has_limit(flags[j])), h, use_bias, (wa, wb),
+                (ia_, ib_),
+                (imp[j, I_SPRING], imp[j, I_MOTOR], imp[j, I_LOWER], imp[j, I_UPPER]))
         rax, ray, rbx, rby, sx, sy = current_anchors(frame, j, dp, dq, ia, ib)
         ma = inv_m[ia]
         mb = inv_m[ib]
-        px, py = point_impulse(vel[ia, 0], vel[ia, 1], wa, vel[ib, 0], vel[ib, 1], wb, ma,
-                               ia_, mb, ib_, rax, ray, rbx, rby, sx, sy, imp[j, I_X],
-                               imp[j, I_Y], frame[j, FR_JOINT], frame[j, FR_JOINT + 1],
-                               frame[j, FR_JOINT + 2], use_bias)
+        px, py = point_impulse(
+            (vel[ia, 0], vel[ia, 1], wa, vel[ib, 0], vel[ib, 1], wb), (ma, ia_, mb, ib_),
+            (rax, ray, rbx, rby), (sx, sy), (imp[j, I_X], imp[j, I_Y]),
+            (frame[j, FR_JOINT], frame[j, FR_JOINT + 1], frame[j, FR_JOINT + 2]), use_bias)
         imp[j, I_X] += px
         imp[j, I_Y] += py
         (vel[ia, 0], vel[ia, 1], angvel[ia], vel[ib, 0], vel[ib, 1], angvel[ib]) = push(

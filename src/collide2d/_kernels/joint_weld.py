@@ -94,10 +94,11 @@ def solve_welds(J, b, t, s, e, h, use_bias):
         rax, ray, rbx, rby, sx, sy = current_anchors(frame, j, dp, dq, ia, ib)
         ma = inv_m[ia]
         mb = inv_m[ib]
-        px, py = point_impulse(vel[ia, 0], vel[ia, 1], wa, vel[ib, 0], vel[ib, 1], wb, ma,
-                               ia_, mb, ib_, rax, ray, rbx, rby, sx, sy, imp[j, I_X],
-                               imp[j, I_Y], frame[j, FR_SOFT], frame[j, FR_SOFT + 1],
-                               frame[j, FR_SOFT + 2], use_bias or hertz[j] > 0.0)
+        px, py = point_impulse(
+            (vel[ia, 0], vel[ia, 1], wa, vel[ib, 0], vel[ib, 1], wb), (ma, ia_, mb, ib_),
+            (rax, ray, rbx, rby), (sx, sy), (imp[j, I_X], imp[j, I_Y]),
+            (frame[j, FR_SOFT], frame[j, FR_SOFT + 1], frame[j, FR_SOFT + 2]),
+            use_bias or hertz[j] > 0.0)
         imp[j, I_X] += px
         imp[j, I_Y] += py
         (vel[ia, 0], vel[ia, 1], angvel[ia], vel[ib, 0], vel[ib, 1], angvel[ib]) = push(

@@ -98,8 +98,9 @@ def solve_wheels(J, b, t, s, e, h, use_bias):
             flags[j], frame[j, FR_MASS],
             (frame[j, FR_SOFT], frame[j, FR_SOFT + 1], frame[j, FR_SOFT + 2],
              frame[j, FR_JOINT], frame[j, FR_JOINT + 1], frame[j, FR_JOINT + 2]),
-            hertz[j], target[j], motor_speed[j], h * max_motor[j], lower[j], upper[j],
-            translation, h, use_bias, False, ax, ay, a1, a2, (ma, ia_, mb, ib_),
+            (hertz[j], target[j], motor_speed[j], h * max_motor[j]),
+            (lower[j], upper[j], translation), h, use_bias, False, (ax, ay, a1, a2),
+            (ma, ia_, mb, ib_),
             (vel[ia, 0], vel[ia, 1], wa, vel[ib, 0], vel[ib, 1], wb),
             (imp[j, I_SPRING], 0.0, imp[j, I_LOWER], imp[j, I_UPPER]))
         # Point on line: the anchors' offset across the axis.

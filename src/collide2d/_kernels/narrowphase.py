@@ -16,7 +16,7 @@ impulses, and a touching flag.
 import numpy as np
 
 from .._jit import njit
-from .broadphase import MOVER_PAIRS, find_pairs, small_pairs
+from .broadphase import MOVER_PAIRS, find_pairs, pair_shapes, small_pairs
 from .constants import B_AWAKE, C_PASSING, C_TOUCHING, DYNAMIC, IGNORE, KINEMATIC, SENSOR
 from .sat import collide, collide_polygons, shape_distance, vertex_normals
 
@@ -308,12 +308,12 @@ def sensor_pairs(pa, pb, s_vstart, s_vcount, s_radius, vworld, n_shapes, old, n_
 
 
 @njit(_nrt=True)
-def find_sensor_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules,
-                      n_shapes, dynamic_response, s_vstart, s_vcount, s_radius, vworld, old,
-                      n_old, new):
-    """The sensor step: candidate sensor pairs (broadphase) and :func:`sensor_pairs` of
-    them. Returns (rows written, 0), or (0, candidates) when the candidates do not fit the
-    table ``new``. Its own call with reference counting: the candidates are allocated.
+def find_sensor_pairs(shapes, kind, rules, n_shapes, dynamic_response, old, n_old, new):
+    """The sensor step: candidate sensor pairs (broadphase) of the first ``n_shapes`` rows
+    of ``shapes`` (a ShapeView; ``kind`` the bodies', ``rules`` the pair rules) and
+    :func:`sensor_pairs` of them. Returns (rows written, 0), or (0, candidates) when the
+    candidates do not fit the table ``new``. Its own call with reference counting: the
+    candidates are allocated.
 
     The candidates come from ``small_pairs`` when it finds at most ``MOVER_PAIRS`` (a few
     moving shapes among many fixed ones: a car on a track of sensor tiles), else from the
@@ -321,15 +321,14 @@ def find_sensor_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type
     qa = np.empty(MOVER_PAIRS, dtype=np.int64)
     qb = np.empty(MOVER_PAIRS, dtype=np.int64)
     qr = np.empty(MOVER_PAIRS, dtype=np.int8)
-    k = small_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules,
-                    n_shapes, dynamic_response, SENSOR, qa, qb, qr, MOVER_PAIRS)
+    ps = pair_shapes(shapes, kind, rules)
+    k = small_pairs(ps, n_shapes, dynamic_response, SENSOR, (qa, qb, qr), MOVER_PAIRS)
     if 0 <= k <= MOVER_PAIRS:
         qa = qa[:k]
         qb = qb[:k]
     else:
-        qa, qb, _ = find_pairs(aabb, s_body, s_flags, s_category, s_mask, s_group, s_type,
-                               kind, rules, n_shapes, dynamic_response, SENSOR)
+        qa, qb, _ = find_pairs(ps, n_shapes, dynamic_response, SENSOR)
     if qa.shape[0] > new.a.shape[0]:
         return 0, qa.shape[0]
-    return sensor_pairs(qa, qb, s_vstart, s_vcount, s_radius, vworld, n_shapes, old, n_old,
-                        new), 0
+    return sensor_pairs(qa, qb, shapes.vstart, shapes.vcount, shapes.radius, shapes.vworld,
+                        n_shapes, old, n_old, new), 0

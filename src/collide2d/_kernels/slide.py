@@ -273,10 +273,8 @@ def _first_hit(b, px0, py0, dx, dy, excl, bodies, shapes, chars, tiles, margin, 
         n_before = n_x
         for m in range(tiles.start.shape[0]):
             h, t, nx, ny, ti, tj, c, n_x = sweep_tiles(
-                tiles.cls, tiles.start[m], tiles.dims[m, 0], tiles.dims[m, 1],
-                tiles.origin[m, 0], tiles.origin[m, 1], tiles.tile_size[m], m,
-                abuf, 0, an, ar, work.mbox[q], dx, dy, bt, margin, not drop, work.cbuf, xt, xi,
-                xn, n_x)
+                tiles, m, (abuf, 0, an, ar, work.mbox[q]), dx, dy, bt, margin, not drop,
+                work.cbuf, (xt, xi, xn), n_x)
             if h:
                 found = True
                 bt = t
@@ -392,10 +390,8 @@ def _deepest(b, px0, py0, mdx, mdy, bodies, shapes, chars, tiles, margin, drop, 
         an = work.mn[q]
         ar = work.mr[q]
         for m in range(tiles.start.shape[0]):
-            h, depth, nx, ny = push_tiles(tiles.cls, tiles.start[m], tiles.dims[m, 0],
-                                          tiles.dims[m, 1], tiles.origin[m, 0],
-                                          tiles.origin[m, 1], tiles.tile_size[m], abuf, 0, an,
-                                          ar, work.mbox[q], mdy, margin, not drop, work.cbuf)
+            h, depth, nx, ny = push_tiles(tiles, m, (abuf, 0, an, ar, work.mbox[q]), mdy,
+                                          margin, not drop, work.cbuf)
             if h and depth > best:
                 found = True
                 best = depth

@@ -509,23 +509,29 @@ def _soft_terms(s, inv_h, use_bias, bias_rate, mass_scale, imp_scale, max_push):
 
 
 @njit(_nrt=True)
-def apply_restitution(rows, ba, bb, jac, nmass, relv, rest, max_imp, c_count, c_normal,
-                      c_nimp, vel, angvel, inv_m, inv_i, threshold, total_imp, vfree, wfree,
-                      kinematic_moving, cap):
-    """Bounce: drive the normal velocity to -e * (approach speed) where the approach was
-    faster than ``threshold`` and the contact pushed this step.
+def apply_restitution(k, cp, relv, rest, free, threshold, cap):
+    """Bounce, over the first ``k`` rows of the ``ContactPass`` ``cp``: drive the normal
+    velocity to -e * (approach speed) (``relv`` the rows' approach speeds, ``rest`` their
+    restitution e) where the approach was faster than ``threshold`` and the contact pushed
+    this step.
 
     Two bouncing points of one manifold are solved together (a 2x2 block, as Box2D v2's
     block solver): one point after the other would set the body spinning when it lands flat.
     Per-point targets can still add energy when the two points of a turning body were not
     both stopped (a corner hitting first gained 0.8 %), so the bounce is scaled back until
     the pair's kinetic energy is no more than it would have been with no contact at all
-    (``vfree`` / ``wfree``: the step's start velocities plus the forces' change). A moving
-    kinematic body is exempt: it may give energy.
+    (``free`` = (vfree, wfree, kinematic_moving): the step's start velocities plus the
+    forces' change, and whether each body is a moving kinematic one). A moving kinematic
+    body is exempt: it may give energy. ``cap`` False: no scaling back.
     """
+    rows, ba, bb, jac = cp.rows.rows, cp.rows.ba, cp.rows.bb, cp.rows.jac
+    nmass, max_imp = cp.rows.nmass, cp.rows.max_imp
+    c_count, c_normal, c_nimp, total_imp = cp.count, cp.normal, cp.nimp, cp.impulse
+    vel, angvel, inv_m, inv_i = cp.vel, cp.angvel, cp.inv_m, cp.inv_i
+    vfree, wfree, kinematic_moving = free
     before = np.empty(6)
     d = np.empty(2)
-    for q in range(rows.shape[0]):
+    for q in range(k):
         e = rest[q]
         if e == 0.0:
             continue
@@ -547,8 +553,7 @@ def apply_restitution(rows, ba, bb, jac, nmass, relv, rest, max_imp, c_count, c_
         before[5] = angvel[b]
         d[0] = 0.0
         d[1] = 0.0
-        if not (active0 and active1 and _restitution_block(q, i, a, b, nx, ny, e, jac, relv,
-                                                           c_nimp, vel, angvel, inv_m, inv_i,
+        if not (active0 and active1 and _restitution_block(cp, q, i, a, b, nx, ny, e, relv,
                                                            d)):
             for p in range(n):
                 if relv[q, p] > -threshold or max_imp[q, p] == 0.0:
@@ -620,9 +625,10 @@ def _energy_scale(a, b, before, vel, angvel, inv_m, inv_i, vfree, wfree):
 
 
 @njit(_nrt=False)
-def _restitution_block(q, i, a, b, nx, ny, e, jac, relv, c_nimp, vel, angvel, inv_m, inv_i,
-                       d):
+def _restitution_block(cp, q, i, a, b, nx, ny, e, relv, d):
     """Solve both points' target velocities at once; False if an impulse would pull."""
+    jac, c_nimp, vel, angvel, inv_m, inv_i = (cp.rows.jac, cp.nimp, cp.vel, cp.angvel,
+                                              cp.inv_m, cp.inv_i)
     k11, k12, k22, det = _normal_mass2(q, jac, inv_m[a], inv_m[b], inv_i[a], inv_i[b])
     if det <= 1e-12 * k11 * k22:
         return False  # the two points act as one (ill-conditioned): solve them one by one

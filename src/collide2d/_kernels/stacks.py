@@ -205,11 +205,17 @@ def shed_weight(ba, bb, rows, c_normal, inv_m, gravity_scale, old_gx, old_gy, gx
 
 
 @njit(_nrt=True)
-def stack_substeps_for(ba, bb, rows, c_normal, inv_m, gravity_scale, gx, gy, n_bodies, c_count,
-                       nmass, static_pair, omega, n_base, n_max, n_prev):
-    """The substeps the stacks of the ``rows`` need (:func:`stack_substeps` of their
-    predicted depths at angular stiffness ``omega``). Its own call with reference counting:
-    the loads and depths are arrays it allocates."""
+def stack_substeps_for(t, k, c, gravity_scale, gravity, n_bodies, omega, counts):
+    """The substeps the stacks of the step's first ``k`` constraint rows need
+    (:func:`stack_substeps` of their predicted depths at angular stiffness ``omega``): ``t``
+    the step's view (the rows, their bodies and masses), ``c`` the contact table's,
+    ``gravity`` (gx, gy), ``counts`` the base, most and last step's substeps. Its own call
+    with reference counting: the loads and depths are arrays it allocates."""
+    ba, bb, rows = t.ba[:k], t.bb[:k], t.rows[:k]
+    nmass, static_pair = t.nmass[:k], t.static_pair[:k]
+    c_normal, c_count, inv_m = c.normal, c.count, t.inv_m[:n_bodies]
+    gx, gy = gravity
+    n_base, n_max, n_prev = counts
     load, level, queue, nq, start, edge = contact_loads(ba, bb, rows, c_normal, inv_m,
                                                        gravity_scale, gx, gy, n_bodies)
     depth = rest_depths(load, rows, c_count, nmass, static_pair, omega)

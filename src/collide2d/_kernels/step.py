@@ -67,7 +67,7 @@ import numpy as np
 
 from .._jit import njit
 from .arcade import arcade_response
-from .broadphase import has_sensors, pairs_into, small_pairs
+from .broadphase import has_sensors, pair_shapes, pairs_into, small_pairs
 from .ccd import continuous_step, sweep_may_hit
 from .constants import SENSOR, SOLID
 from .integrate import (
@@ -81,7 +81,7 @@ from .integrate import (
     integrate_positions,
     integrate_velocities,
 )
-from .islands import update_sleep, wake_islands
+from .islands import Links, update_sleep, wake_islands
 from .joints import (
     narrow_joints,
     prepare_joints,
@@ -150,13 +150,11 @@ def pairs(w, p, t):
     pair_a, pair_b, pair_resp = t.pair_a, t.pair_b, t.pair_resp
     # Every pair may become a contact row and a constraint row.
     room = min(pair_a.shape[0], t.contacts.a.shape[0], t.rows.shape[0])
-    k = small_pairs(s.aabb, s.body, s.flags, s.category, s.mask, s.group, s.collision_type,
-                    w.bodies.kind, w.rules, prm["n_shapes"], prm["dynamic_response"], SOLID,
-                    pair_a, pair_b, pair_resp, room)
+    ps = pair_shapes(s, w.bodies.kind, w.rules)
+    out = (pair_a, pair_b, pair_resp)
+    k = small_pairs(ps, prm["n_shapes"], prm["dynamic_response"], SOLID, out, room)
     if k < 0:
-        k = pairs_into(s.aabb, s.body, s.flags, s.category, s.mask, s.group,
-                       s.collision_type, w.bodies.kind, w.rules, prm["n_shapes"],
-                       prm["dynamic_response"], SOLID, pair_a, pair_b, pair_resp, room)
+        k = pairs_into(ps, prm["n_shapes"], prm["dynamic_response"], SOLID, out, room)
     if k > room:
         st["need"] = k
         return 1
@@ -210,29 +208,25 @@ def prepare_contacts_stage(w, p, t):
     gx = prm["gx"]
     gy = prm["gy"]
     dt = prm["dt"]
-    kind, flags, gravity_scale = b.kind, b.flags, b.gravity_scale
-    vel, angvel = b.vel, b.angvel
-    com, dp, inv_m = t.com, t.dp, t.inv_m
+    kind, flags, gravity_scale, inv_m = b.kind, b.flags, b.gravity_scale, t.inv_m
     c_a, c_b, c_resp, c_flags = c.a[:m], c.b[:m], c.resp[:m], c.flags[:m]
-    c_count, c_normal, c_sep = c.count[:m], c.normal[:m], c.sep[:m]
-    c_nimp, c_timp, c_impulse = c.nimp[:m], c.timp[:m], c.impulse[:m]
-    material, s_body = t.material[:m], s.body
+    c_normal, c_nimp, c_timp, c_impulse = c.normal[:m], c.nimp[:m], c.timp[:m], c.impulse[:m]
+    s_body = s.body
     soft, soft_static, heavy, touched = t.soft, t.soft_static, t.heavy, t.touched
-    t_rows, t_ba, t_bb, t_nmass, t_static = t.rows, t.ba, t.bb, t.nmass, t.static_pair
+    t_rows, t_ba, t_bb = t.rows, t.ba, t.bb
     # Sleeping islands an awake body now touches or joins wake before the solver reads who
     # is awake (begin_step's masses, the joints' rows). Sleeping off, nothing sleeps: no
     # links to follow.
     linked = m * (prm["sleeping"] != 0)
-    wake_islands(nb, kind, flags, c_a[:linked], c_b[:linked], c_resp[:linked],
-                 c_flags[:linked], s_body, J.body_a, J.body_b, J.flags,
-                 prm["n_joints"] * (prm["sleeping"] != 0), t.body_int, t.body_float)
+    wake_islands(nb, kind, flags,
+                 Links(c_a[:linked], c_b[:linked], c_resp[:linked], c_flags[:linked], s_body,
+                       J.body_a, J.body_b, J.flags, prm["n_joints"] * (prm["sleeping"] != 0)),
+                 t.body_int, t.body_float)
     mo = _body_motion(w, t)
     begin_step(mo, nb, b.pos, b.rot, b.local_com, b.inv_mass, b.inv_inertia, t.com0)
     # Restitution's energy bound: only contacts read it, so without any it is skipped.
     free_velocities(mo, nb * min(m, 1), gx, gy, dt, t.vfree, t.wfree, t.kin_moving)
-    arcade_response(c_a, c_b, c_resp, c_count, c_normal, c_sep, material, s_body, s.friction,
-                    s.elasticity, flags, com, dp, vel, angvel, inv_m,
-                    prm["arcade_static_speed"])
+    arcade_response(c, m, s, b, t, prm["arcade_static_speed"])
     # (Its call passes a hundred arrays: a world without contacts skips it.)
     k = 0
     st["n_colours"] = 0
@@ -252,9 +246,9 @@ def prepare_contacts_stage(w, p, t):
     # Stacks that would rest too deep take more substeps, the springs stiffer in proportion.
     n_prev = prm["substeps_prev"]
     if prm["max_substeps"] > substeps and k > 0:
-        n = stack_substeps_for(ba, bb, rows, c_normal, inv_m, gravity_scale, gx, gy, nb,
-                               c_count, t_nmass[:k], t_static[:k], 2.0 * np.pi * contact_hertz,
-                               substeps, prm["max_substeps"], n_prev)
+        n = stack_substeps_for(t, k, c, gravity_scale, (gx, gy), nb,
+                               2.0 * np.pi * contact_hertz,
+                               (substeps, prm["max_substeps"], n_prev))
         contact_hertz *= n / substeps
         substeps = n
         h = dt / substeps
@@ -425,24 +419,17 @@ def relax_contacts(w, p, t):
 def restitution(w, p, t):
     prm = p[0]
     st = t.state[0]
-    c = t.contacts
     b = w.bodies
     k = st["n_rows"]
-    m = st["n_contacts"]
-    rows, ba, bb, jac = t.rows[:k], t.ba[:k], t.bb[:k], t.jac[:k]
-    nmass, relv, rest, max_imp = t.nmass[:k], t.relv[:k], t.rest[:k], t.max_imp[:k]
-    count, normal, nimp, impulse = c.count[:m], c.normal[:m], c.nimp[:m], c.impulse[:m]
-    vel, angvel, inv_m, inv_i = b.vel, b.angvel, t.inv_m, t.inv_i
-    vfree, wfree, kin_moving = t.vfree, t.wfree, t.kin_moving
     # The joints' reactions from the last substep's impulses, and the joints they break.
     # Nothing they read is what restitution writes.
     st["n_broken"] = 0
     if prm["n_joints"] > 0:
         st["n_broken"] = store_joints(w.joints, prm["n_joints"], b, t, st["h"])
     if k > 0:
-        apply_restitution(rows, ba, bb, jac, nmass, relv, rest, max_imp, count, normal, nimp,
-                          vel, angvel, inv_m, inv_i, prm["restitution_threshold"], impulse,
-                          vfree, wfree, kin_moving, prm["restitution_energy_cap"] != 0)
+        apply_restitution(k, _contact_arrays(w, t), t.relv, t.rest,
+                          (t.vfree, t.wfree, t.kin_moving), prm["restitution_threshold"],
+                          prm["restitution_energy_cap"] != 0)
     return 0
 
 
@@ -456,8 +443,8 @@ def continuous(w, p, t):
     s = w.shapes
     if sweep_may_hit(prm["n_bodies"], prm["n_shapes"], b.kind, b.flags, t.com, t.com0,
                      b.angle, t.angle0, s, w.rules, prm["dynamic_response"]):
-        continuous_step(b, s, w.rules, t.com, t.com0, t.dp, t.angle0, t.dq, t.inv_m,
-                        prm["n_bodies"], prm["n_shapes"], prm["slop"], prm["dynamic_response"])
+        continuous_step(b, s, w.rules, t, prm["n_bodies"], prm["n_shapes"], prm["slop"],
+                        prm["dynamic_response"])
     return 0
 
 
@@ -481,11 +468,12 @@ def sleep(w, p, t):
     b = w.bodies
     c = t.contacts
     m = t.state[0]["n_contacts"]
-    update_sleep(prm["n_bodies"], b.kind, b.flags, b.vel, b.angvel, b.sleep_time, c.a[:m],
-                 c.b[:m], c.resp[:m], c.flags[:m], w.shapes.body, w.joints.body_a,
-                 w.joints.body_b, w.joints.flags, prm["n_joints"], prm["dt"],
-                 prm["sleeping"] != 0, prm["sleep_linear"], prm["sleep_angular"],
-                 prm["time_to_sleep"], t.body_int, t.body_float)
+    J = w.joints
+    update_sleep(prm["n_bodies"], b,
+                 Links(c.a[:m], c.b[:m], c.resp[:m], c.flags[:m], w.shapes.body, J.body_a,
+                       J.body_b, J.flags, prm["n_joints"]),
+                 prm["dt"], (prm["sleep_linear"], prm["sleep_angular"], prm["time_to_sleep"]),
+                 prm["sleeping"] != 0, t.body_int, t.body_float)
     return 0
 
 
@@ -498,10 +486,8 @@ def sensors(w, p, t):
     n_old = prm["n_sensors"]
     old, new = w.sensors, t.sensors
     if prm["dynamic_response"] == SENSOR or has_sensors(s.flags, prm["n_shapes"], w.rules):
-        n, need = find_sensor_pairs(s.aabb, s.body, s.flags, s.category, s.mask, s.group,
-                                    s.collision_type, w.bodies.kind, w.rules, prm["n_shapes"],
-                                    prm["dynamic_response"], s.vstart, s.vcount, s.radius,
-                                    s.vworld, old, n_old, new)
+        n, need = find_sensor_pairs(s, w.bodies.kind, w.rules, prm["n_shapes"],
+                                    prm["dynamic_response"], old, n_old, new)
         if need > 0:
             st["need"] = need
             return 1

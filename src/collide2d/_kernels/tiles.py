@@ -161,9 +161,12 @@ def box_cell(bx0, by0, bx1, by1, dx, dy, cx0, cy0, cx1, cy1):
 
 
 @njit(_nrt=False)
-def _mtd_real(cls, off, ny, nx, i, j, lox, loy, hix, hiy, cx0, cy0, cx1, cy1):
-    """Shortest axis push out of cell (i, j) through a real face for an overlapping extent
-    [lox, hix] x [loy, hiy]. Returns (depth, px, py); depth inf when every face is internal."""
+def _mtd_real(cls, off, ny, nx, i, j, box, cell):
+    """Shortest axis push out of cell (i, j) (``cell`` its (x0, y0, x1, y1)) through a real
+    face for an overlapping ``box`` (lox, loy, hix, hiy). Returns (depth, px, py); depth inf
+    when every face is internal."""
+    lox, loy, hix, hiy = box
+    cx0, cy0, cx1, cy1 = cell
     best = math.inf
     px = 0.0
     py = 0.0
@@ -188,6 +191,13 @@ def _mtd_real(cls, off, ny, nx, i, j, lox, loy, hix, hiy, cx0, cy0, cx1, cy1):
         px = 0.0
         py = 1.0
     return best, px, py
+
+
+@njit(inline="always")
+def _map(tiles, m):
+    """Map m's grid: (cells, first cell, rows, columns, origin x, origin y, tile size)."""
+    return (tiles.cls, tiles.start[m], tiles.dims[m, 0], tiles.dims[m, 1],
+            tiles.origin[m, 0], tiles.origin[m, 1], tiles.tile_size[m])
 
 
 @njit(_nrt=False)
@@ -218,18 +228,22 @@ def _record_cross(xt, xi, xn, n_x, m, i, j, t, px, py):
 
 
 @njit(_nrt=False)
-def sweep_tiles(cls, off, ny, nx, ox, oy, s, m, va, aoff, an, ar, is_box, dx, dy, t_best,
-                margin, oneway, cbuf, xt, xi, xn, n_x):
-    """First blocking tile for a convex mover shape moving by (dx, dy) t, t in [0, 1].
+def sweep_tiles(tiles, m, shape, dx, dy, t_best, margin, oneway, cbuf, cross, n_x):
+    """First blocking tile of map m (``tiles`` a TileView) for a convex mover shape moving
+    by (dx, dy) t, t in [0, 1].
 
-    ``is_box``: the shape is an axis-aligned rectangle, tested exactly against cells with
-    :func:`box_cell`; other shapes use the shared swept SAT (``sweep_pair``) per cell, after
-    the same box test on their bounding box. Only hits strictly earlier than ``t_best`` are
-    kept. ONEWAY cells block only while ``oneway`` (False: a mover dropping through). CROSS
-    cells met in [0, 1] are appended to ``xt, xi, xn`` (time, (map, i, j), normal). Returns
-    (found, t, px, py, i, j, class, n_x); t may be 0 for a mover touching or slightly
-    overlapping a real face while moving into it.
+    ``shape`` is (vertices, first row, count, radius, is_box). ``is_box``: the shape is an
+    axis-aligned rectangle, tested exactly against cells with :func:`box_cell`; other shapes
+    use the shared swept SAT (``sweep_pair``) per cell, after the same box test on their
+    bounding box. Only hits strictly earlier than ``t_best`` are kept. ONEWAY cells block
+    only while ``oneway`` (False: a mover dropping through). CROSS cells met in [0, 1] are
+    appended to ``cross`` = (xt, xi, xn) (time, (map, i, j), normal) from row ``n_x``.
+    Returns (found, t, px, py, i, j, class, n_x); t may be 0 for a mover touching or
+    slightly overlapping a real face while moving into it.
     """
+    cls, off, ny, nx, ox, oy, s = _map(tiles, m)
+    va, aoff, an, ar, is_box = shape
+    xt, xi, xn = cross
     found = False
     bt = t_best
     bpx = 0.0
@@ -315,8 +329,8 @@ def sweep_tiles(cls, off, ny, nx, ox, oy, s, m, va, aoff, an, ar, is_box, dx, dy
                         px = 0.0
                         py = 1.0
                     else:
-                        depth, px, py = _mtd_real(cls, off, ny, nx, i, j, lox, loy, hix, hiy,
-                                                  cx0, cy0, cx1, cy1)
+                        depth, px, py = _mtd_real(cls, off, ny, nx, i, j,
+                                                  (lox, loy, hix, hiy), (cx0, cy0, cx1, cy1))
                         if depth == math.inf or dx * px + dy * py >= -dtol:
                             continue
                         t = 0.0
@@ -368,8 +382,8 @@ def sweep_tiles(cls, off, ny, nx, ox, oy, s, m, va, aoff, an, ar, is_box, dx, dy
                         px = 0.0
                         py = 1.0
                     elif not face_is_real(cls, off, ny, nx, i, j, px, py):
-                        depth, px, py = _mtd_real(cls, off, ny, nx, i, j, lox, loy, hix, hiy,
-                                                  cx0, cy0, cx1, cy1)
+                        depth, px, py = _mtd_real(cls, off, ny, nx, i, j,
+                                                  (lox, loy, hix, hiy), (cx0, cy0, cx1, cy1))
                         if depth == math.inf:
                             continue
                     t = 0.0
@@ -394,15 +408,17 @@ def sweep_tiles(cls, off, ny, nx, ox, oy, s, m, va, aoff, an, ar, is_box, dx, dy
 
 
 @njit(_nrt=False)
-def push_tiles(cls, off, ny, nx, ox, oy, s, va, aoff, an, ar, is_box, dy, margin, oneway,
-               cbuf):
-    """Deepest overlap of a mover shape with the map's solid cells, through real faces only.
+def push_tiles(tiles, m, shape, dy, margin, oneway, cbuf):
+    """Deepest overlap of a mover shape (``shape`` as :func:`sweep_tiles`') with map m's
+    solid cells, through real faces only.
 
     Returns (found, depth, px, py): pushing the shape by ``depth`` along (px, py) clears that
     cell. A ONEWAY cell counts only when the shape's bottom is within ``margin`` below its
     top, the mover is not moving up (``dy`` > 0) and ``oneway`` holds (False: a mover dropping
     through): it is then lifted onto the top.
     """
+    cls, off, ny, nx, ox, oy, s = _map(tiles, m)
+    va, aoff, an, ar, is_box = shape
     lox, loy, hix, hiy = points_box(va, aoff, an)
     lox -= ar
     loy -= ar
@@ -442,8 +458,8 @@ def push_tiles(cls, off, ny, nx, ox, oy, s, va, aoff, an, ar, is_box, dy, margin
                 px = -nabx
                 py = -naby
             else:
-                depth, px, py = _mtd_real(cls, off, ny, nx, i, j, lox, loy, hix, hiy, cx0, cy0,
-                                          cx1, cy1)
+                depth, px, py = _mtd_real(cls, off, ny, nx, i, j, (lox, loy, hix, hiy),
+                                          (cx0, cy0, cx1, cy1))
                 if depth == math.inf:
                     continue
             if depth > best:

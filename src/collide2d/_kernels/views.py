@@ -56,6 +56,13 @@ JointView = namedtuple("JointView", JOINT_FIELDS)
 PAIR_RULE_FIELDS = ("type_keys", "type_resp", "body_keys")
 PairRuleView = namedtuple("PairRuleView", PAIR_RULE_FIELDS)
 
+#: What the pair test (``broadphase.rows_response``) reads: each shape row's box, body
+#: slot, flags, filter bits and collision type (the ShapeView's arrays of those names),
+#: the bodies' kinds and the world's pair rules (a ``PairRuleView``).
+PAIR_SHAPE_FIELDS = ("aabb", "body", "flags", "category", "mask", "group", "collision_type",
+                     "kind", "rules")
+PairShapes = namedtuple("PairShapes", PAIR_SHAPE_FIELDS)
+
 #: The persistent world state a step reads and writes.
 WorldView = namedtuple("WorldView", ("bodies", "shapes", "contacts", "sensors", "rules",
                                      "joints"))
