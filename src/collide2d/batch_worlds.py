@@ -505,16 +505,15 @@ class WorldBatch:
                    if ids else np.zeros((n, 0), np.int64))
         m = p.shape[1]
         out = _views.SegmentHits(np.empty((n, m), np.bool_), np.empty((n, m), np.int64),
-                             np.empty((n, m), np.int64), np.empty((n, m, 2)),
-                             np.empty((n, m, 2)), np.empty((n, m)))
+                                 np.empty((n, m), np.int64), np.empty((n, m, 2)),
+                                 np.empty((n, m, 2)), np.empty((n, m)))
         self._refresh()
         trees = self._ray_trees((int(filter.category), int(filter.mask),
                                  bool(filter.sensors)))
         flt = _views.FilterView(np.int64(filter.category), np.int64(filter.mask),
-                            bool(filter.sensors), exclude)
+                                bool(filter.sensors), exclude)
         _k.raycast_worlds(self._lists["bodies"], self._lists["shapes"], self._params, p, q,
-                          flt, np.int64(_SLOT_BITS),
-                          trees, out)
+                          flt, np.int64(_SLOT_BITS), trees, out)
         return RayHitArrays(*out)
 
     def _ray_ends(self, name, value) -> np.ndarray:

@@ -398,8 +398,8 @@ class Queries:
         tree = self._tree()
         m = p.shape[0]
         out = KV.SegmentHits(np.empty(m, dtype=np.bool_), np.empty(m, dtype=np.int64),
-                         np.empty(m, dtype=np.int64), np.empty((m, 2)), np.empty((m, 2)),
-                         np.empty(m))
+                             np.empty(m, dtype=np.int64), np.empty((m, 2)), np.empty((m, 2)),
+                             np.empty(m))
         # The kernel maps slots through the identity: hits come back as slots, made ids below.
         _q.cast_segments(p, q, tree.view(), self._shape_rows(), f,
                          _frames(_slot_identity(self.world._bodies.count)), _q.MOTION_NONE,

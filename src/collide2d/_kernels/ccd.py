@@ -85,24 +85,12 @@ def _first_hit(sw, b, cx, cy, c, sn, wx, wy, bullet):
     Only a motion that would go deeper than the slop past the impact counts: the contacts
     handle the rest. (A body sliding fast along a wall it touches drifts into it by a hair
     each step; putting it back at that hair's time of impact froze it in place.)"""
-    shapes = sw.shapes
-    kind = sw.bodies.kind
-    angle = sw.bodies.angle
-    local_com = sw.bodies.local_com
-    com = sw.com
-    com0 = sw.com0
-    angle0 = sw.angle0
-    start = sw.start
-    rows = sw.rows
-    targets = sw.targets
-    cls = sw.cls
-    placed = sw.placed
-    buf = sw.buf
-    slop = sw.slop
-    rules = sw.rules
-    dynamic_response = sw.dynamic_response
-    verts = shapes.vworld
-    boxes = shapes.aabb
+    shapes, rules, dynamic_response, slop = sw.shapes, sw.rules, sw.dynamic_response, sw.slop
+    kind, angle, local_com = sw.bodies.kind, sw.bodies.angle, sw.bodies.local_com
+    com, com0, angle0 = sw.com, sw.com0, sw.angle0
+    start, rows, targets, cls = sw.start, sw.rows, sw.targets, sw.cls
+    placed, buf = sw.placed, sw.buf
+    verts, boxes = shapes.vworld, shapes.aabb
     s_body = shapes.body
     s_flags = shapes.flags
     s_vstart = shapes.vstart
@@ -279,18 +267,11 @@ def _place_final(t, d, s_vstart, s_vcount, s_radius, vlocal, com, angle, local_c
 @njit(_nrt=False)
 def _sweep_body(sw, b, bullet):
     """Sweep body b over its step; put it back at its first impact. Returns 1 if it was."""
-    kind = sw.bodies.kind
-    flags = sw.bodies.flags
-    sleep_time = sw.bodies.sleep_time
-    vel = sw.bodies.vel
-    angle = sw.bodies.angle
-    com = sw.com
-    com0 = sw.com0
-    angle0 = sw.angle0
-    dp = sw.dp
-    dq = sw.dq
-    slop = sw.slop
-    s_body = sw.shapes.body
+    bodies = sw.bodies
+    kind, flags, sleep_time = bodies.kind, bodies.flags, bodies.sleep_time
+    vel, angle = bodies.vel, bodies.angle
+    com, com0, angle0, dp, dq = sw.com, sw.com0, sw.angle0, sw.dp, sw.dq
+    slop, s_body = sw.slop, sw.shapes.body
     wx = com[b, 0] - com0[b, 0]
     wy = com[b, 1] - com0[b, 1]
     c = math.cos(angle0[b])

@@ -40,8 +40,8 @@ import math
 
 from .._jit import njit
 from .constants import S_ALIVE
-from .queries import MOTION_FRAME, MOTION_NONE, MOTION_SKIP, cast_segments
-from .views import FilterView, QueryShapes, SegmentHits
+from .queries import MOTION_FRAME, MOTION_NONE, MOTION_SKIP, cast_segments, query_shapes
+from .views import FilterView, SegmentHits
 
 STOP = 0
 BOUNCE = 1
@@ -142,8 +142,7 @@ def _cast(starts, ends, legs, m, shapes, tree, motion, exclude, p, mode):
     """Segments starts -> ends into the legs' hit columns 0..m-1. A bouncing particle
     passes out of a shape it starts inside (there is no surface to bounce off) but still
     hits every other."""
-    rows = QueryShapes(shapes.body, shapes.owner, shapes.flags, shapes.category, shapes.mask,
-                       shapes.vstart, shapes.vcount, shapes.radius, shapes.vworld)
+    rows = query_shapes(shapes)
     flt = FilterView(p["category"], p["mask"], p["sensors"] != 0, exclude)
     out = SegmentHits(legs.hit[:m], legs.body[:m], legs.shape[:m], legs.point[:m],
                       legs.normal[:m], legs.fraction[:m])

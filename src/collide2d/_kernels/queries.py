@@ -31,11 +31,19 @@ from .constants import S_SENSOR
 from .poses import points_box
 from .sat import shape_distance, sweep_pair
 from .segment import point_in_shape, raycast_shape
+from .views import QueryShapes
 
 # Moving bodies (particles): the relative path is followed to within this distance (m) ...
 MOTION_TOL = 1e-3
 # ... by at most this many chords per row and step.
 MAX_PIECES = 256
+
+
+@njit(inline="always")
+def query_shapes(s):
+    """The ``QueryShapes`` of a ShapeView (the arrays of those names)."""
+    return QueryShapes(s.body, s.owner, s.flags, s.category, s.mask, s.vstart, s.vcount,
+                       s.radius, s.vworld)
 
 
 @njit(_nrt=False)
@@ -204,12 +212,12 @@ def cast_segments(starts, ends, tree, shapes, flt, frames, motion, skip_inside, 
     if a nearer hit was found meanwhile).
 
     ``motion`` says what to do with a row whose body moved during the step (``frames``:
-    ``moved``; centre of mass ``com0`` -> ``com1``, turning by ``dtheta``): ``MOTION_NONE``
-    (queries)
-    tests it where it is; ``MOTION_FRAME`` (particles) tests it along the segment's path
-    relative to the body (:func:`ray_row_moving`), so a turning hull cannot sweep past a
-    particle: the tree's boxes must then cover the rows' swept regions, and the hit point
-    is on the row at its end pose; ``MOTION_SKIP`` leaves it out. With ``skip_inside`` a row
+    ``moved``; centre of mass ``com0`` -> ``com1``, turning by ``dtheta``):
+    ``MOTION_NONE`` (queries) tests it where it is; ``MOTION_FRAME`` (particles) tests it
+    along the segment's path relative to the body (:func:`ray_row_moving`), so a turning
+    hull cannot sweep past a particle: the tree's boxes must then cover the rows' swept
+    regions, and the hit point is on the row at its end pose; ``MOTION_SKIP`` leaves it
+    out. With ``skip_inside`` a row
     the segment starts inside (or on) is no hit, so the rest of the segment is still
     tested against every other row.
 
@@ -493,11 +501,10 @@ def shape_overlaps(parts, tree, shapes, flt, rows, dists, normals):
 @njit(_nrt=True, entry=True)
 def shape_cast(parts, wx, wy, tree, shapes, flt):
     """First row touched by the query parts (a ``PartsView``) moving by (wx, wy) over
-    fraction [0, 1], by the
-    swept separating-axis test. Returns (row, time, push_x, push_y, depth, point_x,
-    point_y): ``push`` moves the query shape away from the row, ``depth`` > 0 only when they
-    already overlap at time 0, ``point`` is the row's surface point nearest the query shape
-    at the time of impact. row -1: nothing in the way."""
+    fraction [0, 1], by the swept separating-axis test. Returns (row, time, push_x, push_y,
+    depth, point_x, point_y): ``push`` moves the query shape away from the row, ``depth`` > 0
+    only when they already overlap at time 0, ``point`` is the row's surface point nearest
+    the query shape at the time of impact. row -1: nothing in the way."""
     qverts, qoff, qcount, qradius = parts
     node_first, node_count, slot_box, slot_ref, n_nodes = tree
     s_body, s_owner, s_flags, s_category, s_mask, s_vstart, s_vcount, s_radius, vworld = shapes

@@ -30,9 +30,9 @@ from .constants import B_AWAKE, C_TOUCHING, DYNAMIC, J_MOTOR_ON, S_ALIVE, SOLID
 from .integrate import first_non_finite
 from .lists import borrow
 from .poses import update_shapes
-from .queries import MOTION_NONE, cast_segments, passes
+from .queries import MOTION_NONE, cast_segments, passes, query_shapes
 from .step import DONE, run_step
-from .views import FilterView, MotionView, QueryShapes, SegmentHits, TreeView
+from .views import FilterView, MotionView, SegmentHits, TreeView
 
 
 @njit(parallel=True, _nrt=True, entry=True)
@@ -438,8 +438,7 @@ def raycast_worlds(bs, ss, params, starts, ends, flt, slot_bits, trees, out):
         cast_segments(starts[i], ends[i],
                       TreeView(tree_first[i], tree_count[i], tree_slot_box[i],
                                tree_slot_ref[i], tree_nodes[i]),
-                      QueryShapes(s.body, s.owner, s.flags, s.category, s.mask, s.vstart,
-                                  s.vcount, s.radius, s.vworld),
+                      query_shapes(s),
                       FilterView(f_category, f_mask, f_sensors, exclude[i]),
                       MotionView(ident, moved, turns, coms, coms), MOTION_NONE, False,
                       SegmentHits(hit[i], body[i], shape[i], point[i], normal[i],
