@@ -368,6 +368,53 @@ def test_a_batch_made_uncompiled_steps_on_after_the_switch(monkeypatch):
         np.testing.assert_array_equal(a, b)
 
 
+def test_batch_raycast_follows_moves_and_changes_between_unread_steps():
+    """Worlds stepped and cast without being read between. A tree over static shapes only
+    is kept unchecked; one over a kinematic box is rebuilt as the box moves; a static wall
+    moved through ``world(i)``, and a reset, show in the next cast. By hand: the wall, x = 6
+    from y = 0 to 8, meets a ray from (0, 2) to (10, 2) at 0.6 and misses one from (0, 12)
+    to (10, 12); moved by (1, 10), it misses the first and meets the second at 0.7. A ray
+    from (0, 2) to (-10, 2) meets the 1 m box centred at x = -6 on its face x = -5.5 (0.55)
+    while the box, rising at 0.7 m/s from y = 1, spans y = 2."""
+    world = c2d.World(gravity=(0, 0))
+    wall = world.add_body(kind="static")
+    wall.add_segment((6, 0), (6, 8), category=0b10)
+    box = world.add_body(kind="kinematic", position=(-6, 1), velocity=(0, 0.7))
+    box.add_box(1, 1, category=0b100)
+    # A batch per filter: a batch's trees are rebuilt when its filter changes.
+    batches = [c2d.WorldBatch(world, 2), c2d.WorldBatch(world, 2)]
+    starts = [(0.0, 2.0), (0.0, 2.0), (0.0, 12.0)]
+    ends = [(10.0, 2.0), (-10.0, 2.0), (10.0, 12.0)]
+    static_only = c2d.QueryFilter(mask=0b10)
+    both = c2d.QueryFilter(mask=0b110)
+    moved = np.array([False, False])  # each world's wall
+    since = np.array([0, 0])  # the step each world's box started rising from y = 1
+    for k in range(1, 151):
+        y = 1.0 + 0.7 * (k - since) * DT
+        assert (np.abs(np.abs(2.0 - y) - 0.5) > 1e-6).all()  # clear of the faces' instants
+        spans = np.abs(2.0 - y) < 0.5
+        for batch, flt in zip(batches, (static_only, both), strict=True):
+            batch.step(DT)
+            out = batch.raycast(starts, ends, flt)
+            assert out.hit[:, 0].tolist() == (~moved).tolist()
+            assert out.hit[:, 2].tolist() == moved.tolist()
+            assert out.fraction[~moved, 0] == pytest.approx(0.6, abs=1e-12)
+            assert out.fraction[moved, 2] == pytest.approx(0.7, abs=1e-12)
+            sees_box = spans & (flt is both)
+            assert out.hit[:, 1].tolist() == sees_box.tolist()
+            assert out.fraction[sees_box, 1] == pytest.approx(0.55, abs=1e-12)
+            assert (out.body[sees_box, 1] == box.id).all()
+        if k == 40:
+            for batch in batches:
+                batch.world(1).body(wall.id).position = (1.0, 10.0)
+            moved[1] = True
+        if k == 90:
+            for batch in batches:
+                batch.reset(1)
+            moved[1] = False
+            since[1] = 90  # the reset world's next step is its first
+
+
 def test_batch_raycast_gives_the_same_bits_with_one_thread_or_two():
     numba = pytest.importorskip("numba")
     if numba.config.NUMBA_NUM_THREADS < 2:

@@ -28,6 +28,7 @@ from . import _validate as V
 from . import snapshot as _snapshot
 from . import world as _world
 from ._kernels import views as _views
+from ._kernels.constants import TREE_STALE
 from .body import _SLOT_BITS, _slots_of_ids
 from .queries import QueryFilter, RayHitArrays
 from .world import World
@@ -176,7 +177,8 @@ class WorldBatch:
 
     def world(self, index: int) -> World:
         """World ``index`` as a :class:`World` (its contact tables, time and settings
-        brought up to date). Changes made to it are seen by the batch's next call."""
+        brought up to date). Changes made to it are seen by the batch's next call, which
+        takes the world back: to change it again, read it again."""
         i = self._index(index)
         self._settle(i)
         self._touched.add(i)
@@ -270,7 +272,7 @@ class WorldBatch:
         self._broken[i] = 0
         self.times[i] = template.time
         if self._trees is not None:
-            self._trees.built[i] = 0
+            self._trees.built[i] = TREE_STALE
         return True
 
     def set_world(self, index: int, world: World) -> None:
@@ -474,8 +476,10 @@ class WorldBatch:
         Notes
         -----
         Each world keeps a tree over the shapes the filter accepts, rebuilt only when those
-        shapes or their boxes change (a filter that sees only static ground never rebuilds
-        it) or the filter's category, mask or sensor flag changes.
+        shapes or their boxes change or the filter's category, mask or sensor flag changes.
+        A tree over static shapes only is not checked again until the world is read
+        (:meth:`world`), reset or replaced: a lidar that sees only static ground costs its
+        rays alone.
 
         Example
         -------
@@ -543,7 +547,7 @@ class WorldBatch:
                 slot_ref=np.empty((n, 2 * cap), np.int64), nodes=np.zeros(n, np.int64),
                 built=np.zeros(n, np.int64))
         elif self._tree_key != key:
-            t.built[:] = 0
+            t.built[:] = TREE_STALE
         self._tree_key = key
         return t
 
@@ -585,7 +589,7 @@ class WorldBatch:
         for cache in self._slot_cache.values():
             cache[2][i] = False
         if self._trees is not None:
-            self._trees.built[i] = 0
+            self._trees.built[i] = TREE_STALE
         self._set_views(i)
 
     def _set_views(self, i: int) -> None:
@@ -659,7 +663,7 @@ class WorldBatch:
             for cache in self._slot_cache.values():
                 cache[2][i] = False
             if self._trees is not None:
-                self._trees.built[i] = 0
+                self._trees.built[i] = TREE_STALE
         self._touched.clear()
 
     def _body_slots(self, ids) -> np.ndarray:

@@ -69,3 +69,8 @@ COLOURS = 64
 # collision only when a fast body has something near
 # (ccd.sweep_may_hit), and the lone world's one-list entry (World._CompiledStep).
 SMALL_WORLD = 32
+
+# A batch ray cast's tree per world (worlds.raycast_worlds, WorldTrees.built): to be
+# rebuilt; built over shapes that may move (checked against them every cast); built over
+# static shapes only (kept unchecked until the surface marks it TREE_STALE).
+TREE_STALE, TREE_CHECKED, TREE_STATIC = 0, 1, 2

@@ -191,7 +191,7 @@ PartsView = namedtuple("PartsView", PART_FIELDS)
 
 #: One tree per world of a batch (``queries.ShapeTree``'s arrays with a world axis): the
 #: boxes and rows it was built over (``k`` of them), its nodes and slots, its node count,
-#: and whether it was built (0: rebuild).
+#: and its state (``constants.TREE_STALE``: rebuild, ``TREE_CHECKED``, ``TREE_STATIC``).
 WORLD_TREE_FIELDS = ("boxes", "items", "k", "first", "count", "slot_box", "slot_ref",
                      "nodes", "built")
 WorldTrees = namedtuple("WorldTrees", WORLD_TREE_FIELDS)

@@ -14,7 +14,10 @@ tables back in their places (``WorldBatch.world``) when a world is read as a ``W
 ``raycast_worlds`` casts every world's rays with the queries' own ``cast_segments``, over
 a tree per world of the shapes the filter accepts (kept between calls and rebuilt only
 when those shapes or their boxes change: a lidar that sees only the static ground never
-rebuilds it), so row k of world i equals ``world.raycast_many`` on that world.
+rebuilds it), so row k of world i equals ``world.raycast_many`` on that world. A tree over
+static shapes only is kept without looking at the shapes again: a step never changes them,
+and every path of the surface that can (a world read, reset or replaced, a new filter)
+marks the tree for a rebuild.
 
 The other kernels read and write body and joint rows of every world by slot, with the same
 arithmetic as the single-body setters (``Body.apply_impulse`` and so on), bit for bit.
@@ -26,7 +29,18 @@ import numpy as np
 
 from .._jit import njit, prange
 from .bvh import ROOT_WIDTH, WIDTH, build
-from .constants import B_AWAKE, C_TOUCHING, DYNAMIC, J_MOTOR_ON, S_ALIVE, SOLID
+from .constants import (
+    B_AWAKE,
+    C_TOUCHING,
+    DYNAMIC,
+    J_MOTOR_ON,
+    S_ALIVE,
+    SOLID,
+    STATIC,
+    TREE_CHECKED,
+    TREE_STALE,
+    TREE_STATIC,
+)
 from .integrate import first_non_finite
 from .lists import borrow
 from .poses import update_shapes
@@ -392,7 +406,7 @@ def raycast_worlds(bs, ss, params, starts, ends, flt, slot_bits, trees, out):
 
     ``trees`` (a ``WorldTrees``) holds one tree per world, with room for every shape, over
     the live shapes the filter accepts; a world's tree is rebuilt when ``trees.built[i]``
-    is 0 or those shapes changed."""
+    is TREE_STALE, or TREE_CHECKED and those shapes changed."""
     f_category, f_mask, f_sensors, exclude = flt
     (tree_boxes, tree_items, tree_k, tree_first, tree_count, tree_slot_box, tree_slot_ref,
      tree_nodes, tree_built) = trees
@@ -419,10 +433,12 @@ def raycast_worlds(bs, ss, params, starts, ends, flt, slot_bits, trees, out):
             prm["shapes_fresh"] = 1
         boxes = tree_boxes[i]
         items = tree_items[i]
-        if tree_built[i] == 0 or not _tree_is_current(s, n_shapes, f_category, f_mask,
-                                                      f_sensors, none, boxes, items,
-                                                      tree_k[i]):
+        if tree_built[i] == TREE_STALE or (
+                tree_built[i] == TREE_CHECKED
+                and not _tree_is_current(s, n_shapes, f_category, f_mask, f_sensors, none,
+                                         boxes, items, tree_k[i])):
             m = 0
+            state = TREE_STATIC
             for r in range(n_shapes):
                 if (s.flags[r] & S_ALIVE) and passes(s.category[r], s.mask[r], s.flags[r],
                                                      s.body[r], f_category, f_mask,
@@ -431,10 +447,12 @@ def raycast_worlds(bs, ss, params, starts, ends, flt, slot_bits, trees, out):
                         boxes[m, c] = s.aabb[r, c]
                     items[m] = r
                     m += 1
+                    if b.kind[s.body[r]] != STATIC:
+                        state = TREE_CHECKED
             tree_k[i] = m
             tree_nodes[i] = build(boxes[:m], items[:m], WIDTH, ROOT_WIDTH, tree_first[i],
                                   tree_count[i], tree_slot_box[i], tree_slot_ref[i])
-            tree_built[i] = 1
+            tree_built[i] = state
         cast_segments(starts[i], ends[i],
                       TreeView(tree_first[i], tree_count[i], tree_slot_box[i],
                                tree_slot_ref[i], tree_nodes[i]),

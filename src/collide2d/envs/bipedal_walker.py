@@ -145,6 +145,9 @@ class BipedalWalker(gym.Env, EzPickle):
         stair_steps, stair_width, stair_height = 0, 0, 0
         original_y = 0
         rng = self.np_random
+        # A grass run's uniforms, drawn in one call when its first one is needed: the same
+        # values in the same order as one call a step, nothing else being drawn in a run.
+        run, taken = [], 0
         for i in range(TERRAIN_LENGTH):
             x = i * TERRAIN_STEP
             xs.append(x)
@@ -152,7 +155,11 @@ class BipedalWalker(gym.Env, EzPickle):
                 up = TERRAIN_HEIGHT - y  # (its sign as np.sign gives it, without NumPy)
                 velocity = 0.8 * velocity + 0.01 * (1.0 if up > 0 else -1.0 if up < 0 else 0.0)
                 if i > TERRAIN_STARTPAD:
-                    velocity += rng.uniform(-1, 1) / SCALE
+                    if taken == len(run):  # the run's steps left, up to the terrain's end
+                        run = rng.uniform(-1, 1, min(counter, TERRAIN_LENGTH - i)).tolist()
+                        taken = 0
+                    velocity += run[taken] / SCALE
+                    taken += 1
                 y += velocity
             elif state == pit and oneshot:
                 counter = rng.integers(3, 5)
