@@ -1,13 +1,14 @@
 """Shapes in world space: each live shape's local vertices moved to its body's pose, and its
 bounding box (fattened by a margin for the step's broadphase, exact for queries).
 
-Every step runs this over the whole vertex pool, O(vertices).
+A step places every shape that may have moved: O(vertices) of the shapes that move, the
+static ones' boxes put back (``finish_shapes``) when nothing moved them since the last step.
 """
 
 import math
 
 from .._jit import njit
-from .constants import S_ALIVE
+from .constants import S_ALIVE, STATIC
 
 
 @njit(_nrt=False)
@@ -85,12 +86,43 @@ def place_shapes(pos, rot, s_body, s_flags, s_vstart, s_vcount, s_radius, vlocal
 
 
 @njit(_nrt=False)
-def fatten_boxes(s_flags, aabb, n_shapes, margin):
+def fatten_boxes(s_flags, aabb, exact, n_shapes, margin):
     """Exact boxes of shapes already at their poses, fattened by the margin: what
-    update_shapes would give, without moving a vertex."""
+    update_shapes would give, without moving a vertex. The exact boxes are kept in
+    ``exact``."""
     for s in range(n_shapes):
         if s_flags[s] & S_ALIVE:
+            for c in range(4):
+                exact[s, c] = aabb[s, c]
             aabb[s, 0] -= margin
             aabb[s, 1] -= margin
             aabb[s, 2] += margin
             aabb[s, 3] += margin
+
+
+@njit(_nrt=False)
+def finish_shapes(pos, rot, kind, s, n_shapes, statics_kept):
+    """Shapes at their bodies' final poses with exact boxes, as ``place_shapes`` with no
+    margin, for a shape view ``s``. With ``statics_kept`` (the step began with every shape
+    where the last step left it, and ``fatten_boxes`` kept their boxes) a static body's
+    shapes keep their vertices and get their kept boxes back: a step never moves them,
+    and a large static level costs a copy a shape, not a placing."""
+    s_body, s_flags, vstart, vcount, radius = s.body, s.flags, s.vstart, s.vcount, s.radius
+    vlocal, vworld, aabb, exact = s.vlocal, s.vworld, s.aabb, s.exact
+    for r in range(n_shapes):
+        if not s_flags[r] & S_ALIVE:
+            continue
+        b = s_body[r]
+        if statics_kept and kind[b] == STATIC:
+            for c in range(4):
+                aabb[r, c] = exact[r, c]
+            continue
+        a0 = vstart[r]
+        lox, loy, hix, hiy = transform_vertices(vlocal, a0, vcount[r], pos[b, 0], pos[b, 1],
+                                                rot[b, 0], rot[b, 1], vworld, a0)
+        # (as place_shapes with margin 0.0: the same bits)
+        rad = radius[r]
+        aabb[r, 0] = (lox - rad) - 0.0
+        aabb[r, 1] = (loy - rad) - 0.0
+        aabb[r, 2] = (hix + rad) + 0.0
+        aabb[r, 3] = (hiy + rad) + 0.0

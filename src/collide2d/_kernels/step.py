@@ -92,7 +92,7 @@ from .joints import (
 from .lists import borrow, filled
 from .materials import contact_materials
 from .narrowphase import collide_pairs, find_sensor_pairs
-from .poses import body_rotations, fatten_boxes, place_shapes
+from .poses import body_rotations, fatten_boxes, finish_shapes, place_shapes
 from .settled import all_settled, keep_tables
 from .solver import (
     EXTRA_PASSES,
@@ -134,7 +134,7 @@ def place(w, p, t):
     sbody, sflags, vstart, vcount, radius = s.body, s.flags, s.vstart, s.vcount, s.radius
     vlocal, vworld, aabb = s.vlocal, s.vworld, s.aabb
     if prm["shapes_fresh"] != 0:
-        fatten_boxes(sflags, aabb, prm["n_shapes"], prm["margin"])
+        fatten_boxes(sflags, aabb, s.exact, prm["n_shapes"], prm["margin"])
     else:
         body_rotations(angle, prm["n_bodies"], rot)
         place_shapes(pos, rot, sbody, sflags, vstart, vcount, radius, vlocal, vworld, aabb,
@@ -457,8 +457,7 @@ def finish(w, p, t):
     s = w.shapes
     end_step(b.pos, b.angle, t.angle0, b.rot, b.local_com, t.com, b.force, b.torque, t.inv_m,
              b.kind, b.flags, prm["n_bodies"])
-    place_shapes(b.pos, b.rot, s.body, s.flags, s.vstart, s.vcount, s.radius, s.vlocal,
-                 s.vworld, s.aabb, prm["n_shapes"], 0.0)
+    finish_shapes(b.pos, b.rot, b.kind, s, prm["n_shapes"], prm["shapes_fresh"] != 0)
     return 0
 
 

@@ -21,7 +21,7 @@ BodyView = namedtuple("BodyView", BODY_FIELDS)
 #: Shape store fields plus the vertex pool (local and world frame).
 SHAPE_FIELDS = ("body", "owner", "vstart", "vcount", "radius", "density", "friction",
                 "elasticity", "category", "mask", "group", "flags", "generation", "aabb",
-                "one_way", "collision_type", "surface_speed", "vlocal", "vworld")
+                "one_way", "collision_type", "surface_speed", "exact", "vlocal", "vworld")
 ShapeView = namedtuple("ShapeView", SHAPE_FIELDS)
 
 #: One row per pair of shape rows in contact (a < b, sorted by pair): the persistent

@@ -180,6 +180,7 @@ def _copy_world(bs, ss, js, i, tb, ts, tj):
     _copy_array(s.one_way, ts.one_way)
     _copy_array(s.collision_type, ts.collision_type)
     _copy_array(s.surface_speed, ts.surface_speed)
+    _copy_array(s.exact, ts.exact)
     _copy_array(s.vlocal, ts.vlocal)
     _copy_array(s.vworld, ts.vworld)
     j = borrow(js, i)
