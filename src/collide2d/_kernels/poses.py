@@ -71,18 +71,25 @@ def place_shapes(pos, rot, s_body, s_flags, s_vstart, s_vcount, s_radius, vlocal
                  aabb, n_shapes, margin):
     """``update_shapes`` with the bodies' rotations given (``body_rotations``)."""
     for s in range(n_shapes):
-        if not s_flags[s] & S_ALIVE:
-            continue
-        b = s_body[s]
-        a0 = s_vstart[s]
-        lox, loy, hix, hiy = transform_vertices(vlocal, a0, s_vcount[s], pos[b, 0], pos[b, 1],
-                                                rot[b, 0], rot[b, 1], vworld, a0)
-        # (exact box) then margin, in that order: fatten_boxes gives the same bits.
-        r = s_radius[s]
-        aabb[s, 0] = (lox - r) - margin
-        aabb[s, 1] = (loy - r) - margin
-        aabb[s, 2] = (hix + r) + margin
-        aabb[s, 3] = (hiy + r) + margin
+        if s_flags[s] & S_ALIVE:
+            _place_shape(s, pos, rot, s_body, s_vstart, s_vcount, s_radius, vlocal, vworld,
+                         aabb, margin)
+
+
+@njit(inline="always")
+def _place_shape(s, pos, rot, s_body, s_vstart, s_vcount, s_radius, vlocal, vworld, aabb,
+                 margin):
+    """Shape ``s`` at its body's pose: world vertices, and its box fattened by ``margin``."""
+    b = s_body[s]
+    a0 = s_vstart[s]
+    lox, loy, hix, hiy = transform_vertices(vlocal, a0, s_vcount[s], pos[b, 0], pos[b, 1],
+                                            rot[b, 0], rot[b, 1], vworld, a0)
+    # (exact box) then margin, in that order: fatten_boxes gives the same bits.
+    r = s_radius[s]
+    aabb[s, 0] = (lox - r) - margin
+    aabb[s, 1] = (loy - r) - margin
+    aabb[s, 2] = (hix + r) + margin
+    aabb[s, 3] = (hiy + r) + margin
 
 
 @njit(_nrt=False)
@@ -107,22 +114,13 @@ def finish_shapes(pos, rot, kind, s, n_shapes, statics_kept):
     where the last step left it, and ``fatten_boxes`` kept their boxes) a static body's
     shapes keep their vertices and get their kept boxes back: a step never moves them,
     and a large static level costs a copy a shape, not a placing."""
-    s_body, s_flags, vstart, vcount, radius = s.body, s.flags, s.vstart, s.vcount, s.radius
-    vlocal, vworld, aabb, exact = s.vlocal, s.vworld, s.aabb, s.exact
+    s_body, s_flags, aabb, exact = s.body, s.flags, s.aabb, s.exact
     for r in range(n_shapes):
         if not s_flags[r] & S_ALIVE:
             continue
-        b = s_body[r]
-        if statics_kept and kind[b] == STATIC:
+        if statics_kept and kind[s_body[r]] == STATIC:
             for c in range(4):
                 aabb[r, c] = exact[r, c]
-            continue
-        a0 = vstart[r]
-        lox, loy, hix, hiy = transform_vertices(vlocal, a0, vcount[r], pos[b, 0], pos[b, 1],
-                                                rot[b, 0], rot[b, 1], vworld, a0)
-        # (as place_shapes with margin 0.0: the same bits)
-        rad = radius[r]
-        aabb[r, 0] = (lox - rad) - 0.0
-        aabb[r, 1] = (loy - rad) - 0.0
-        aabb[r, 2] = (hix + rad) + 0.0
-        aabb[r, 3] = (hiy + rad) + 0.0
+        else:
+            _place_shape(r, pos, rot, s_body, s.vstart, s.vcount, s.radius, s.vlocal,
+                         s.vworld, aabb, 0.0)
