@@ -23,11 +23,13 @@ from kernel_calls import compiled
 
 import collide2d as c2d
 from collide2d._kernels import broadphase as bp
+from collide2d._kernels import poses
 from collide2d._kernels.views import PairRuleView, PairShapes
 from collide2d._store import DYNAMIC, KINEMATIC, S_ALIVE, S_SENSOR, STATIC
 
 find_pairs = compiled(bp.find_pairs)
 small_pairs = compiled(bp.small_pairs)
+index_shapes = compiled(poses.index_shapes)
 
 nojit = pytest.mark.nojit
 
@@ -40,7 +42,7 @@ NO_RULES = PairRuleView(np.zeros(0, np.int64), np.zeros(0, np.int8), np.zeros(0,
 def brute_pairs(ps, n_shapes, dynamic_response, want):
     """(pa, pb, pr) by testing every pair of rows. ``ps.rules``: a PairRuleView, read here
     as a dict of type pairs and a set of body pairs."""
-    aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules = ps
+    aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules = ps[:9]
     by_types = {(int(k) >> 32, int(k) & 0xFFFFFFFF): int(r)
                 for k, r in zip(rules.type_keys, rules.type_resp, strict=True)}
     ignored = {(int(k) >> 32, int(k) & 0xFFFFFFFF) for k in rules.body_keys}
@@ -120,9 +122,16 @@ class Scene:
         self.rules = rules
 
     def args(self, dynamic_response, want):
-        """Arguments of find_pairs and of the brute-force oracle alike."""
+        """Arguments of find_pairs and of the brute-force oracle alike, with the shape
+        index of the boxes (poses.index_shapes, built afresh)."""
+        cap = len(self.aabb)
+        order = np.full(cap, -1, np.int64)
+        reach = np.zeros(cap)
+        movers, statics = index_shapes(self.kind, self.s_body, self.s_flags, self.aabb, order,
+                                       reach, self.n_shapes, -1, -1, True)
         return (PairShapes(self.aabb, self.s_body, self.s_flags, self.s_category, self.s_mask,
-                           self.s_group, self.s_type, self.kind, self.rules),
+                           self.s_group, self.s_type, self.kind, self.rules, order, reach,
+                           movers, statics),
                 self.n_shapes, dynamic_response, want)
 
 
@@ -140,13 +149,11 @@ def check(scene, dynamic_response=SOLID, want=SOLID):
 
 def check_small(scene, dynamic_response, want, expect):
     """small_pairs: the oracle's pairs (written while they fit the room, counted all the
-    same) for a world of at most SMALL_WORLD live shapes in the sweep, or of at most that
-    many on bodies that are not static with at most MOVER_PAIRS pairs; -1 for any other."""
+    same) for a world of at most SMALL_WORLD live shapes, or of at most that many on
+    bodies that are not static with at most MOVER_PAIRS pairs; -1 for any other."""
     args = scene.args(dynamic_response, want)
     flags = scene.s_flags[:scene.n_shapes]
     live = (flags & S_ALIVE) != 0
-    if want == SOLID:
-        live &= (flags & S_SENSOR) == 0
     movers = live & (scene.kind[scene.s_body[:scene.n_shapes]] != STATIC)
     n = len(expect[0])
     for room in (n + 2, n // 2):
@@ -548,3 +555,96 @@ def test_few_movers_among_fixed_shapes(layout):
         ran += small_pairs(*scene.args(SOLID, SOLID), out, len(out[0])) >= 0
     if layout != "dense":
         assert ran > 6  # the movers' path answered, not the grid
+
+
+# ----------------------------------------------------------------------------- shape index
+def brute_index(kind, s_body, s_flags, boxes, n):
+    """The shape index worked out in NumPy: movers by row, statics by (lower x, row), and
+    the running largest upper x over the statics in that order."""
+    rows = np.arange(n)
+    live = (s_flags[:n] & S_ALIVE) != 0
+    static = kind[s_body[:n]] == STATIC
+    movers = rows[live & ~static]
+    statics = rows[live & static]
+    statics = statics[np.lexsort((statics, boxes[statics, 0]))]
+    return movers, statics, np.maximum.accumulate(boxes[statics, 2])
+
+
+def built_index(kind, s_body, s_flags, boxes, n, order, reach, counts, moved):
+    m, k = index_shapes(kind, s_body, s_flags, boxes, order, reach, n, counts[0], counts[1],
+                        moved)
+    return order[:m].copy(), order[m:m + k].copy(), reach[m:m + k].copy()
+
+
+@nojit
+def test_shape_index_sorts_the_statics_and_sorts_again_only_when_they_change():
+    rng = np.random.default_rng(5)
+    n = 300
+    boxes = boxes_from(rng.uniform(-50, 50, (n, 2)), rng.uniform(0.1, 3.0, (n, 2)))
+    boxes[::17, 0] = boxes[1, 0]  # ties: by row
+    s_body = rng.integers(0, 40, n)
+    kind = np.where(rng.random(40) < 0.8, STATIC, DYNAMIC).astype(np.int8)
+    s_flags = np.where(rng.random(n) < 0.9, S_ALIVE, 0).astype(np.int32)
+    order = np.full(n, -1, np.int64)
+    reach = np.zeros(n)
+
+    def counts():
+        return (len(got[0]), len(got[1]))
+
+    got = built_index(kind, s_body, s_flags, boxes, n, order, reach, (-1, -1), True)
+    for g, e in zip(got, brute_index(kind, s_body, s_flags, boxes, n), strict=True):
+        assert np.array_equal(g, e)
+    # Nothing moved and the same shapes: the static part is kept as it is, unsorted
+    # though a box changed (the caller says whether any did).
+    boxes2 = boxes.copy()
+    boxes2[got[1][0], 0] = 1e6
+    kept = built_index(kind, s_body, s_flags, boxes2, n, order, reach, counts(), False)
+    for g, e in zip(kept, got, strict=True):
+        assert np.array_equal(g, e)
+    # Moved: sorted again.
+    again = built_index(kind, s_body, s_flags, boxes2, n, order, reach, counts(), True)
+    for g, e in zip(again, brute_index(kind, s_body, s_flags, boxes2, n), strict=True):
+        assert np.array_equal(g, e)
+    # The same counts, other shapes (one static shape dead, a dead one on a static body
+    # alive): rebuilt though no box moved.
+    got = again
+    dead = np.flatnonzero((s_flags == 0) & (kind[s_body] == STATIC))[0]
+    s_flags[got[1][3]] = 0
+    s_flags[dead] = S_ALIVE
+    swapped = built_index(kind, s_body, s_flags, boxes2, n, order, reach, counts(), False)
+    for g, e in zip(swapped, brute_index(kind, s_body, s_flags, boxes2, n), strict=True):
+        assert np.array_equal(g, e)
+
+
+def test_static_level_moved_between_steps_collides_where_it_is():
+    # A box resting on one of 60 static tiles (more than SMALL_WORLD shapes: the shape
+    # index's path). Between steps that tile is taken away and the far end's tile put
+    # under the box 0.5 m lower, then raised 0.3 m into it; each time a raycast runs
+    # before the next step (it places the shapes for the query). A world restored from a
+    # snapshot taken right after each move places and indexes everything afresh: the two
+    # must go on bit for bit, and the box must rest on the tile where it now is.
+    w = c2d.World(gravity=(0.0, -10.0))
+    w.sleeping = False
+    tiles = []
+    for i in range(60):
+        t = w.add_body(kind="static", position=(i - 30.0, 0.0))
+        t.add_box(1.0, 1.0)
+        tiles.append(t)
+    box = w.add_body(position=(0.0, 1.0))
+    box.add_box(0.6, 0.6)
+    for _ in range(30):
+        w.step(1 / 60)
+    assert abs(box.position[1] - 0.8) < 0.01  # on tile 30, whose top is at 0.5
+    moves = (((tiles[30], (100.0, 0.0)), (tiles[0], (0.0, -0.5))),
+             ((tiles[0], (0.0, -0.2)),))
+    for move, top in zip(moves, (0.0, 0.3), strict=True):
+        for tile, where in move:
+            tile.position = where
+        w.raycast((0.0, 5.0), (0.0, -5.0))
+        twin = c2d.World.restore(w.snapshot())
+        for _ in range(60):
+            w.step(1 / 60)
+            twin.step(1 / 60)
+        assert w.snapshot() == twin.snapshot()
+        assert abs(box.position[0]) < 0.02  # still over the tile
+        assert abs(box.position[1] - (top + 0.3)) < 0.01

@@ -478,7 +478,7 @@ def test_collide_pairs_rows_match_collide():
         w.step(1.0 / 60.0)
     b, s = w._bodies, w._shapes
     ps = PairShapes(s.aabb, s.body, s.flags, s.category, s.mask, s.group, s.collision_type,
-                    b.kind, w._rules.view())
+                    b.kind, w._rules.view(), s.order, s.reach, -1, 0)  # (no index: the grid)
     pa, pb, pr = find_pairs(ps, s.count, broadphase.SOLID, broadphase.SOLID)
     old = w._contacts
     new = ContactStore(len(pa))

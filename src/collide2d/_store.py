@@ -175,11 +175,15 @@ class ShapeStore(SlotStore):
         "collision_type": ((), np.int64, 0),  # the user's tag that typed handlers select on
         "one_way": ((2,), np.float64, 0.0),  # body frame, unit; zero: blocks from every side
         "surface_speed": ((), np.float64, 0.0),  # m/s along the outline, counter-clockwise
-        # aabb as the last step left it, kept while a step fattens aabb: a static shape's
-        # box, which the step does not move, is put back from it
-        "exact": ((4,), np.float64, 0.0),
+        # aabb fattened by the world's margin: the step's broadphase and sweeps read it
+        "fat": ((4,), np.float64, 0.0),
+        # the shape index (poses.index_shapes): rows of the shapes that can move, then of
+        # the static ones by the lower x of their fattened boxes, and the largest upper x
+        # up to each of those positions
+        "order": ((), np.int64, 0),
+        "reach": ((), np.float64, 0.0),
     }
-    TRANSIENT = frozenset(("exact",))
+    TRANSIENT = frozenset(("fat", "order", "reach"))
     OPTIONAL = frozenset({"collision_type", "one_way", "surface_speed"})
     View = V.ShapeView
     _VIEW_EXTRA = ("vlocal", "vworld")

@@ -650,8 +650,8 @@ class World:
         if not self._shapes_dirty:
             return
         b, s = self._bodies, self._shapes
-        _poses.update_shapes(b.pos, b.angle, b.rot, s.body, s.flags, s.vstart,
-                             s.vcount, s.radius, s.vlocal, s.vworld, s.aabb, s.count, 0.0)
+        self._params[0]["n_shapes"] = self._record[2] = s.count
+        _poses.update_shapes(b.pos, b.angle, b.rot, b.kind, s.view(), self._params, 0)
         self._shapes_dirty = False
 
     # ------------------------------------------------------------------ step

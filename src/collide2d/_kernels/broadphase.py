@@ -28,7 +28,6 @@ from .constants import (
     SENSOR,
     SMALL_WORLD,
     SOLID,
-    STATIC,
 )
 from .views import PairShapes
 
@@ -297,10 +296,13 @@ def rows_response(a, b, s_body, s_flags, s_category, s_mask, s_group, s_type, ki
 
 
 @njit(inline="always")
-def pair_shapes(shapes, kind, rules):
-    """The ``PairShapes`` of a ShapeView, the bodies' kinds and the pair rules."""
-    return PairShapes(shapes.aabb, shapes.body, shapes.flags, shapes.category, shapes.mask,
-                      shapes.group, shapes.collision_type, kind, rules)
+def pair_shapes(shapes, boxes, kind, rules, n_movers, n_statics):
+    """The ``PairShapes`` of a ShapeView with its ``boxes`` (its fattened or exact boxes),
+    the bodies' kinds, the pair rules and the counts of its shape index (``n_movers`` -1:
+    no index, see ``poses.index_shapes``)."""
+    return PairShapes(boxes, shapes.body, shapes.flags, shapes.category, shapes.mask,
+                      shapes.group, shapes.collision_type, kind, rules, shapes.order,
+                      shapes.reach, n_movers, n_statics)
 
 
 @njit(inline="always")
@@ -495,23 +497,23 @@ def small_pairs(ps, n_shapes, dynamic_response, want, out, room):
     returns their number, or -1 where the grid is cheaper. Allocates nothing.
 
     A world of at most :data:`SMALL_WORLD` live shapes tests every two boxes. A larger one
-    with at most that many live shapes on bodies that are not static (a terrain, a track or
-    a tile map under a few bodies) tests each of those against every box: two static
+    with a shape index (``ps.n_movers`` at least 0) and at most that many shapes on bodies
+    that are not static (a terrain, a track or a tile map under a few bodies) tests each of
+    those against the others and against the static boxes the index finds: two static
     bodies never make a pair. It sorts the pairs found, at most :data:`MOVER_PAIRS`.
     Without reference counting, as :func:`_sweep_rows`."""
     aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules = _unpack(ps)
     out_a, out_b, out_resp = out
+    if ps.n_movers >= 0 and ps.n_movers + ps.n_statics > SMALL_WORLD:
+        if ps.n_movers > SMALL_WORLD:
+            return -1
+        return _mover_pairs(ps, n_shapes, dynamic_response, want, out, room)
     m = 0
-    movers = 0
     for s in range(n_shapes):
         if _in_sweep(s_flags[s], want):
             m += 1
-            if kind[s_body[s]] != STATIC:
-                movers += 1
-                if movers > SMALL_WORLD:
-                    return -1  # (so more than SMALL_WORLD live shapes too: no more to count)
-    if m > SMALL_WORLD:
-        return _mover_pairs(ps, n_shapes, dynamic_response, want, out, room)
+            if m > SMALL_WORLD:
+                return -1
     k = 0
     for a in range(n_shapes):
         if not _in_sweep(s_flags[a], want):
@@ -535,37 +537,49 @@ def small_pairs(ps, n_shapes, dynamic_response, want, out, room):
 
 @njit(_nrt=False)
 def _mover_pairs(ps, n_shapes, dynamic_response, want, out, room):
-    """small_pairs' pairs of shapes on moving bodies (not static) with every box, sorted,
-    or -1 past MOVER_PAIRS pairs."""
+    """small_pairs' pairs of the shapes on moving bodies (not static: the shape index's
+    first ``n_movers`` rows) with each other and with the static shapes, sorted, or -1
+    past MOVER_PAIRS pairs.
+
+    The index lists the static shapes by the lower x of their fattened boxes, with the
+    largest upper x up to each: those a box can overlap lie at or before the last whose
+    lower x is within the box's upper x, and after the last whose largest upper x up to it
+    is short of the box's lower x. Its order also holds for exact boxes (shifting lower
+    bounds by the margin keeps their order), and the fattened boxes' reach bounds the exact
+    ones'."""
     aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules = _unpack(ps)
+    order, reach, n_movers = ps.order, ps.reach, ps.n_movers
+    last = n_movers + ps.n_statics
     out_a, out_b, out_resp = out
     k = 0
-    for i in range(n_shapes):
-        if not _in_sweep(s_flags[i], want) or kind[s_body[i]] == STATIC:
+    for u in range(n_movers):
+        i = order[u]
+        if not _in_sweep(s_flags[i], want):
             continue
-        for j in range(n_shapes):
-            # (The box test first: most boxes are far from a mover.)
-            if j == i or boxes_apart(aabb, i, j):
-                continue
-            if not _in_sweep(s_flags[j], want):
-                continue
-            if j < i and kind[s_body[j]] != STATIC:
-                continue  # two movers: found from the lower row
-            a = min(i, j)
-            b = max(i, j)
-            resp = rows_response(a, b, s_body, s_flags, s_category, s_mask, s_group, s_type,
-                                 kind, rules, dynamic_response)
-            if resp != want:
-                continue
-            if k == MOVER_PAIRS:
+        # The statics, then the other movers (a pair of two found from the lower row).
+        lo = aabb[i, 0]
+        hi = aabb[i, 2]
+        # First static position whose lower x is past hi.
+        a = n_movers
+        b = last
+        while a < b:
+            mid = (a + b) // 2
+            if aabb[order[mid], 0] > hi:
+                b = mid
+            else:
+                a = mid + 1
+        q = a - 1
+        while q >= n_movers and reach[q] >= lo:
+            k = _emit(ps, i, order[q], dynamic_response, want, out, room, k)
+            if k < 0:
                 return -1
-            if k < room:
-                out_a[k] = a
-                out_b[k] = b
-                out_resp[k] = resp
-            k += 1
+            q -= 1
+        for v in range(u + 1, n_movers):
+            k = _emit(ps, i, order[v], dynamic_response, want, out, room, k)
+            if k < 0:
+                return -1
     if k <= room:
-        # Insertion sort by (a, b): few pairs, mostly in order already.
+        # Insertion sort by (a, b): few pairs.
         for u in range(1, k):
             a = out_a[u]
             b = out_b[u]
@@ -581,6 +595,30 @@ def _mover_pairs(ps, n_shapes, dynamic_response, want, out, room):
             out_b[v] = b
             out_resp[v] = r
     return k
+
+
+@njit(inline="always")
+def _emit(ps, i, j, dynamic_response, want, out, room, k):
+    """Pair (i, j), if their boxes overlap, both are in the sweep and their response is
+    ``want``: written at ``k`` while there is room; returns the pairs' new count, or -1
+    past MOVER_PAIRS."""
+    aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules = _unpack(ps)
+    if boxes_apart(aabb, i, j) or not _in_sweep(s_flags[j], want):
+        return k
+    a = min(i, j)
+    b = max(i, j)
+    resp = rows_response(a, b, s_body, s_flags, s_category, s_mask, s_group, s_type, kind,
+                         rules, dynamic_response)
+    if resp != want:
+        return k
+    if k == MOVER_PAIRS:
+        return -1
+    if k < room:
+        out_a, out_b, out_resp = out
+        out_a[k] = a
+        out_b[k] = b
+        out_resp[k] = resp
+    return k + 1
 
 
 @njit(_nrt=True)

@@ -90,7 +90,7 @@ def _first_hit(sw, b, cx, cy, c, sn, wx, wy, bullet):
     com, com0, angle0 = sw.com, sw.com0, sw.angle0
     start, rows, targets, cls = sw.start, sw.rows, sw.targets, sw.cls
     placed, buf = sw.placed, sw.buf
-    verts, boxes = shapes.vworld, shapes.aabb
+    verts, boxes = shapes.vworld, shapes.fat  # (the step's boxes, fattened)
     s_body = shapes.body
     s_flags = shapes.flags
     s_vstart = shapes.vstart
@@ -406,7 +406,7 @@ def sweep_may_hit(n_bodies, n_shapes, kind, flags, com, com0, angle, angle0, sha
     s_mask = shapes.mask
     s_group = shapes.group
     s_type = shapes.collision_type
-    aabb = shapes.aabb
+    aabb = shapes.fat  # (the step's boxes, fattened)
     live = 0
     for s in range(n_shapes):
         if s_flags[s] & S_ALIVE:
@@ -448,7 +448,7 @@ def continuous_step(bodies, shapes, rules, t, n_bodies, n_shapes, slop, dynamic_
     how many were swept. Its own call with reference counting: the fast bodies are
     allocated."""
     fast = fast_bodies(n_bodies, bodies.kind, bodies.flags, t.com, t.com0, shapes.body,
-                       shapes.flags, shapes.aabb, n_shapes)
+                       shapes.flags, shapes.fat, n_shapes)
     if fast.shape[0] > 0:
         sweep_fast_bodies(bodies, shapes, rules, t, n_bodies, n_shapes, slop, dynamic_response,
                           fast)

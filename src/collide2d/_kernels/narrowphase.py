@@ -308,9 +308,11 @@ def sensor_pairs(pa, pb, s_vstart, s_vcount, s_radius, vworld, n_shapes, old, n_
 
 
 @njit(_nrt=True)
-def find_sensor_pairs(shapes, kind, rules, n_shapes, dynamic_response, old, n_old, new):
+def find_sensor_pairs(shapes, kind, rules, index, n_shapes, dynamic_response, old, n_old,
+                      new):
     """The sensor step: candidate sensor pairs (broadphase) of the first ``n_shapes`` rows
-    of ``shapes`` (a ShapeView; ``kind`` the bodies', ``rules`` the pair rules) and
+    of ``shapes`` (a ShapeView, its exact boxes; ``kind`` the bodies', ``rules`` the pair
+    rules, ``index`` its shape index's counts, movers and statics) and
     :func:`sensor_pairs` of them. Returns (rows written, 0), or (0, candidates) when the
     candidates do not fit the table ``new``. Its own call with reference counting: the
     candidates are allocated.
@@ -321,7 +323,7 @@ def find_sensor_pairs(shapes, kind, rules, n_shapes, dynamic_response, old, n_ol
     qa = np.empty(MOVER_PAIRS, dtype=np.int64)
     qb = np.empty(MOVER_PAIRS, dtype=np.int64)
     qr = np.empty(MOVER_PAIRS, dtype=np.int8)
-    ps = pair_shapes(shapes, kind, rules)
+    ps = pair_shapes(shapes, shapes.aabb, kind, rules, index[0], index[1])
     k = small_pairs(ps, n_shapes, dynamic_response, SENSOR, (qa, qb, qr), MOVER_PAIRS)
     if 0 <= k <= MOVER_PAIRS:
         qa = qa[:k]

@@ -1,8 +1,11 @@
-"""Shapes in world space: each live shape's local vertices moved to its body's pose, and its
-bounding box (fattened by a margin for the step's broadphase, exact for queries).
+"""Shapes in world space: each live shape's local vertices moved to its body's pose, its
+exact bounding box (``aabb``: queries) and the box fattened by a margin (``fat``: the
+step's broadphase and sweeps).
 
-A step places every shape that may have moved: O(vertices) of the shapes that move, the
-static ones' boxes put back (``finish_shapes``) when nothing moved them since the last step.
+When nothing moved the shapes since the last step, a step touches the shapes that can move
+only (the shape index's movers, ``index_shapes``): their boxes fattened before the
+broadphase, their vertices and boxes placed at the final poses after the solver. A static
+level of any size costs nothing then.
 """
 
 import math
@@ -20,13 +23,12 @@ def body_rotations(angle, n_bodies, rot):
 
 
 @njit(_nrt=False, entry=True)
-def update_shapes(pos, angle, rot, s_body, s_flags, s_vstart, s_vcount, s_radius, vlocal,
-                  vworld, aabb, n_shapes, margin):
-    """World vertices and margin-fattened bounding boxes of every live shape, and the
-    bodies' rotations (into ``rot``) they were placed with."""
+def update_shapes(pos, angle, rot, kind, s, params, i):
+    """Every live shape of the ShapeView ``s`` placed at its body's pose, and the bodies'
+    rotations (into ``rot``) they were placed with: ``place_shapes`` for world ``i`` of the
+    settings rows ``params``."""
     body_rotations(angle, angle.shape[0], rot)
-    place_shapes(pos, rot, s_body, s_flags, s_vstart, s_vcount, s_radius, vlocal, vworld,
-                 aabb, n_shapes, margin)
+    place_shapes(pos, rot, kind, s, params, i)
 
 
 @njit(inline="always")
@@ -67,60 +69,157 @@ def transform_vertices(vlocal, a0, n, px, py, c, sn, out, o0):
 
 
 @njit(_nrt=False)
-def place_shapes(pos, rot, s_body, s_flags, s_vstart, s_vcount, s_radius, vlocal, vworld,
-                 aabb, n_shapes, margin):
-    """``update_shapes`` with the bodies' rotations given (``body_rotations``)."""
-    for s in range(n_shapes):
-        if s_flags[s] & S_ALIVE:
-            _place_shape(s, pos, rot, s_body, s_vstart, s_vcount, s_radius, vlocal, vworld,
-                         aabb, margin)
+def place_shapes(pos, rot, kind, s, params, i):
+    """Every live shape of the ShapeView ``s`` at its body's pose (the bodies' rotations
+    ``rot`` given: ``body_rotations``): world vertices, the exact box (``aabb``) and the
+    box fattened by the margin (``fat``, which the step's broadphase and sweeps read); then
+    the shape index (``index_shapes``), its counts in the settings row ``params[i]``. What
+    a settings row's ``shapes_fresh`` promises of its world."""
+    prm = params[i]
+    n_shapes = prm["n_shapes"]
+    margin = prm["margin"]
+    aabb, fat, s_body, s_flags = s.aabb, s.fat, s.body, s.flags
+    moved = False  # a static shape's fattened box changed: the index sorts again
+    for r in range(n_shapes):
+        if s_flags[r] & S_ALIVE:
+            _place_shape(r, pos, rot, s)
+            if kind[s_body[r]] == STATIC:
+                moved |= (aabb[r, 0] - margin != fat[r, 0] or aabb[r, 1] - margin != fat[r, 1]
+                          or aabb[r, 2] + margin != fat[r, 2]
+                          or aabb[r, 3] + margin != fat[r, 3])
+            _fatten(r, aabb, fat, margin)
+    prm["n_movers"], prm["n_statics"] = index_shapes(
+        kind, s_body, s_flags, fat, s.order, s.reach, n_shapes, prm["n_movers"],
+        prm["n_statics"], moved)
 
 
 @njit(inline="always")
-def _place_shape(s, pos, rot, s_body, s_vstart, s_vcount, s_radius, vlocal, vworld, aabb,
-                 margin):
-    """Shape ``s`` at its body's pose: world vertices, and its box fattened by ``margin``."""
-    b = s_body[s]
-    a0 = s_vstart[s]
-    lox, loy, hix, hiy = transform_vertices(vlocal, a0, s_vcount[s], pos[b, 0], pos[b, 1],
-                                            rot[b, 0], rot[b, 1], vworld, a0)
-    # (exact box) then margin, in that order: fatten_boxes gives the same bits.
-    r = s_radius[s]
-    aabb[s, 0] = (lox - r) - margin
-    aabb[s, 1] = (loy - r) - margin
-    aabb[s, 2] = (hix + r) + margin
-    aabb[s, 3] = (hiy + r) + margin
+def _place_shape(r, pos, rot, s):
+    """Shape ``r`` at its body's pose: world vertices and exact box."""
+    b = s.body[r]
+    a0 = s.vstart[r]
+    lox, loy, hix, hiy = transform_vertices(s.vlocal, a0, s.vcount[r], pos[b, 0], pos[b, 1],
+                                            rot[b, 0], rot[b, 1], s.vworld, a0)
+    rad = s.radius[r]
+    aabb = s.aabb
+    aabb[r, 0] = lox - rad
+    aabb[r, 1] = loy - rad
+    aabb[r, 2] = hix + rad
+    aabb[r, 3] = hiy + rad
+
+
+@njit(inline="always")
+def _fatten(r, aabb, fat, margin):
+    """Shape ``r``'s exact box fattened by ``margin``, into ``fat``."""
+    fat[r, 0] = aabb[r, 0] - margin
+    fat[r, 1] = aabb[r, 1] - margin
+    fat[r, 2] = aabb[r, 2] + margin
+    fat[r, 3] = aabb[r, 3] + margin
 
 
 @njit(_nrt=False)
-def fatten_boxes(s_flags, aabb, exact, n_shapes, margin):
-    """Exact boxes of shapes already at their poses, fattened by the margin: what
-    update_shapes would give, without moving a vertex. The exact boxes are kept in
-    ``exact``."""
-    for s in range(n_shapes):
-        if s_flags[s] & S_ALIVE:
-            for c in range(4):
-                exact[s, c] = aabb[s, c]
-            aabb[s, 0] -= margin
-            aabb[s, 1] -= margin
-            aabb[s, 2] += margin
-            aabb[s, 3] += margin
+def fatten_movers(s, n_movers, margin):
+    """The fattened boxes of the shapes that can move (the index's first ``n_movers``
+    rows), from their exact boxes: a step whose shapes are where the last step left them
+    moves no vertex, and leaves the static shapes' boxes as they are."""
+    order, aabb, fat = s.order, s.aabb, s.fat
+    for u in range(n_movers):
+        _fatten(order[u], aabb, fat, margin)
 
 
 @njit(_nrt=False)
-def finish_shapes(pos, rot, kind, s, n_shapes, statics_kept):
-    """Shapes at their bodies' final poses with exact boxes, as ``place_shapes`` with no
-    margin, for a shape view ``s``. With ``statics_kept`` (the step began with every shape
-    where the last step left it, and ``fatten_boxes`` kept their boxes) a static body's
-    shapes keep their vertices and get their kept boxes back: a step never moves them,
-    and a large static level costs a copy a shape, not a placing."""
-    s_body, s_flags, aabb, exact = s.body, s.flags, s.aabb, s.exact
+def finish_shapes(pos, rot, s, n_movers):
+    """The shapes that can move (the index's first ``n_movers`` rows) at their bodies'
+    final poses: world vertices and exact boxes. A step never moves a static body's
+    shapes, which the step's ``place`` (or the last step) left at their poses: a large
+    static level costs nothing here."""
+    order = s.order
+    for u in range(n_movers):
+        _place_shape(order[u], pos, rot, s)
+
+
+@njit(_nrt=False)
+def index_shapes(kind, s_body, s_flags, fat, order, reach, n_shapes, movers, statics, moved):
+    """The shape index of the first ``n_shapes`` shape rows, in ``order`` and ``reach`` (a
+    ShapeView's fields of those names): first the live shapes of bodies that are not
+    static, by row; then the live shapes of static bodies by the lower x of their fattened
+    boxes ``fat`` (ties by row), with ``reach`` at each of those positions the largest
+    upper x of the fattened boxes up to it. Returns (movers, statics), how many of each.
+
+    ``movers`` and ``statics`` are the counts of the index as it stands, ``moved`` whether
+    a static shape's fattened box changed since it was built: the static part is sorted
+    again only then, or when the shapes changed (a body teleported every step costs a
+    pass, not a sort). Box overlap with the static shapes is then a binary search and a
+    short walk back (``broadphase.small_pairs``), and a step's moving shapes are found
+    without a pass over the static ones."""
+    m = 0
+    k = 0
     for r in range(n_shapes):
-        if not s_flags[r] & S_ALIVE:
-            continue
-        if statics_kept and kind[s_body[r]] == STATIC:
-            for c in range(4):
-                aabb[r, c] = exact[r, c]
-        else:
-            _place_shape(r, pos, rot, s_body, s.vstart, s.vcount, s.radius, s.vlocal,
-                         s.vworld, aabb, 0.0)
+        if s_flags[r] & S_ALIVE:
+            if kind[s_body[r]] == STATIC:
+                k += 1
+            else:
+                m += 1
+    keep = not moved and m == movers and k == statics
+    for u in range(m, m + k):  # (distinct rows: the same live static shapes)
+        if not keep:
+            break
+        r = order[u]
+        keep = r < n_shapes and (s_flags[r] & S_ALIVE) != 0 and kind[s_body[r]] == STATIC
+    m = 0
+    for r in range(n_shapes):
+        if (s_flags[r] & S_ALIVE) and kind[s_body[r]] != STATIC:
+            order[m] = r
+            m += 1
+    if keep:
+        return m, k
+    end = m
+    for r in range(n_shapes):
+        if (s_flags[r] & S_ALIVE) and kind[s_body[r]] == STATIC:
+            order[end] = r
+            end += 1
+    _heap_sort(order, m, end, fat)
+    hi = -math.inf
+    for u in range(m, end):
+        hi = max(hi, fat[order[u], 2])
+        reach[u] = hi
+    return m, k
+
+
+@njit(inline="always")
+def _before(fat, a, b):
+    """Whether shape row ``a`` sorts before row ``b``: by lower x of the fattened box,
+    then by row."""
+    xa = fat[a, 0]
+    xb = fat[b, 0]
+    return xa < xb or (xa == xb and a < b)
+
+
+@njit(_nrt=False)
+def _heap_sort(order, lo, hi, fat):
+    """``order[lo:hi]`` sorted in place by ``_before``: O(n log n), no allocation."""
+    n = hi - lo
+    for start in range(n // 2 - 1, -1, -1):
+        _sift(order, lo, start, n, fat)
+    for end in range(n - 1, 0, -1):
+        top = order[lo]
+        order[lo] = order[lo + end]
+        order[lo + end] = top
+        _sift(order, lo, 0, end, fat)
+
+
+@njit(inline="always")
+def _sift(order, lo, root, n, fat):
+    """Sift ``order[lo + root]`` down the max-heap ``order[lo:lo + n]``."""
+    while True:
+        child = 2 * root + 1
+        if child >= n:
+            return
+        if child + 1 < n and _before(fat, order[lo + child], order[lo + child + 1]):
+            child += 1
+        if not _before(fat, order[lo + root], order[lo + child]):
+            return
+        t = order[lo + root]
+        order[lo + root] = order[lo + child]
+        order[lo + child] = t
+        root = child

@@ -92,7 +92,7 @@ from .joints import (
 from .lists import borrow, filled
 from .materials import contact_materials
 from .narrowphase import collide_pairs, find_sensor_pairs
-from .poses import body_rotations, fatten_boxes, finish_shapes, place_shapes
+from .poses import body_rotations, fatten_movers, finish_shapes, place_shapes
 from .settled import all_settled, keep_tables
 from .solver import (
     EXTRA_PASSES,
@@ -125,20 +125,17 @@ KEPT = -3
 
 @njit(_nrt=False)
 def place(w, p, t):
-    """Shapes left at their poses by the last step (nothing moved since) only need their
-    boxes fattened, and their bodies' rotations are those it left."""
+    """Shapes left at their poses by the last step (nothing moved since) only need the
+    moving ones' boxes fattened, and their bodies' rotations are those it left; else every
+    shape is placed (poses.py)."""
     prm = p[0]
     b = w.bodies
     s = w.shapes
-    pos, angle, rot = b.pos, b.angle, b.rot
-    sbody, sflags, vstart, vcount, radius = s.body, s.flags, s.vstart, s.vcount, s.radius
-    vlocal, vworld, aabb = s.vlocal, s.vworld, s.aabb
     if prm["shapes_fresh"] != 0:
-        fatten_boxes(sflags, aabb, s.exact, prm["n_shapes"], prm["margin"])
+        fatten_movers(s, prm["n_movers"], prm["margin"])
     else:
-        body_rotations(angle, prm["n_bodies"], rot)
-        place_shapes(pos, rot, sbody, sflags, vstart, vcount, radius, vlocal, vworld, aabb,
-                     prm["n_shapes"], prm["margin"])
+        body_rotations(b.angle, prm["n_bodies"], b.rot)
+        place_shapes(b.pos, b.rot, b.kind, s, p, 0)
     return 0
 
 
@@ -150,7 +147,7 @@ def pairs(w, p, t):
     pair_a, pair_b, pair_resp = t.pair_a, t.pair_b, t.pair_resp
     # Every pair may become a contact row and a constraint row.
     room = min(pair_a.shape[0], t.contacts.a.shape[0], t.rows.shape[0])
-    ps = pair_shapes(s, w.bodies.kind, w.rules)
+    ps = pair_shapes(s, s.fat, w.bodies.kind, w.rules, prm["n_movers"], prm["n_statics"])
     out = (pair_a, pair_b, pair_resp)
     k = small_pairs(ps, prm["n_shapes"], prm["dynamic_response"], SOLID, out, room)
     if k < 0:
@@ -457,7 +454,7 @@ def finish(w, p, t):
     s = w.shapes
     end_step(b.pos, b.angle, t.angle0, b.rot, b.local_com, t.com, b.force, b.torque, t.inv_m,
              b.kind, b.flags, prm["n_bodies"])
-    finish_shapes(b.pos, b.rot, b.kind, s, prm["n_shapes"], prm["shapes_fresh"] != 0)
+    finish_shapes(b.pos, b.rot, s, prm["n_movers"])
     return 0
 
 
@@ -485,7 +482,8 @@ def sensors(w, p, t):
     n_old = prm["n_sensors"]
     old, new = w.sensors, t.sensors
     if prm["dynamic_response"] == SENSOR or has_sensors(s.flags, prm["n_shapes"], w.rules):
-        n, need = find_sensor_pairs(s, w.bodies.kind, w.rules, prm["n_shapes"],
+        n, need = find_sensor_pairs(s, w.bodies.kind, w.rules,
+                                    (prm["n_movers"], prm["n_statics"]), prm["n_shapes"],
                                     prm["dynamic_response"], old, n_old, new)
         if need > 0:
             st["need"] = need

@@ -21,7 +21,8 @@ BodyView = namedtuple("BodyView", BODY_FIELDS)
 #: Shape store fields plus the vertex pool (local and world frame).
 SHAPE_FIELDS = ("body", "owner", "vstart", "vcount", "radius", "density", "friction",
                 "elasticity", "category", "mask", "group", "flags", "generation", "aabb",
-                "one_way", "collision_type", "surface_speed", "exact", "vlocal", "vworld")
+                "one_way", "collision_type", "surface_speed", "fat", "order", "reach",
+                "vlocal", "vworld")
 ShapeView = namedtuple("ShapeView", SHAPE_FIELDS)
 
 #: One row per pair of shape rows in contact (a < b, sorted by pair): the persistent
@@ -58,9 +59,11 @@ PairRuleView = namedtuple("PairRuleView", PAIR_RULE_FIELDS)
 
 #: What the pair test (``broadphase.rows_response``) reads: each shape row's box, body
 #: slot, flags, filter bits and collision type (the ShapeView's arrays of those names),
-#: the bodies' kinds and the world's pair rules (a ``PairRuleView``).
+#: the bodies' kinds and the world's pair rules (a ``PairRuleView``); and the shape
+#: index (``poses.index_shapes``: the ShapeView's ``order`` and ``reach``, and how many
+#: movers and statics it lists; -1 movers: none).
 PAIR_SHAPE_FIELDS = ("aabb", "body", "flags", "category", "mask", "group", "collision_type",
-                     "kind", "rules")
+                     "kind", "rules", "order", "reach", "n_movers", "n_statics")
 PairShapes = namedtuple("PairShapes", PAIR_SHAPE_FIELDS)
 
 #: The persistent world state a step reads and writes.
@@ -110,8 +113,11 @@ PARAMS_DTYPE = np.dtype([
     ("substeps", np.int64), ("max_substeps", np.int64),  # max 0: fixed
     ("substeps_prev", np.int64),  # the contact table's impulses are per substep of these
     ("explicit", np.int64), ("sleeping", np.int64), ("dynamic_response", np.int64),
-    # world vertices, exact boxes and body rotations are at the bodies' poses already
+    # world vertices, exact and fattened boxes, body rotations and the shape index
+    # (poses.py) are at the bodies' poses already
     ("shapes_fresh", np.int64),
+    # the shape index's counts: shapes that can move, static shapes (poses.index_shapes)
+    ("n_movers", np.int64), ("n_statics", np.int64),
     ("n_bodies", np.int64), ("n_shapes", np.int64),
     ("n_contacts", np.int64), ("n_sensors", np.int64),  # rows of the world's tables
     # solver extras, each switchable (1 on; World's settings of the same names)

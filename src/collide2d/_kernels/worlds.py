@@ -180,7 +180,9 @@ def _copy_world(bs, ss, js, i, tb, ts, tj):
     _copy_array(s.one_way, ts.one_way)
     _copy_array(s.collision_type, ts.collision_type)
     _copy_array(s.surface_speed, ts.surface_speed)
-    _copy_array(s.exact, ts.exact)
+    _copy_array(s.fat, ts.fat)
+    _copy_array(s.order, ts.order)
+    _copy_array(s.reach, ts.reach)
     _copy_array(s.vlocal, ts.vlocal)
     _copy_array(s.vworld, ts.vworld)
     j = borrow(js, i)
@@ -429,8 +431,7 @@ def raycast_worlds(bs, ss, params, starts, ends, flt, slot_bits, trees, out):
         prm = params[i]
         n_shapes = prm["n_shapes"]
         if prm["shapes_fresh"] == 0:  # as World._sync_shapes
-            update_shapes(b.pos, b.angle, b.rot, s.body, s.flags, s.vstart, s.vcount,
-                          s.radius, s.vlocal, s.vworld, s.aabb, n_shapes, 0.0)
+            update_shapes(b.pos, b.angle, b.rot, b.kind, s, params, i)
             prm["shapes_fresh"] = 1
         boxes = tree_boxes[i]
         items = tree_items[i]
