@@ -83,11 +83,8 @@ def place_shapes(pos, rot, kind, s, params, i):
     for r in range(n_shapes):
         if s_flags[r] & S_ALIVE:
             _place_shape(r, pos, rot, s)
-            if kind[s_body[r]] == STATIC:
-                moved |= (aabb[r, 0] - margin != fat[r, 0] or aabb[r, 1] - margin != fat[r, 1]
-                          or aabb[r, 2] + margin != fat[r, 2]
-                          or aabb[r, 3] + margin != fat[r, 3])
-            _fatten(r, aabb, fat, margin)
+            changed = _fatten(r, aabb, fat, margin)
+            moved |= changed and kind[s_body[r]] == STATIC
     prm["n_movers"], prm["n_statics"] = index_shapes(
         kind, s_body, s_flags, fat, s.order, s.reach, n_shapes, prm["n_movers"],
         prm["n_statics"], moved)
@@ -110,11 +107,18 @@ def _place_shape(r, pos, rot, s):
 
 @njit(inline="always")
 def _fatten(r, aabb, fat, margin):
-    """Shape ``r``'s exact box fattened by ``margin``, into ``fat``."""
-    fat[r, 0] = aabb[r, 0] - margin
-    fat[r, 1] = aabb[r, 1] - margin
-    fat[r, 2] = aabb[r, 2] + margin
-    fat[r, 3] = aabb[r, 3] + margin
+    """Shape ``r``'s exact box fattened by ``margin``, into ``fat``; whether that changed
+    it."""
+    lox = aabb[r, 0] - margin
+    loy = aabb[r, 1] - margin
+    hix = aabb[r, 2] + margin
+    hiy = aabb[r, 3] + margin
+    changed = lox != fat[r, 0] or loy != fat[r, 1] or hix != fat[r, 2] or hiy != fat[r, 3]
+    fat[r, 0] = lox
+    fat[r, 1] = loy
+    fat[r, 2] = hix
+    fat[r, 3] = hiy
+    return changed
 
 
 @njit(_nrt=False)
@@ -152,6 +156,8 @@ def index_shapes(kind, s_body, s_flags, fat, order, reach, n_shapes, movers, sta
     pass, not a sort). Box overlap with the static shapes is then a binary search and a
     short walk back (``broadphase.small_pairs``), and a step's moving shapes are found
     without a pass over the static ones."""
+    # The movers, counting the statics. (While the movers are as many as the index has,
+    # its static part is left as it is; else it is built again below.)
     m = 0
     k = 0
     for r in range(n_shapes):
@@ -159,6 +165,7 @@ def index_shapes(kind, s_body, s_flags, fat, order, reach, n_shapes, movers, sta
             if kind[s_body[r]] == STATIC:
                 k += 1
             else:
+                order[m] = r
                 m += 1
     keep = not moved and m == movers and k == statics
     for u in range(m, m + k):  # (distinct rows: the same live static shapes)
@@ -166,11 +173,6 @@ def index_shapes(kind, s_body, s_flags, fat, order, reach, n_shapes, movers, sta
             break
         r = order[u]
         keep = r < n_shapes and (s_flags[r] & S_ALIVE) != 0 and kind[s_body[r]] == STATIC
-    m = 0
-    for r in range(n_shapes):
-        if (s_flags[r] & S_ALIVE) and kind[s_body[r]] != STATIC:
-            order[m] = r
-            m += 1
     if keep:
         return m, k
     end = m
