@@ -14,6 +14,7 @@ import heapq
 
 import numpy as np
 
+from . import _arena
 from . import _validate as _V
 from ._kernels import views as V
 from ._kernels.constants import (  # noqa: F401  (re-exported for the surface)
@@ -39,7 +40,7 @@ KIND_OF = {v: k for k, v in KIND_NAMES.items()}
 
 
 def _grow(arr: np.ndarray, cap: int, fill=0) -> np.ndarray:
-    out = np.full((cap,) + arr.shape[1:], fill, dtype=arr.dtype)
+    out = _arena.full((cap,) + arr.shape[1:], fill, dtype=arr.dtype)
     out[: arr.shape[0]] = arr
     return out
 
@@ -63,7 +64,7 @@ class SlotStore:
         object.__setattr__(self, "_view", None)
         self.capacity = capacity
         for name, (shape, dtype, fill) in self.FIELDS.items():
-            setattr(self, name, np.full((capacity,) + shape, fill, dtype=dtype))
+            setattr(self, name, _arena.full((capacity,) + shape, fill, dtype=dtype))
         # Released slots, a min-heap: the lowest is reused first (a deterministic layout).
         self.free: list[int] = []
         self.count = 0  # slots ever used (high-water mark)
@@ -192,8 +193,8 @@ class ShapeStore(SlotStore):
         super().__init__(capacity)
         # Vertex pool: local (body frame) and world frame, appended; holes are compacted
         # when more than half the pool is dead.
-        self.vlocal = np.zeros((vcapacity, 2))
-        self.vworld = np.zeros((vcapacity, 2))
+        self.vlocal = _arena.zeros((vcapacity, 2))
+        self.vworld = _arena.zeros((vcapacity, 2))
         self.vcount_used = 0
         self.vdead = 0
 
@@ -220,14 +221,14 @@ class ShapeStore(SlotStore):
     def _compact(self) -> None:
         live = np.flatnonzero(self.flags[: self.count] & S_ALIVE)
         pos = 0
-        newl = np.zeros_like(self.vlocal)
+        newl = _arena.zeros_like(self.vlocal)
         for s in live:
             a, n = int(self.vstart[s]), int(self.vcount[s])
             newl[pos : pos + n] = self.vlocal[a : a + n]
             self.vstart[s] = pos
             pos += n
         self.vlocal = newl
-        self.vworld = np.zeros_like(newl)
+        self.vworld = _arena.zeros_like(newl)
         self.vcount_used = pos
         self.vdead = 0
 
@@ -293,7 +294,7 @@ class PairRules:
 
 
 def _table(fields: dict, view_type, capacity: int):
-    return view_type(*(np.full((capacity,) + shape, fill, dtype=dtype)
+    return view_type(*(_arena.full((capacity,) + shape, fill, dtype=dtype)
                        for shape, dtype, fill in fields.values()))
 
 
@@ -440,7 +441,7 @@ class JointStore(SlotStore):
 
     def __init__(self, capacity: int = 16):
         super().__init__(capacity)
-        self.keys = np.zeros(0, dtype=np.int64)
+        self.keys = _arena.zeros(0, dtype=np.int64)
 
 
 # Where each int64 field of the step's record sits among its 8-byte words.
@@ -473,11 +474,11 @@ class StepBuffers:
         self.arrays: dict[str, np.ndarray] = {}
         self.body_capacity = 0
         self.pair_capacity = 0
-        self.state = np.zeros(1, V.STEP_DTYPE)
+        self.state = _arena.zeros(1, V.STEP_DTYPE)
         self._ints = self.state.view(np.int64)  # the record's 8-byte fields, for read()
-        self.soft = np.zeros(3)
-        self.soft_static = np.zeros(3)
-        self.colour_start = np.zeros(COLOURS + 2, dtype=np.int64)
+        self.soft = _arena.zeros(3)
+        self.soft_static = _arena.zeros(3)
+        self.colour_start = _arena.zeros(COLOURS + 2, dtype=np.int64)
         self._views: dict = {}
         self.fit(16, 16)
 
@@ -486,21 +487,21 @@ class StepBuffers:
         if bodies > self.body_capacity:
             cap = max(bodies, 2 * self.body_capacity)
             for name, shape in self.BODY.items():
-                self.arrays[name] = np.zeros((cap,) + shape)
+                self.arrays[name] = _arena.zeros((cap,) + shape)
             for name in self.BODY_FLAGS:
-                self.arrays[name] = np.zeros(cap, dtype=np.bool_)
+                self.arrays[name] = _arena.zeros(cap, dtype=np.bool_)
             for name in self.BODY_INDEX:
-                self.arrays[name] = np.zeros(cap, dtype=np.int64)
+                self.arrays[name] = _arena.zeros(cap, dtype=np.int64)
             self.body_capacity = cap
             self._views.clear()
         if pairs > self.pair_capacity:
             cap = max(pairs, 2 * self.pair_capacity)
-            self.arrays["pair_a"] = np.zeros(cap, dtype=np.int64)
-            self.arrays["pair_b"] = np.zeros(cap, dtype=np.int64)
-            self.arrays["pair_resp"] = np.zeros(cap, dtype=np.int8)
-            self.arrays["material"] = np.zeros((cap, 4))  # materials.MATERIAL_COLUMNS
+            self.arrays["pair_a"] = _arena.zeros(cap, dtype=np.int64)
+            self.arrays["pair_b"] = _arena.zeros(cap, dtype=np.int64)
+            self.arrays["pair_resp"] = _arena.zeros(cap, dtype=np.int8)
+            self.arrays["material"] = _arena.zeros((cap, 4))  # materials.MATERIAL_COLUMNS
             for name, (shape, dtype) in self.ROWS.items():
-                self.arrays[name] = np.zeros((cap,) + shape, dtype=dtype)
+                self.arrays[name] = _arena.zeros((cap,) + shape, dtype=dtype)
             self.pair_capacity = cap
             self._views.clear()
         if pairs > self.contacts.capacity:
@@ -597,7 +598,7 @@ class ParticleStore:
         ``velocities`` is (N, 2), one (vx, vy) for all, or None (at rest)."""
         pos = _V.points("positions", positions)
         if velocities is None:
-            return pos, np.zeros_like(pos)
+            return pos, _arena.zeros_like(pos)
         try:
             v = np.asarray(velocities, dtype=np.float64)
         except (TypeError, ValueError):
@@ -617,12 +618,12 @@ class ParticleStore:
         cap = max(rows, 2 * self.capacity)
         n = self.count
         for name, (shape, dtype, fill) in self.FIELDS.items():
-            arr = np.full((cap,) + shape, fill, dtype=dtype)
+            arr = _arena.full((cap,) + shape, fill, dtype=dtype)
             if self.capacity:
                 arr[:n] = getattr(self, name)[:n]
             setattr(self, name, arr)
         # Zeroed: ``stopped`` is read before written (the rest is written before read).
-        self.legs = V.LegView(*(np.zeros((cap,) + shape, dtype=dtype)
+        self.legs = V.LegView(*(_arena.zeros((cap,) + shape, dtype=dtype)
                                 for shape, dtype in self.LEGS.values()))
         self.capacity = cap
         self._view = None
@@ -731,7 +732,7 @@ class CharacterStore:
     def __init__(self):
         object.__setattr__(self, "_view", None)
         for name, (shape, dtype, fill) in self.FIELDS.items():
-            setattr(self, name, np.full((0,) + shape, fill, dtype=dtype))
+            setattr(self, name, _arena.full((0,) + shape, fill, dtype=dtype))
 
     def __setattr__(self, name, value):
         if name in self.FIELDS:
@@ -787,7 +788,7 @@ class MoveBuffers:
     def __init__(self):
         self.movers = _table(self.MOVER, V.MoverView, 16)
         self.contacts = _table(self.CONTACT, V.MoveContactView, 128)
-        self.state = np.zeros(1, V.MOVE_STATE_DTYPE)
+        self.state = _arena.zeros(1, V.MOVE_STATE_DTYPE)
 
     def fit_movers(self, n: int) -> None:
         cap = self.movers.vel.shape[0]

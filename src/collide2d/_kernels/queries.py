@@ -224,13 +224,24 @@ def cast_segments(starts, ends, tree, shapes, flt, frames, motion, skip_inside, 
     The walk is written out here rather than in a per-segment helper: handing some thirty
     arrays to a function per segment costs more in reference counting than the walk itself.
     """
+    n_nodes = tree[4]
+    stack = np.empty(max(n_nodes, 1), dtype=np.int64)
+    stack_t = np.empty(max(n_nodes, 1))
+    cast_segments_into(starts, ends, tree, shapes, flt, frames, motion, skip_inside, out,
+                       stack, stack_t)
+
+
+@njit(_nrt=False)
+def cast_segments_into(starts, ends, tree, shapes, flt, frames, motion, skip_inside, out,
+                       stack, stack_t):
+    """:func:`cast_segments` with its two stacks given (room for ``tree``'s node count),
+    compiled without reference counting: the batch ray cast calls it once per world with
+    one pair of stacks per thread."""
     node_first, node_count, slot_box, slot_ref, n_nodes = tree
     s_body, s_owner, s_flags, s_category, s_mask, s_vstart, s_vcount, s_radius, vworld = shapes
     f_category, f_mask, f_sensors, f_exclude = flt
     b_order, moved, dtheta, com0, com1 = frames
     hit, body, shape, point, normal, fraction = out
-    stack = np.empty(max(n_nodes, 1), dtype=np.int64)
-    stack_t = np.empty(max(n_nodes, 1))
     for k in range(starts.shape[0]):
         ax = starts[k, 0]
         ay = starts[k, 1]

@@ -44,7 +44,7 @@ from .constants import (
 from .integrate import first_non_finite
 from .lists import borrow
 from .poses import update_shapes
-from .queries import MOTION_NONE, cast_segments, passes, query_shapes
+from .queries import MOTION_NONE, cast_segments_into, passes, query_shapes
 from .step import DONE, run_step
 from .views import FilterView, MotionView, SegmentHits, TreeView
 
@@ -102,11 +102,13 @@ def _step_world(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, broke
 
 # The kernels below call a per-world function compiled without counting, which reads the
 # world's views with lists.borrow, as _step_world does: a counted read of a view costs more
-# than the few rows these kernels touch.
-@njit(_nrt=True, entry=True)
+# than the few rows these kernels touch. Worlds are spread over threads: each world's rows
+# are in memory no other world shares, so a call costs its cache misses, which threads
+# overlap (slots passed as int64, as in step_worlds).
+@njit(parallel=True, _nrt=True, entry=True)
 def read_bodies(bs, slots, pos, angle, vel, angvel, rot, awake):
     """Pose, velocity, (cos, sin) of the angle and awake flag of bodies ``slots[i, k]``."""
-    for i in range(len(bs)):
+    for i in prange(len(bs)):
         _read_world(bs, slots, pos, angle, vel, angvel, rot, awake, np.int64(i))
 
 
@@ -247,12 +249,12 @@ def _lever(b, s, px, py):
     return (px - (b.pos[s, 0] + (c * x - sn * y)), py - (b.pos[s, 1] + (sn * x + c * y)))
 
 
-@njit(_nrt=True, entry=True)
+@njit(parallel=True, _nrt=True, entry=True)
 def push_bodies(bs, slots, where, values, points, at_points, impulse):
     """Add ``values[i, k]`` to body ``slots[i, k]`` where ``where[i, k]``: a force (N)
     or an impulse (N s), at ``points[i, k]`` (world frame, m) when ``at_points``, else at the
     centre of mass. Rows are applied in order k; static and kinematic bodies take nothing."""
-    for i in range(len(bs)):
+    for i in prange(len(bs)):
         _push_world(bs, slots, where, values, points, at_points, impulse, np.int64(i))
 
 
@@ -283,10 +285,10 @@ def _push_world(bs, slots, where, values, points, at_points, impulse, i):
     return 0
 
 
-@njit(_nrt=True, entry=True)
+@njit(parallel=True, _nrt=True, entry=True)
 def push_torques(bs, slots, where, values):
     """Add torque ``values[i, k]`` (N m) to body ``slots[i, k]`` where ``where[i, k]``."""
-    for i in range(len(bs)):
+    for i in prange(len(bs)):
         _torque_world(bs, slots, where, values, np.int64(i))
 
 
@@ -301,11 +303,11 @@ def _torque_world(bs, slots, where, values, i):
     return 0
 
 
-@njit(_nrt=True, entry=True)
+@njit(parallel=True, _nrt=True, entry=True)
 def set_motors(bs, js, slots, speeds, max_torques):
     """Motor speed and maximum motor torque (or force) of joints ``slots[i, k]``; wakes
     their dynamic bodies as ``Joint``'s setters do."""
-    for i in range(len(js)):
+    for i in prange(len(js)):
         _motors_world(bs, js, slots, speeds, max_torques, np.int64(i))
 
 
@@ -332,7 +334,7 @@ def _of_types(ta, tb, type_a, type_b):
     return (ta == type_a and tb == type_b) or (ta == type_b and tb == type_a)
 
 
-@njit(_nrt=True, entry=True)
+@njit(parallel=True, _nrt=True, entry=True)
 def contact_events(ss, cw, cb, parity, n_contacts, prev_contacts, type_a, type_b, began,
                    ended, touching):
     """Per world i and pair k of collision types (``type_a[k]``, ``type_b[k]``, either way
@@ -340,7 +342,7 @@ def contact_events(ss, cw, cb, parity, n_contacts, prev_contacts, type_a, type_b
 
     ``cw[i]`` is world i's own contact table, ``cb[i]`` its step buffers'; after a step with
     parity p (already flipped) the current table is ``cw`` when p is 0."""
-    for i in range(len(ss)):
+    for i in prange(len(ss)):
         _events_world(ss, cw, cb, parity, n_contacts, prev_contacts, type_a, type_b, began,
                       ended, touching, np.int64(i))
 
@@ -400,6 +402,11 @@ def _tree_is_current(s, n_shapes, fc, fm, fs, none, boxes, items, k):
     return j == k
 
 
+# Worlds are cast in this many runs (each a task for a thread, with its own stacks): more
+# than any machine's threads, few enough that the stacks cost nothing.
+_RAY_TASKS = 64
+
+
 @njit(parallel=True, _nrt=True, entry=True)
 def raycast_worlds(bs, ss, params, starts, ends, flt, slot_bits, trees, out):
     """First hit of every ray ``starts[i, k] -> ends[i, k]`` in world i into ``out`` (a
@@ -409,61 +416,96 @@ def raycast_worlds(bs, ss, params, starts, ends, flt, slot_bits, trees, out):
 
     ``trees`` (a ``WorldTrees``) holds one tree per world, with room for every shape, over
     the live shapes the filter accepts; a world's tree is rebuilt when ``trees.built[i]``
-    is TREE_STALE, or TREE_CHECKED and those shapes changed."""
-    f_category, f_mask, f_sensors, exclude = flt
-    (tree_boxes, tree_items, tree_k, tree_first, tree_count, tree_slot_box, tree_slot_ref,
-     tree_nodes, tree_built) = trees
-    hit, body, shape, point, normal, fraction = out
+    is TREE_STALE, or TREE_CHECKED and those shapes changed.
+
+    Two passes: the worlds whose shapes or tree need work get it (counted reads of their
+    views: a rebuild allocates), then every world's rays are cast by a function compiled
+    without counting (``_cast_world``), a run of worlds per task with one pair of stacks:
+    a lidar over a static ground then costs its rays, not a world's views read and counted
+    and two stacks allocated per world."""
+    tree_built = trees.built
     n = len(bs)
+    for k in prange(n):
+        i = np.int64(k)  # (a prange index may be typed uint64: list reads want int64)
+        if params[i]["shapes_fresh"] == 0 or tree_built[i] != TREE_STATIC:
+            _tree_world(bs, ss, params, flt, trees, i)
     most = 1
+    nodes = 1
     for i in range(n):
         most = max(most, params[i]["n_bodies"])
+        nodes = max(nodes, trees.nodes[i])
     ident = np.arange(most)
-    none = np.empty(0, dtype=np.int64)
     # No body motion to follow (MOTION_NONE): empty arrays in its place.
     moved = np.zeros(0, dtype=np.bool_)
     turns = np.zeros(0)
     coms = np.zeros((0, 2))
-    for k in prange(n):
-        i = np.int64(k)  # (a prange index may be typed uint64: list reads want int64)
-        b = bs[i]
-        s = ss[i]
-        prm = params[i]
-        n_shapes = prm["n_shapes"]
-        if prm["shapes_fresh"] == 0:  # as World._sync_shapes
-            update_shapes(b.pos, b.angle, b.rot, b.kind, s, params, i)
-            prm["shapes_fresh"] = 1
-        boxes = tree_boxes[i]
-        items = tree_items[i]
-        if tree_built[i] == TREE_STALE or (
-                tree_built[i] == TREE_CHECKED
-                and not _tree_is_current(s, n_shapes, f_category, f_mask, f_sensors, none,
-                                         boxes, items, tree_k[i])):
-            m = 0
-            state = TREE_STATIC
-            for r in range(n_shapes):
-                if (s.flags[r] & S_ALIVE) and passes(s.category[r], s.mask[r], s.flags[r],
-                                                     s.body[r], f_category, f_mask,
-                                                     f_sensors, none):
-                    for c in range(4):
-                        boxes[m, c] = s.aabb[r, c]
-                    items[m] = r
-                    m += 1
-                    if b.kind[s.body[r]] != STATIC:
-                        state = TREE_CHECKED
-            tree_k[i] = m
-            tree_nodes[i] = build(boxes[:m], items[:m], WIDTH, ROOT_WIDTH, tree_first[i],
-                                  tree_count[i], tree_slot_box[i], tree_slot_ref[i])
-            tree_built[i] = state
-        cast_segments(starts[i], ends[i],
-                      TreeView(tree_first[i], tree_count[i], tree_slot_box[i],
-                               tree_slot_ref[i], tree_nodes[i]),
-                      query_shapes(s),
-                      FilterView(f_category, f_mask, f_sensors, exclude[i]),
-                      MotionView(ident, moved, turns, coms, coms), MOTION_NONE, False,
-                      SegmentHits(hit[i], body[i], shape[i], point[i], normal[i],
-                                  fraction[i]))
-        for j in range(body.shape[1]):
-            slot = body[i, j]
-            if slot >= 0:
-                body[i, j] = (b.generation[slot] << slot_bits) | slot
+    frames = MotionView(ident, moved, turns, coms, coms)
+    per = (n + _RAY_TASKS - 1) // _RAY_TASKS
+    for task in prange(_RAY_TASKS):
+        stack = np.empty(nodes, dtype=np.int64)
+        stack_t = np.empty(nodes)
+        for i in range(task * per, min(n, (task + 1) * per)):
+            _cast_world(bs, ss, starts, ends, flt, slot_bits, trees, out, frames, i, stack,
+                        stack_t)
+    return 0
+
+
+@njit(_nrt=True)
+def _tree_world(bs, ss, params, flt, trees, i):
+    """World i's shapes placed if a change left them stale (as ``World._sync_shapes``), and
+    its tree rebuilt if it is stale, or checked and no longer current."""
+    f_category, f_mask, f_sensors, _ = flt
+    (tree_boxes, tree_items, tree_k, tree_first, tree_count, tree_slot_box, tree_slot_ref,
+     tree_nodes, tree_built) = trees
+    b = bs[i]
+    s = ss[i]
+    prm = params[i]
+    n_shapes = prm["n_shapes"]
+    none = np.empty(0, dtype=np.int64)
+    if prm["shapes_fresh"] == 0:
+        update_shapes(b.pos, b.angle, b.rot, b.kind, s, params, i)
+        prm["shapes_fresh"] = 1
+    boxes = tree_boxes[i]
+    items = tree_items[i]
+    if tree_built[i] == TREE_STALE or (
+            tree_built[i] == TREE_CHECKED
+            and not _tree_is_current(s, n_shapes, f_category, f_mask, f_sensors, none,
+                                     boxes, items, tree_k[i])):
+        m = 0
+        state = TREE_STATIC
+        for r in range(n_shapes):
+            if (s.flags[r] & S_ALIVE) and passes(s.category[r], s.mask[r], s.flags[r],
+                                                 s.body[r], f_category, f_mask, f_sensors,
+                                                 none):
+                for c in range(4):
+                    boxes[m, c] = s.aabb[r, c]
+                items[m] = r
+                m += 1
+                if b.kind[s.body[r]] != STATIC:
+                    state = TREE_CHECKED
+        tree_k[i] = m
+        tree_nodes[i] = build(boxes[:m], items[:m], WIDTH, ROOT_WIDTH, tree_first[i],
+                              tree_count[i], tree_slot_box[i], tree_slot_ref[i])
+        tree_built[i] = state
+    return 0
+
+
+@njit(_nrt=False)
+def _cast_world(bs, ss, starts, ends, flt, slot_bits, trees, out, frames, i, stack, stack_t):
+    """World i's rays (its tree current), body slots turned into ids."""
+    f_category, f_mask, f_sensors, exclude = flt
+    hit, body, shape, point, normal, fraction = out
+    b = borrow(bs, i)
+    cast_segments_into(starts[i], ends[i],
+                       TreeView(trees.first[i], trees.count[i], trees.slot_box[i],
+                                trees.slot_ref[i], trees.nodes[i]),
+                       query_shapes(borrow(ss, i)),
+                       FilterView(f_category, f_mask, f_sensors, exclude[i]), frames,
+                       MOTION_NONE, False,
+                       SegmentHits(hit[i], body[i], shape[i], point[i], normal[i],
+                                   fraction[i]), stack, stack_t)
+    for j in range(body.shape[1]):
+        slot = body[i, j]
+        if slot >= 0:
+            body[i, j] = (b.generation[slot] << slot_bits) | slot
+    return 0

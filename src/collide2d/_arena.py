@@ -1,0 +1,97 @@
+"""Where the stores' arrays come from: NumPy's allocator, or blocks shared by many worlds.
+
+A world's state is some two hundred small arrays. Allocated one by one they land in pages
+of their own, scattered over the heap, and a step that visits a thousand worlds in turn
+(``WorldBatch``) misses the cache and the address translation on almost every one of them.
+Inside :func:`packed`, the stores carve their arrays one after another out of large blocks
+instead: a world's arrays share a few pages, and blocks of 4 MiB or more are backed by huge
+pages where the kernel offers them (NumPy asks for them on allocations that large). The
+1,024-walker vector step measured 6-8 % faster this way on two threads.
+
+A carved array is an ordinary NumPy array whose base is its block; the block is freed when
+the last array carved from it is. Outside :func:`packed` nothing changes: each array is
+NumPy's own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+
+import numpy as np
+
+_FIRST_BLOCK = 1 << 20  # a block size doubles from here (a few worlds waste little)
+_LAST_BLOCK = 32 << 20  # up to here
+_ALIGN = 64  # a cache line: no array shares its first line with another's last
+
+_local = threading.local()
+
+
+class _Blocks:
+    """Consecutive carving out of blocks that double in size up to ``_LAST_BLOCK``."""
+
+    def __init__(self) -> None:
+        self.block = np.empty(0, np.uint8)
+        self.used = 0
+        self.next_size = _FIRST_BLOCK
+
+    def take(self, shape: tuple, dtype: np.dtype) -> np.ndarray:
+        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        start = self.used + (-(self.block.ctypes.data + self.used) % _ALIGN)
+        if start + nbytes > self.block.size:
+            size = max(self.next_size, nbytes + _ALIGN)
+            self.next_size = min(2 * self.next_size, _LAST_BLOCK)
+            self.block = np.empty(size, np.uint8)
+            start = -self.block.ctypes.data % _ALIGN
+        self.used = start + nbytes
+        return self.block[start:start + nbytes].view(dtype).reshape(shape)
+
+
+def _alloc(shape, dtype) -> np.ndarray:
+    dtype = np.dtype(dtype)
+    shape = (int(shape),) if np.ndim(shape) == 0 else tuple(int(k) for k in shape)
+    blocks = getattr(_local, "blocks", None)
+    if blocks is None:
+        return np.empty(shape, dtype)
+    return blocks.take(shape, dtype)
+
+
+def full(shape, fill, dtype=None) -> np.ndarray:
+    """``np.full``, carved from the current blocks inside :func:`packed`."""
+    out = _alloc(shape, np.asarray(fill).dtype if dtype is None else dtype)
+    out[...] = fill
+    return out
+
+
+def zeros(shape, dtype=float) -> np.ndarray:
+    """``np.zeros``, carved from the current blocks inside :func:`packed`."""
+    return full(shape, 0, dtype)
+
+
+def zeros_like(a: np.ndarray) -> np.ndarray:
+    """``np.zeros_like`` (C order), carved from the current blocks inside :func:`packed`."""
+    return full(a.shape, 0, a.dtype)
+
+
+@contextlib.contextmanager
+def packed():
+    """Arrays the stores allocate in this thread inside the block share large blocks, in
+    the order they are made (nested blocks continue the outer one's).
+
+    Example
+    -------
+    >>> from collide2d import _arena
+    >>> with _arena.packed():
+    ...     a = _arena.zeros(3)
+    ...     b = _arena.full((2, 2), 1.5)
+    >>> a.base is b.base, b.tolist()
+    (True, [[1.5, 1.5], [1.5, 1.5]])
+    """
+    outer = getattr(_local, "blocks", None)
+    if outer is None:
+        _local.blocks = _Blocks()
+    try:
+        yield
+    finally:
+        if outer is None:
+            _local.blocks = None
