@@ -197,7 +197,8 @@ def test_walker_terrain_is_the_originals_for_the_seed(hardcore):
     pytest.importorskip("Box2D")
     original = gym.make("BipedalWalker-v3", hardcore=hardcore).unwrapped
     port = gym.make("collide2d/BipedalWalker-v3", hardcore=hardcore).unwrapped
-    for seed in range(8):
+    # (More seeds without obstacles: the port draws that ground a run at a time.)
+    for seed in range(8 if hardcore else 40):
         original.reset(seed=seed)
         port.reset(seed=seed)
         np.testing.assert_array_equal(port.terrain_x, original.terrain_x)

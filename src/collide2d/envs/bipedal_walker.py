@@ -60,6 +60,7 @@ TERRAIN_LENGTH = 200
 TERRAIN_HEIGHT = VIEWPORT_H / SCALE / 4
 TERRAIN_GRASS = 10
 TERRAIN_STARTPAD = 20
+_GROUND_X = [i * TERRAIN_STEP for i in range(TERRAIN_LENGTH)]
 FRICTION = 2.5
 
 # Stiffer joint limits (as the lander's; see its module docstring): the heuristic gait
@@ -135,6 +136,8 @@ class BipedalWalker(gym.Env, EzPickle):
         """The terrain's random draws on ``np_random``, in the original's order: the
         ground line's points (x and y lists) and the obstacles' polygons (hardcore), in
         the order they are built."""
+        if not hardcore:
+            return list(_GROUND_X), self._draw_grass(), []
         grass, stump, stairs, pit, n_states = range(5)
         state = grass
         velocity = 0.0
@@ -205,6 +208,36 @@ class BipedalWalker(gym.Env, EzPickle):
                 oneshot = True
 
         return xs, ys, polys
+
+    def _draw_grass(self) -> list:
+        """``_draw_terrain``'s ground heights without obstacles: the same draws and the
+        same arithmetic, a grass run at a time (an episode reset of the vector walker
+        spends most of its time here)."""
+        rng = self.np_random
+        # Flat up to the start pad's last step, where the pad's counter runs out; the
+        # step after it (the first run's first) keeps y as every run's first step does.
+        ys = [TERRAIN_HEIGHT] * (TERRAIN_STARTPAD + 1)
+        y = TERRAIN_HEIGHT
+        velocity = 0.0
+        i = TERRAIN_STARTPAD + 1
+        counter = rng.integers(TERRAIN_GRASS // 2, TERRAIN_GRASS) - 1
+        while i < TERRAIN_LENGTH:
+            # The run's other steps, one uniform each (cut short where the terrain ends).
+            steps = min(counter, TERRAIN_LENGTH - i)
+            for r in rng.uniform(-1, 1, steps).tolist():
+                up = TERRAIN_HEIGHT - y
+                velocity = 0.8 * velocity + 0.01 * (1.0 if up > 0 else -1.0 if up < 0
+                                                    else 0.0)
+                velocity += r / SCALE
+                y += velocity
+                ys.append(y)
+            i += steps
+            if steps == counter:  # the counter ran out (on the last step too): a new run
+                counter = rng.integers(TERRAIN_GRASS // 2, TERRAIN_GRASS) - 1
+                if i < TERRAIN_LENGTH:
+                    ys.append(y)
+                    i += 1
+        return ys
 
     def _build_terrain(self, xs, ys, polys) -> None:
         """The obstacles (static bodies, in order), then the ground line: one static body
