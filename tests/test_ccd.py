@@ -280,8 +280,8 @@ def test_bodies_that_ignore_each_other_are_not_swept_against_each_other():
 
 def test_any_fast_agrees_with_fast_bodies():
     # any_fast is the step's test before continuous collision's allocating call in a large
-    # world (sweep_may_hit calls it there): it must be true exactly when fast_bodies finds a
-    # body (each moved 0..2x its smallest extent).
+    # world (sweep_may_hit calls it there, over the shape index's movers): it must be true
+    # exactly when fast_bodies finds a body (each moved 0..2x its smallest extent).
     from collide2d import _tiers
     from collide2d._store import B_AWAKE, DYNAMIC, KINEMATIC, S_ALIVE, STATIC
 
@@ -304,7 +304,12 @@ def test_any_fast_agrees_with_fast_bodies():
         lo = rng.normal(size=(ns, 2))
         aabb = np.hstack([lo, lo + rng.uniform(0.1, 2.0, (ns, 2))])
         expect = fast_bodies(nb, kind, flags, com, com0, s_body, s_flags, aabb, ns).shape[0] > 0
-        assert any_fast(nb, kind, flags, com, com0, s_body, s_flags, aabb, ns) == expect
+        # Given the live shapes on bodies that are not static, in any order (the index's
+        # movers), with room to spare after them.
+        movers = rng.permutation(np.flatnonzero((s_flags & S_ALIVE != 0)
+                                                & (kind[s_body] != STATIC)))
+        rows = np.concatenate([movers, rng.integers(0, max(ns, 1), 3)])
+        assert any_fast(nb, kind, flags, com, com0, s_body, aabb, rows, len(movers)) == expect
         found[expect] += 1
     assert min(found.values()) > 20
 

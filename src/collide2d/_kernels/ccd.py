@@ -362,12 +362,13 @@ def sweep_fast_bodies(bodies, shapes, rules, t, n_bodies, n_shapes, slop, dynami
 
 
 @njit(_nrt=False)
-def any_fast(n_bodies, kind, flags, com, com0, s_body, s_flags, aabb, n_shapes):
-    """Whether :func:`fast_bodies` finds any, without allocating: a body moved more than
-    the smallest half extent of its shapes exactly when it moved more than one shape's."""
-    for s in range(n_shapes):
-        if not (s_flags[s] & S_ALIVE):
-            continue
+def any_fast(n_bodies, kind, flags, com, com0, s_body, aabb, rows, n_rows):
+    """Whether :func:`fast_bodies` finds any, without allocating, given the live shapes
+    on bodies that are not static, ``rows[:n_rows]`` (the shape index's movers): a body
+    moved more than the smallest half extent of its shapes exactly when it moved more than
+    one shape's."""
+    for u in range(n_rows):
+        s = rows[u]
         b = s_body[s]
         if b >= n_bodies or kind[b] != DYNAMIC or not (flags[b] & B_AWAKE):
             continue
@@ -391,10 +392,12 @@ def _fast(b, com, com0, s_body, s_flags, aabb, n_shapes):
 
 @njit(_nrt=False)
 def sweep_may_hit(n_bodies, n_shapes, kind, flags, com, com0, angle, angle0, shapes, rules,
-                  dynamic_response):
+                  dynamic_response, n_movers, n_statics):
     """Whether the step's sweep can find anything: in a world of at most ``SMALL_WORLD``
     live shapes, whether a fast body has something near that it would collide with; in a
-    larger one, whether any body is fast (:func:`any_fast`). Each solid shape of a fast
+    larger one, whether any body is fast (:func:`any_fast`, over the shapes that can move:
+    the shape index's first ``n_movers`` rows; the index's counts are the live shapes, so
+    a large static level costs nothing here). Each solid shape of a fast
     body, swept by its body's motion, is held in its step-start box stretched by that
     motion; a hit needs another body's shape there, at its step-start box or at its final
     pose's bound (``_may_meet``), the two tests the sweep makes on smaller boxes, and the
@@ -407,12 +410,9 @@ def sweep_may_hit(n_bodies, n_shapes, kind, flags, com, com0, angle, angle0, sha
     s_group = shapes.group
     s_type = shapes.collision_type
     aabb = shapes.fat  # (the step's boxes, fattened)
-    live = 0
-    for s in range(n_shapes):
-        if s_flags[s] & S_ALIVE:
-            live += 1
-    if live > SMALL_WORLD:
-        return any_fast(n_bodies, kind, flags, com, com0, s_body, s_flags, aabb, n_shapes)
+    if n_movers + n_statics > SMALL_WORLD:
+        return any_fast(n_bodies, kind, flags, com, com0, s_body, aabb, shapes.order,
+                        n_movers)
     for s in range(n_shapes):
         if not (s_flags[s] & S_ALIVE) or (s_flags[s] & S_SENSOR):
             continue

@@ -439,7 +439,8 @@ def continuous(w, p, t):
     b = w.bodies
     s = w.shapes
     if sweep_may_hit(prm["n_bodies"], prm["n_shapes"], b.kind, b.flags, t.com, t.com0,
-                     b.angle, t.angle0, s, w.rules, prm["dynamic_response"]):
+                     b.angle, t.angle0, s, w.rules, prm["dynamic_response"], prm["n_movers"],
+                     prm["n_statics"]):
         continuous_step(b, s, w.rules, t, prm["n_bodies"], prm["n_shapes"], prm["slop"],
                         prm["dynamic_response"])
     return 0
