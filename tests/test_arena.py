@@ -42,12 +42,15 @@ def test_packed_arrays_follow_each_other_aligned_and_filled():
 
 @pytest.mark.nojit
 def test_a_full_block_starts_a_larger_one_and_large_arrays_get_their_own():
+    mib = 1 << 20
     with _arena.packed():
-        first = _arena.zeros(1000)
-        big = _arena.zeros(3 << 20, np.uint8)  # more than the first block's 1 MiB
-        after = _arena.zeros(10)
-    assert first.base is not big.base
-    assert big.base.size >= big.nbytes and after.base is not first.base
+        first = _arena.zeros(1000)  # the first block: 1 MiB
+        big = _arena.zeros(3 * mib, np.uint8)  # more than that: a block of its own size
+        after = _arena.zeros(10)  # big's block is full: the next doubled size, 4 MiB
+    assert first.base.size == mib
+    assert big.base is not first.base and big.base.size == 3 * mib + 64
+    assert after.base is not big.base and after.base is not first.base
+    assert after.base.size == 4 * mib
     big[:] = 1
     assert first.sum() == 0 and after.sum() == 0
 

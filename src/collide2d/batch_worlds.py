@@ -121,8 +121,9 @@ class WorldBatch:
     """
 
     def __init__(self, worlds, n: int | None = None):
-        # Every world's arrays one after another in shared blocks (_arena): a step that
-        # visits the worlds in turn then misses the cache and the page tables less.
+        # Every world's arrays, and its tables' room, one after another in shared blocks
+        # (_arena): a step that visits the worlds in turn then misses the cache and the page
+        # tables less. (reset packs the worlds it rebuilds; set_world's is the caller's.)
         with _arena.packed():
             self._make(worlds, n)
 
@@ -597,8 +598,7 @@ class WorldBatch:
             cache[2][i] = False
         if self._trees is not None:
             self._trees.built[i] = TREE_STALE
-        with _arena.packed():  # the tables' room (and a new world's arrays, in its caller's)
-            self._set_views(i)
+        self._set_views(i)
 
     def _set_views(self, i: int) -> None:
         w = self._worlds[i]

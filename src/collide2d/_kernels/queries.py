@@ -221,8 +221,7 @@ def cast_segments(starts, ends, tree, shapes, flt, frames, motion, skip_inside, 
     the segment starts inside (or on) is no hit, so the rest of the segment is still
     tested against every other row.
 
-    The walk is written out here rather than in a per-segment helper: handing some thirty
-    arrays to a function per segment costs more in reference counting than the walk itself.
+    The walk is :func:`cast_segments_into`, which this call gives its stacks.
     """
     n_nodes = tree[4]
     stack = np.empty(max(n_nodes, 1), dtype=np.int64)
@@ -236,7 +235,10 @@ def cast_segments_into(starts, ends, tree, shapes, flt, frames, motion, skip_ins
                        stack, stack_t):
     """:func:`cast_segments` with its two stacks given (room for ``tree``'s node count),
     compiled without reference counting: the batch ray cast calls it once per world with
-    one pair of stacks per thread."""
+    one pair of stacks per task.
+
+    The walk is written out here rather than in a per-segment helper: handing some thirty
+    arrays to a function per segment would cost more than the walk itself."""
     node_first, node_count, slot_box, slot_ref, n_nodes = tree
     s_body, s_owner, s_flags, s_category, s_mask, s_vstart, s_vcount, s_radius, vworld = shapes
     f_category, f_mask, f_sensors, f_exclude = flt

@@ -11,13 +11,13 @@ views with the world's own tables as its tables, ``ws1`` / ``ts1`` the views wit
 tables exchanged; parity 1 means the next step reads ``ws1`` / ``ts1``. The surface puts the
 tables back in their places (``WorldBatch.world``) when a world is read as a ``World``.
 
-``raycast_worlds`` casts every world's rays with the queries' own ``cast_segments``, over
-a tree per world of the shapes the filter accepts (kept between calls and rebuilt only
-when those shapes or their boxes change: a lidar that sees only the static ground never
-rebuilds it), so row k of world i equals ``world.raycast_many`` on that world. A tree over
-static shapes only is kept without looking at the shapes again: a step never changes them,
-and every path of the surface that can (a world read, reset or replaced, a new filter)
-marks the tree for a rebuild.
+``raycast_worlds`` casts every world's rays with the queries' own walk
+(``cast_segments_into``), over a tree per world of the shapes the filter accepts (kept
+between calls and rebuilt only when those shapes or their boxes change: a lidar that sees
+only the static ground never rebuilds it), so row k of world i equals
+``world.raycast_many`` on that world. A tree over static shapes only is kept without looking
+at the shapes again: a step never changes them, and every path of the surface that can (a
+world read, reset or replaced, a new filter) marks the tree for a rebuild.
 
 The other kernels read and write body and joint rows of every world by slot, with the same
 arithmetic as the single-body setters (``Body.apply_impulse`` and so on), bit for bit.
@@ -402,9 +402,9 @@ def _tree_is_current(s, n_shapes, fc, fm, fs, none, boxes, items, k):
     return j == k
 
 
-# Worlds are cast in this many runs (each a task for a thread, with its own stacks): more
-# than any machine's threads, few enough that the stacks cost nothing.
-_RAY_TASKS = 64
+# Worlds are cast in up to this many runs (each a task for a thread, with its own stacks):
+# more than the threads of most machines, few enough that the stacks cost nothing.
+_RAY_TASKS = 256
 
 
 @njit(parallel=True, _nrt=True, entry=True)
@@ -442,6 +442,8 @@ def raycast_worlds(bs, ss, params, starts, ends, flt, slot_bits, trees, out):
     frames = MotionView(ident, moved, turns, coms, coms)
     per = (n + _RAY_TASKS - 1) // _RAY_TASKS
     for task in prange(_RAY_TASKS):
+        if task * per >= n:
+            continue
         stack = np.empty(nodes, dtype=np.int64)
         stack_t = np.empty(nodes)
         for i in range(task * per, min(n, (task + 1) * per)):

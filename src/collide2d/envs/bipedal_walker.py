@@ -135,7 +135,8 @@ class BipedalWalker(gym.Env, EzPickle):
     def _draw_terrain(self, hardcore: bool) -> tuple[list, list, list]:
         """The terrain's random draws on ``np_random``, in the original's order: the
         ground line's points (x and y lists) and the obstacles' polygons (hardcore), in
-        the order they are built."""
+        the order they are built. Without obstacles, :meth:`_draw_grass` draws the ground;
+        the loop below is the original's, for the hardcore terrain."""
         if not hardcore:
             return list(_GROUND_X), self._draw_grass(), []
         grass, stump, stairs, pit, n_states = range(5)
@@ -201,7 +202,7 @@ class BipedalWalker(gym.Env, EzPickle):
             counter -= 1
             if counter == 0:
                 counter = rng.integers(TERRAIN_GRASS // 2, TERRAIN_GRASS)
-                if state == grass and hardcore:
+                if state == grass:  # (hardcore: without obstacles, _draw_grass draws)
                     state = rng.integers(1, n_states)
                 else:
                     state = grass

@@ -29,6 +29,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium.vector import AutoresetMode
 
+from .. import _arena
 from ..queries import QueryFilter
 from . import bipedal_walker as W
 from ._vector import BatchedEnv
@@ -124,6 +125,16 @@ class BipedalWalkerVector(BatchedEnv):
         if not self.hardcore:
             batch.reset(rows)
         pushes = np.zeros((self.num_envs, 1, 2))
+        with _arena.packed():  # the hardcore episodes' new worlds side by side in memory
+            self._start_rows(rows, seeds, pushes)
+        if not self.hardcore:
+            self._push(rows, self._walker_ids[0], pushes)
+        self._game_over[rows] = False
+        self._ground[rows] = False
+
+    def _start_rows(self, rows, seeds, pushes) -> None:
+        """``_restart``'s rows, one at a time; ``pushes`` takes each one's push."""
+        batch = self.batch
         for i, seed in zip(rows.tolist(), seeds, strict=True):
             env = self._envs[i]
             if seed is not None:
@@ -145,10 +156,6 @@ class BipedalWalkerVector(BatchedEnv):
             self._ref[i] = self._template_ref
             if i == 0:
                 self._ground0 = (xs, ys)
-        if not self.hardcore:
-            self._push(rows, self._walker_ids[0], pushes)
-        self._game_over[rows] = False
-        self._ground[rows] = False
 
     # ------------------------------------------------------------------ step
     def step(self, actions):
