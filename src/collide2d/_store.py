@@ -187,16 +187,14 @@ class ShapeStore(SlotStore):
     TRANSIENT = frozenset(("fat", "order", "reach"))
     OPTIONAL = frozenset({"collision_type", "one_way", "surface_speed"})
     View = V.ShapeView
-    _VIEW_EXTRA = ("vlocal", "vworld", "vnormal")
+    _VIEW_EXTRA = ("vlocal", "vworld")
 
     def __init__(self, capacity: int = 16, vcapacity: int = 64):
         super().__init__(capacity)
         # Vertex pool: local (body frame) and world frame, appended; holes are compacted
-        # when more than half the pool is dead. vnormal is the narrowphase's room for the
-        # polygons' face normals in the world frame (written when a step needs them).
+        # when more than half the pool is dead.
         self.vlocal = _arena.zeros((vcapacity, 2))
         self.vworld = _arena.zeros((vcapacity, 2))
-        self.vnormal = _arena.zeros((vcapacity, 2))
         self.vcount_used = 0
         self.vdead = 0
 
@@ -207,7 +205,6 @@ class ShapeStore(SlotStore):
             cap = max(2 * self.vlocal.shape[0], self.vcount_used + n)
             self.vlocal = _grow(self.vlocal, cap)
             self.vworld = _grow(self.vworld, cap)
-            self.vnormal = _grow(self.vnormal, cap)
         self.vlocal[self.vcount_used : self.vcount_used + n] = verts_local
         self.vstart[slot] = self.vcount_used
         self.vcount[slot] = n
@@ -232,7 +229,6 @@ class ShapeStore(SlotStore):
             pos += n
         self.vlocal = newl
         self.vworld = _arena.zeros_like(newl)
-        self.vnormal = _arena.zeros_like(newl)
         self.vcount_used = pos
         self.vdead = 0
 

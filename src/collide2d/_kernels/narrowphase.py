@@ -57,13 +57,6 @@ def _one_way_blocks(o, x, nx, ny, px, py, s_body, one_way, pos, rot, local_com, 
     return rel <= 0.0
 
 
-@njit(inline="always")
-def _pair_active(ba, bb, kind, b_flags, vel, angvel):
-    """Can the pair of bodies ba, bb change its contact (one of them :func:`_active`)?"""
-    return (_active(kind[ba], b_flags[ba], vel[ba, 0], vel[ba, 1], angvel[ba])
-            or _active(kind[bb], b_flags[bb], vel[bb, 0], vel[bb, 1], angvel[bb]))
-
-
 @njit(_nrt=False)
 def _active(kind, flags, vx, vy, w):
     """A body whose motion can change a contact: awake dynamic, or moving kinematic."""
@@ -76,17 +69,16 @@ def _active(kind, flags, vx, vy, w):
     return False
 
 
-@njit(_nrt=False)
+@njit(_nrt=True)
 def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new):
     """Manifolds for the candidate pairs into the table ``new`` (capacity at least the
     number of pairs), matched against the ``n_old`` rows of ``old``: impulses carry over,
     ``new.began`` marks rows that began touching and ``old.ended`` rows that stopped.
     Returns the number of rows written.
 
-    Compiled without reference counting, so it allocates nothing: a pair's points are
-    found in the row it would be written to (the next row of ``new``), the polygons' face
-    normals in the shapes' ``vnormal``, and ``old.ended`` marks the old rows a pair
-    matched until the end, where it becomes the rows that ended."""
+    Compiled with reference counting (it allocates). Every array is taken from the views
+    before the first branch: a view still in use after one keeps a counted reference to
+    each of its arrays for the call (four views)."""
     s_body = shapes.body
     s_vstart = shapes.vstart
     s_vcount = shapes.vcount
@@ -111,7 +103,6 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
     o_timp = old.timp
     o_flags = old.flags
     one_way = shapes.one_way
-    nrm = shapes.vnormal
     n = pa.shape[0]
     c_a = new.a
     c_b = new.b
@@ -135,23 +126,30 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
     c_timp[:n] = 0.0
     c_flags[:n] = 0
     began[:n] = False
-    ended[:n_old] = False  # (until the end: the old rows a pair matched)
-    # Whether any pair that can change (the rest keep last step's manifold) is two
-    # polygons, which need face normals.
+    pts = np.empty((2, 2))
+    seps = np.empty(2)
+    ids = np.empty(2, dtype=np.int64)
+    # Which pairs can change (the rest keep last step's manifold); whether any of those is
+    # two polygons, which need face normals.
+    active = np.empty(n, dtype=np.bool_)
     polys = False
     for i in range(n):
         a = pa[i]
         b = pb[i]
-        if s_vcount[a] >= 3 and s_vcount[b] >= 3 and _pair_active(
-                s_body[a], s_body[b], kind, b_flags, vel, angvel):
-            polys = True
-            break
+        ba = s_body[a]
+        bb = s_body[b]
+        act = (_active(kind[ba], b_flags[ba], vel[ba, 0], vel[ba, 1], angvel[ba])
+               or _active(kind[bb], b_flags[bb], vel[bb, 0], vel[bb, 1], angvel[bb]))
+        active[i] = act
+        polys |= act and s_vcount[a] >= 3 and s_vcount[b] >= 3
     # Polygon face normals per vertex row of vworld: once per shape per step, not once per
     # use in every pair the shape is part of.
+    nrm = np.empty((vworld.shape[0] if polys else 0, 2))
     if polys:
         vertex_normals(vworld, s_vstart, s_vcount, n_shapes, nrm)
     m = 0
     j = 0  # cursor into the old table
+    old_matched = np.zeros(n_old, dtype=np.bool_)
     for i in range(n):
         a = pa[i]
         b = pb[i]
@@ -161,7 +159,7 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
         has_old = j < n_old and o_a[j] == a and o_b[j] == b
         ba = s_body[a]
         bb = s_body[b]
-        if not _pair_active(ba, bb, kind, b_flags, vel, angvel):
+        if not active[i]:
             if has_old:
                 # Asleep: keep the manifold exactly as it was.
                 c_a[m] = a
@@ -179,15 +177,11 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
                     c_id[m, q] = o_id[j, q]
                     c_nimp[m, q] = o_nimp[j, q]
                     c_timp[m, q] = o_timp[j, q]
-                ended[j] = True  # matched
+                old_matched[j] = True
                 m += 1
             continue
         na = s_vcount[a]
         nb = s_vcount[b]
-        # The pair's points, separations and feature ids are found in row m itself.
-        pts = c_point[m]
-        seps = c_sep[m]
-        ids = c_id[m]
         count = -1
         nx = 0.0
         ny = 0.0
@@ -232,12 +226,11 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
         c_count[m] = count
         c_normal[m, 0] = nx
         c_normal[m, 1] = ny
-        for k in range(count, 2):  # (what the search left in an unused point's place)
-            c_point[m, k, 0] = 0.0
-            c_point[m, k, 1] = 0.0
-            c_sep[m, k] = 0.0
-            c_id[m, k] = 0
         for k in range(count):
+            c_point[m, k, 0] = pts[k, 0]
+            c_point[m, k, 1] = pts[k, 1]
+            c_sep[m, k] = seps[k]
+            c_id[m, k] = ids[k]
             c_nimp[m, k] = 0.0
             c_timp[m, k] = 0.0
             if has_old:
@@ -248,7 +241,7 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
                         c_timp[m, k] = o_timp[j, q]
         was_touching = has_old and (o_flags[j] & C_TOUCHING) != 0
         if has_old:
-            ended[j] = True  # matched
+            old_matched[j] = True
         c_flags[m] = C_PASSING if passing else (C_TOUCHING if touching else 0)
         began[m] = touching and not was_touching
         # A moving body touching a sleeping one wakes it (its island follows); so does one
@@ -261,15 +254,12 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
             if kind[bb] == DYNAMIC and not b_flags[bb] & B_AWAKE:
                 b_flags[bb] |= B_AWAKE
         m += 1
-    if m < n:  # row m held the last pair's search and is no row: back to zeros
-        for k in range(2):
-            c_point[m, k, 0] = 0.0
-            c_point[m, k, 1] = 0.0
-            c_sep[m, k] = 0.0
-            c_id[m, k] = 0
     # Ended: old touching rows that are gone or no longer touching.
+    ended[:n_old] = False
     for q in range(n_old):
-        ended[q] = (o_flags[q] & C_TOUCHING) != 0 and not ended[q]
+        if o_flags[q] & C_TOUCHING:
+            if not old_matched[q]:
+                ended[q] = True
     # Rows that matched but stopped touching end too.
     j = 0
     for i in range(m):

@@ -15,6 +15,8 @@ of the normal that pushes A away from B, which is ``-n_ab``.
 
 import math
 
+import numpy as np
+
 from .._jit import njit
 
 # Every division here is guarded (zero-length edges, empty spans and coincident points are
@@ -52,38 +54,50 @@ def _polygon_normal(verts, off, n, k):
     return ey / el, -ex / el
 
 
-@njit(error_model="numpy", _nrt=False)
+@njit(error_model="numpy", _nrt=True)
 def vertex_normals(verts, vstart, vcount, n_shapes, out):
     """Face normals of the polygons (n >= 3) among the first n_shapes shapes of a vertex pool,
     bit for bit as shape_axis gives them: ``out[r]`` is the normal of the face that
     starts at vertex row r. Rows of other shapes get meaningless values.
 
-    One loop over all rows rather than one per shape: the edge vectors are written into
-    ``out``, then turned into unit normals in place, (ey, -ex) / |e| ((0, 0) for a zero
-    edge: _polygon_normal's formula) with no branch, so LLVM vectorises the loop and a
-    normal (a square root and two divisions) takes a fraction of the time. No allocation:
-    the narrowphase calls it without reference counting.
+    One loop over all rows rather than one per shape: it has no branches, so LLVM vectorises
+    it, and a normal (a square root and two divisions) then takes a fraction of the time.
     """
     nv = 0
     for s in range(n_shapes):
         nv = max(nv, vstart[s] + vcount[s])
+    ex = np.empty(nv)
+    ey = np.empty(nv)
     for r in range(nv - 1):
-        out[r, 0] = verts[r + 1, 0] - verts[r, 0]
-        out[r, 1] = verts[r + 1, 1] - verts[r, 1]
+        ex[r] = verts[r + 1, 0] - verts[r, 0]
+        ey[r] = verts[r + 1, 1] - verts[r, 1]
     for s in range(n_shapes):
         if vcount[s] >= 3:
             # the closing edge, from the last vertex back to the first
             i = vstart[s] + vcount[s] - 1
             j = vstart[s]
-            out[i, 0] = verts[j, 0] - verts[i, 0]
-            out[i, 1] = verts[j, 1] - verts[i, 1]
+            ex[i] = verts[j, 0] - verts[i, 0]
+            ey[i] = verts[j, 1] - verts[i, 1]
+    nx = np.empty(nv)
+    ny = np.empty(nv)
+    _unit_normals(ex, ey, nx, ny)
     for r in range(nv):
-        x = out[r, 0]
-        y = out[r, 1]
+        out[r, 0] = nx[r]
+        out[r, 1] = ny[r]
+
+
+@njit(error_model="numpy", _nrt=False)
+def _unit_normals(ex, ey, nx, ny):
+    """Unit normals (ey, -ex) / |e| of the edge vectors e, (0, 0) for a zero edge:
+    _polygon_normal's formula, bit for bit, over flat arrays so that LLVM vectorises the loop
+    (a normal costs one square root and two divisions; packed, a fraction of the time)."""
+    for r in range(ex.shape[0]):
+        x = ex[r]
+        y = ey[r]
         el = math.sqrt(x * x + y * y)
         nz = el != 0.0
-        out[r, 0] = y / el if nz else 0.0
-        out[r, 1] = -x / el if nz else 0.0
+        nx[r] = y / el if nz else 0.0
+        ny[r] = -x / el if nz else 0.0
 
 
 @njit(_nrt=False)

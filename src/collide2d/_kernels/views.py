@@ -18,11 +18,11 @@ BODY_FIELDS = ("vel", "angvel", "pos", "angle", "local_com", "mass", "inertia", 
                "gravity_scale", "kind", "flags", "sleep_time", "generation", "order", "rot")
 BodyView = namedtuple("BodyView", BODY_FIELDS)
 
-#: Shape store fields plus the vertex pool (local and world frame, the face normals).
+#: Shape store fields plus the vertex pool (local and world frame).
 SHAPE_FIELDS = ("body", "owner", "vstart", "vcount", "radius", "density", "friction",
                 "elasticity", "category", "mask", "group", "flags", "generation", "aabb",
                 "one_way", "collision_type", "surface_speed", "fat", "order", "reach",
-                "vlocal", "vworld", "vnormal")
+                "vlocal", "vworld")
 ShapeView = namedtuple("ShapeView", SHAPE_FIELDS)
 
 #: One row per pair of shape rows in contact (a < b, sorted by pair): the persistent

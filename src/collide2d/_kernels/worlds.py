@@ -187,7 +187,6 @@ def _copy_world(bs, ss, js, i, tb, ts, tj):
     _copy_array(s.reach, ts.reach)
     _copy_array(s.vlocal, ts.vlocal)
     _copy_array(s.vworld, ts.vworld)
-    _copy_array(s.vnormal, ts.vnormal)
     j = borrow(js, i)
     _copy_array(j.kind, tj.kind)
     _copy_array(j.flags, tj.flags)
