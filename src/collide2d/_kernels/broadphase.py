@@ -547,7 +547,7 @@ def _mover_pairs(ps, n_shapes, dynamic_response, want, out, room):
     is short of the box's lower x. Its order also holds for exact boxes (shifting lower
     bounds by the margin keeps their order), and the fattened boxes' reach bounds the exact
     ones'."""
-    aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules = _unpack(ps)
+    aabb, s_flags = ps.aabb, ps.flags
     order, reach, n_movers = ps.order, ps.reach, ps.n_movers
     last = n_movers + ps.n_statics
     out_a, out_b, out_resp = out

@@ -167,13 +167,8 @@ def index_shapes(kind, s_body, s_flags, fat, order, reach, n_shapes, movers, sta
             else:
                 order[m] = r
                 m += 1
-    keep = not moved and m == movers and k == statics
-    for u in range(m, m + k):  # (distinct rows: the same live static shapes)
-        if not keep:
-            break
-        r = order[u]
-        keep = r < n_shapes and (s_flags[r] & S_ALIVE) != 0 and kind[s_body[r]] == STATIC
-    if keep:
+    if (not moved and m == movers and k == statics
+            and _lists_statics(order, m, k, kind, s_body, s_flags, n_shapes)):
         return m, k
     end = m
     for r in range(n_shapes):
@@ -186,6 +181,17 @@ def index_shapes(kind, s_body, s_flags, fat, order, reach, n_shapes, movers, sta
         hi = max(hi, fat[order[u], 2])
         reach[u] = hi
     return m, k
+
+
+@njit(inline="always")
+def _lists_statics(order, m, k, kind, s_body, s_flags, n_shapes):
+    """Whether ``order[m:m + k]`` are live static shapes: being distinct rows, when there
+    are k live static shapes, they are those."""
+    for u in range(m, m + k):
+        r = order[u]
+        if not (r < n_shapes and (s_flags[r] & S_ALIVE) != 0 and kind[s_body[r]] == STATIC):
+            return False
+    return True
 
 
 @njit(inline="always")
