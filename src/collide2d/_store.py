@@ -183,8 +183,13 @@ class ShapeStore(SlotStore):
         # up to each of those positions
         "order": ((), np.int64, 0),
         "reach": ((), np.float64, 0.0),
+        # the broadphase's box (proxies.py): fat enlarged, moved only when fat leaves it;
+        # NaN, which holds nothing, until the shape is first placed
+        "proxy": ((4,), np.float64, np.nan),
+        # the proxy moved since the broadphase last read it
+        "escaped": ((), np.bool_, False),
     }
-    TRANSIENT = frozenset(("fat", "order", "reach"))
+    TRANSIENT = frozenset(("fat", "order", "reach", "proxy", "escaped"))
     OPTIONAL = frozenset({"collision_type", "one_way", "surface_speed"})
     View = V.ShapeView
     _VIEW_EXTRA = ("vlocal", "vworld")
@@ -499,6 +504,10 @@ class StepBuffers:
             self.arrays["pair_a"] = _arena.zeros(cap, dtype=np.int64)
             self.arrays["pair_b"] = _arena.zeros(cap, dtype=np.int64)
             self.arrays["pair_resp"] = _arena.zeros(cap, dtype=np.int8)
+            self.arrays["proxy_a"] = _arena.zeros(cap, dtype=np.int64)
+            self.arrays["proxy_b"] = _arena.zeros(cap, dtype=np.int64)
+            self.arrays["proxy_resp"] = _arena.zeros(cap, dtype=np.int8)
+            self.state[0]["pairs_kept"] = 0  # the kept pairs are gone with the old arrays
             self.arrays["material"] = _arena.zeros((cap, 4))  # materials.MATERIAL_COLUMNS
             for name, (shape, dtype) in self.ROWS.items():
                 self.arrays[name] = _arena.zeros((cap,) + shape, dtype=dtype)

@@ -547,8 +547,10 @@ class World:
 
     def _pairs_changed(self) -> None:
         """A filter, material, pair rule or joint changed: the next step rebuilds the
-        tables even if nothing moves (see _kernels/settled.py)."""
+        tables even if nothing moves (see _kernels/settled.py), and finds every pair again
+        (_kernels/proxies.py)."""
         self._params[0]["settled"] = 0
+        self._params[0]["pairs_kept"] = 0
 
     def _poses_changed(self) -> None:
         self._shapes_dirty = True
@@ -703,8 +705,10 @@ class World:
         self._params[0]["shapes_fresh"] = 0 if value else 1
         if value:
             # A pose or the shapes changed: the tables must be rebuilt even if a query
-            # places the shapes again before the next step (_kernels/settled.py).
+            # places the shapes again before the next step (_kernels/settled.py), and the
+            # pairs found again (the shapes may be others: _kernels/proxies.py).
             self._params[0]["settled"] = 0
+            self._params[0]["pairs_kept"] = 0
 
     @property
     def _solved_gravity(self) -> np.ndarray:

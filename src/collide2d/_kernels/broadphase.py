@@ -91,6 +91,23 @@ def pair_rule(rules, type_a, type_b, body_a, body_b):
     return rule, ignored
 
 
+@njit(inline="always")
+def may_meet(row_a, row_b):
+    """Rules 1 to 3 of :func:`shape_response` without the bodies kept apart (which take a
+    lookup in the pair rules): False when they ignore the pair, whatever its rules."""
+    body_a, kind_a, flags_a, category_a, mask_a, group_a = row_a
+    body_b, kind_b, flags_b, category_b, mask_b, group_b = row_b
+    if body_a == body_b:
+        return False
+    if kind_a != DYNAMIC and kind_b != DYNAMIC:
+        # Static and kinematic geometry never collide; a sensor among them still reports a
+        # kinematic mover.
+        if not ((flags_a | flags_b) & S_SENSOR) or (kind_a != KINEMATIC
+                                                    and kind_b != KINEMATIC):
+            return False
+    return filters_allow(category_a, mask_a, group_a, category_b, mask_b, group_b)
+
+
 @njit(_nrt=False)
 def shape_response(row_a, row_b, dynamic_response, rule, ignored):
     """What a pair of shapes does, IGNORE, SOLID or SENSOR, from their rows' values (each
@@ -114,19 +131,11 @@ def shape_response(row_a, row_b, dynamic_response, rule, ignored):
        always collides (solid);
     7. solid.
     """
-    body_a, kind_a, flags_a, category_a, mask_a, group_a = row_a
-    body_b, kind_b, flags_b, category_b, mask_b, group_b = row_b
-    if body_a == body_b or ignored:
+    if ignored or not may_meet(row_a, row_b):
         return IGNORE
-    sensor = (flags_a | flags_b) & S_SENSOR
-    if kind_a != DYNAMIC and kind_b != DYNAMIC:
-        # Static and kinematic geometry never collide; a sensor among them still reports a
-        # kinematic mover.
-        if not sensor or (kind_a != KINEMATIC and kind_b != KINEMATIC):
-            return IGNORE
-    if not filters_allow(category_a, mask_a, group_a, category_b, mask_b, group_b):
-        return IGNORE
-    if sensor:
+    _, kind_a, flags_a, _, _, group_a = row_a
+    _, kind_b, flags_b, _, _, group_b = row_b
+    if (flags_a | flags_b) & S_SENSOR:
         return SENSOR
     if rule >= 0:
         return rule
@@ -286,13 +295,17 @@ def _in_sweep(flags, want):
 @njit(inline="always")
 def rows_response(a, b, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules,
                   dynamic_response):
-    """:func:`shape_response` of shape rows a and b, with their pair rule."""
+    """:func:`shape_response` of shape rows a and b, with their pair rule, looked up only
+    for a pair the cheaper rules let meet (a joint grid's or a ragdoll pile's neighbours,
+    kept apart by a group, would otherwise each search the joints' keys)."""
     ba = s_body[a]
     bb = s_body[b]
+    row_a = (ba, kind[ba], s_flags[a], s_category[a], s_mask[a], s_group[a])
+    row_b = (bb, kind[bb], s_flags[b], s_category[b], s_mask[b], s_group[b])
+    if not may_meet(row_a, row_b):
+        return IGNORE
     rule, ignored = pair_rule(rules, s_type[a], s_type[b], ba, bb)
-    return shape_response((ba, kind[ba], s_flags[a], s_category[a], s_mask[a], s_group[a]),
-                          (bb, kind[bb], s_flags[b], s_category[b], s_mask[b], s_group[b]),
-                          dynamic_response, rule, ignored)
+    return shape_response(row_a, row_b, dynamic_response, rule, ignored)
 
 
 @njit(inline="always")

@@ -1,6 +1,7 @@
 """Shapes in world space: each live shape's local vertices moved to its body's pose, its
-exact bounding box (``aabb``: queries) and the box fattened by a margin (``fat``: the
-step's broadphase and sweeps).
+exact bounding box (``aabb``: queries), the box fattened by a margin (``fat``: the
+step's contacts and sweeps) and the proxy holding it (``proxy``: the broadphase, which
+keeps its pairs while no proxy moves; proxies.py).
 
 When nothing moved the shapes since the last step, a step touches the shapes that can move
 only (the shape index's movers, ``index_shapes``): their boxes fattened before the
@@ -12,6 +13,13 @@ import math
 
 from .._jit import njit
 from .constants import S_ALIVE, STATIC
+
+# How far (m) a shape's proxy, the box the broadphase pairs, reaches past its fattened box:
+# a shape moving less than this since its proxy was set keeps it, and keeps its pairs. At
+# most PROXY_SHARE of the box's shorter side: a pile of beads would otherwise pair each
+# with hundreds of its neighbours.
+PROXY_MARGIN = 0.1
+PROXY_SHARE = 0.25
 
 
 @njit(_nrt=False)
@@ -79,12 +87,16 @@ def place_shapes(pos, rot, kind, s, params, i):
     n_shapes = prm["n_shapes"]
     margin = prm["margin"]
     aabb, fat, s_body, s_flags = s.aabb, s.fat, s.body, s.flags
+    proxy, escaped = s.proxy, s.escaped
     moved = False  # a static shape's fattened box changed: the index sorts again
+    n_escaped = 0
     for r in range(n_shapes):
         if s_flags[r] & S_ALIVE:
             _place_shape(r, pos, rot, s)
             changed = _fatten(r, aabb, fat, margin)
             moved |= changed and kind[s_body[r]] == STATIC
+            n_escaped += enclose(r, fat, proxy, escaped)
+    prm["n_escaped"] += n_escaped
     prm["n_movers"], prm["n_statics"] = index_shapes(
         kind, s_body, s_flags, fat, s.order, s.reach, n_shapes, prm["n_movers"],
         prm["n_statics"], moved)
@@ -124,11 +136,35 @@ def _fatten(r, aabb, fat, margin):
 @njit(_nrt=False)
 def fatten_movers(s, n_movers, margin):
     """The fattened boxes of the shapes that can move (the index's first ``n_movers``
-    rows), from their exact boxes: a step whose shapes are where the last step left them
-    moves no vertex, and leaves the static shapes' boxes as they are."""
-    order, aabb, fat = s.order, s.aabb, s.fat
+    rows), from their exact boxes, and their proxies moved where needed: a step whose
+    shapes are where the last step left them moves no vertex, and leaves the static
+    shapes' boxes as they are. Returns how many proxies moved."""
+    order, aabb, fat, proxy, escaped = s.order, s.aabb, s.fat, s.proxy, s.escaped
+    n_escaped = 0
     for u in range(n_movers):
-        _fatten(order[u], aabb, fat, margin)
+        r = order[u]
+        _fatten(r, aabb, fat, margin)
+        n_escaped += enclose(r, fat, proxy, escaped)
+    return n_escaped
+
+
+@njit(inline="always")
+def enclose(r, fat, proxy, escaped):
+    """Shape ``r``'s proxy: kept while it holds the fattened box, else that box enlarged
+    (PROXY_MARGIN, PROXY_SHARE) and the shape marked ``escaped``. Returns 1 if it moved (a
+    first move since the broadphase read it), else 0."""
+    if (fat[r, 0] >= proxy[r, 0] and fat[r, 1] >= proxy[r, 1] and fat[r, 2] <= proxy[r, 2]
+            and fat[r, 3] <= proxy[r, 3]):
+        return 0  # (a NaN proxy holds nothing)
+    m = min(PROXY_MARGIN, PROXY_SHARE * min(fat[r, 2] - fat[r, 0], fat[r, 3] - fat[r, 1]))
+    proxy[r, 0] = fat[r, 0] - m
+    proxy[r, 1] = fat[r, 1] - m
+    proxy[r, 2] = fat[r, 2] + m
+    proxy[r, 3] = fat[r, 3] + m
+    if escaped[r]:
+        return 0
+    escaped[r] = True
+    return 1
 
 
 @njit(_nrt=False)

@@ -67,7 +67,7 @@ import numpy as np
 
 from .._jit import njit
 from .arcade import arcade_response
-from .broadphase import has_sensors, pair_shapes, pairs_into, small_pairs
+from .broadphase import has_sensors, pair_shapes, small_pairs
 from .ccd import continuous_step, sweep_may_hit
 from .constants import SENSOR, SOLID
 from .integrate import (
@@ -93,6 +93,7 @@ from .lists import borrow, filled
 from .materials import contact_materials
 from .narrowphase import collide_pairs, find_sensor_pairs
 from .poses import body_rotations, fatten_movers, finish_shapes, place_shapes
+from .proxies import proxy_pairs
 from .settled import all_settled, keep_tables
 from .solver import (
     EXTRA_PASSES,
@@ -132,7 +133,7 @@ def place(w, p, t):
     b = w.bodies
     s = w.shapes
     if prm["shapes_fresh"] != 0:
-        fatten_movers(s, prm["n_movers"], prm["margin"])
+        prm["n_escaped"] += fatten_movers(s, prm["n_movers"], prm["margin"])
     else:
         body_rotations(b.angle, prm["n_bodies"], b.rot)
         place_shapes(b.pos, b.rot, b.kind, s, p, 0)
@@ -147,11 +148,18 @@ def pairs(w, p, t):
     pair_a, pair_b, pair_resp = t.pair_a, t.pair_b, t.pair_resp
     # Every pair may become a contact row and a constraint row.
     room = min(pair_a.shape[0], t.contacts.a.shape[0], t.rows.shape[0])
-    ps = pair_shapes(s, s.fat, w.bodies.kind, w.rules, prm["n_movers"], prm["n_statics"])
+    kind = w.bodies.kind
+    ps = pair_shapes(s, s.fat, kind, w.rules, prm["n_movers"], prm["n_statics"])
     out = (pair_a, pair_b, pair_resp)
     k = small_pairs(ps, prm["n_shapes"], prm["dynamic_response"], SOLID, out, room)
-    if k < 0:
-        k = pairs_into(ps, prm["n_shapes"], prm["dynamic_response"], SOLID, out, room)
+    if k >= 0:
+        prm["pairs_kept"] = 0  # (the proxy pairs are not kept up to date here)
+    else:
+        # The grid's worlds keep their pairs from step to step (proxies.py).
+        k = proxy_pairs(ps, pair_shapes(s, s.proxy, kind, w.rules, prm["n_movers"],
+                                        prm["n_statics"]),
+                        s.escaped, prm["n_shapes"], prm["dynamic_response"],
+                        (t.proxy_a, t.proxy_b, t.proxy_resp), out, room, prm, st)
     if k > room:
         st["need"] = k
         return 1

@@ -22,7 +22,7 @@ BodyView = namedtuple("BodyView", BODY_FIELDS)
 SHAPE_FIELDS = ("body", "owner", "vstart", "vcount", "radius", "density", "friction",
                 "elasticity", "category", "mask", "group", "flags", "generation", "aabb",
                 "one_way", "collision_type", "surface_speed", "fat", "order", "reach",
-                "vlocal", "vworld")
+                "proxy", "escaped", "vlocal", "vworld")
 ShapeView = namedtuple("ShapeView", SHAPE_FIELDS)
 
 #: One row per pair of shape rows in contact (a < b, sorted by pair): the persistent
@@ -80,6 +80,9 @@ STEP_FIELDS = (
     # restitution, surface speed, enabled 1 / 0), open to a pre-solve callback. One wide
     # array: every array in a view costs its unboxing on each compiled call.
     "pair_a", "pair_b", "pair_resp", "material",
+    # the pairs whose proxies overlap (proxies.py), kept from step to step: the candidate
+    # pairs above are those of them whose fattened boxes overlap
+    "proxy_a", "proxy_b", "proxy_resp",
     # per body: centre of mass now and at the step's start, start angle, position and
     # rotation deltas, effective inverse masses (zero: immovable this step), restitution's
     # free velocities, and flags; room a stage may overwrite (an int and a float a body: the
@@ -132,6 +135,11 @@ PARAMS_DTYPE = np.dtype([
     # (settled.py); the surface clears it on a change of poses, shapes, filters, materials,
     # sensor flags, pair rules or joints
     ("settled", np.int64),
+    # 1: the step buffers' proxy pairs are those of the shapes' proxies, with their
+    # responses (proxies.py); the surface clears it where it clears ``settled``
+    ("pairs_kept", np.int64),
+    # proxies moved since the broadphase last read them (the shapes' ``escaped`` flags)
+    ("n_escaped", np.int64),
 ])
 
 #: Scalars a step passes from stage to stage, and its results.
@@ -142,6 +150,9 @@ STEP_DTYPE = np.dtype([
     ("need", np.int64),  # rows a table must hold for a stage to run (0: enough)
     ("h", np.float64), ("contact_hertz", np.float64),
     ("n_joints_on", np.int64), ("n_broken", np.int64),  # joints solved; broken
+    # the buffers' proxy pairs: whether they are kept (0 once their arrays are replaced),
+    # and how many
+    ("pairs_kept", np.int64), ("n_kept", np.int64),
 ])
 
 # ---------------------------------------------------------------------------- particles

@@ -185,6 +185,8 @@ def _copy_world(bs, ss, js, i, tb, ts, tj):
     _copy_array(s.fat, ts.fat)
     _copy_array(s.order, ts.order)
     _copy_array(s.reach, ts.reach)
+    _copy_array(s.proxy, ts.proxy)
+    _copy_array(s.escaped, ts.escaped)
     _copy_array(s.vlocal, ts.vlocal)
     _copy_array(s.vworld, ts.vworld)
     j = borrow(js, i)

@@ -1,0 +1,180 @@
+"""The broadphase's proxies and the pairs it keeps from step to step (after Box2D's
+enlarged boxes).
+
+Each shape has a proxy (``ShapeView.proxy``): its fattened box enlarged by
+``poses.PROXY_MARGIN``, set again only when the fattened box leaves it (``poses.enclose``,
+which marks the shape ``escaped``). The step buffers keep the pairs whose proxies overlap,
+with their responses (``proxy_a``, ``proxy_b``, ``proxy_resp``: sorted, shape rows a < b).
+A step then finds them again only for the shapes whose proxies moved: a pile at rest finds
+none, rain a few (while many move, it pairs the fattened boxes afresh as it did without
+proxies). The step's candidate pairs are the kept pairs whose fattened boxes
+overlap: every proxy holds its fattened box, so these are exactly the pairs a grid over the
+fattened boxes finds, in the same order, and the contacts are the same bits.
+
+The kept pairs are valid while nothing that decides a response changes (shapes added or
+removed, filters, pair rules, joints, body kinds): the surface then clears the settings
+row's ``pairs_kept``, and replacing the buffers clears the step record's.
+"""
+
+from .._jit import njit
+from .broadphase import _in_sweep, boxes_apart, pairs_into, rows_response
+from .constants import SOLID
+
+# At most this many moved proxies are paired again one by one (each against every shape);
+# past it, the grid finds every pair.
+KEPT_ESCAPES = 32
+# At most this many new pairs are merged into the kept ones (sorted by insertion).
+KEPT_NEW = 256
+# Past this many moved proxies the grid pairs the fattened boxes and keeps nothing: the
+# next steps will likely move as many, and the proxies overlap more.
+GRID_ESCAPES = KEPT_ESCAPES
+
+
+@njit(_nrt=False)
+def proxy_pairs(ps_fat, ps, escaped, n_shapes, dynamic_response, kept, candidates, room,
+                prm, st):
+    """The step's candidate solid pairs into ``candidates`` = (a, b, response). Returns
+    how many, or how many pairs did not fit the ``room`` (nothing usable written: the
+    caller grows the buffers). ``ps_fat`` and ``ps`` are ``PairShapes`` of the fattened
+    boxes and of the proxies, ``prm`` the settings row, ``st`` the step record.
+
+    The kept proxy pairs (``kept``: the buffers' proxy arrays) brought up to date, or
+    found again by the grid over the proxies while few proxies move; then those whose
+    fattened boxes overlap. While many move (a pile falling), the grid over the
+    fattened boxes finds the candidates directly, as fewer boxes overlap there, and no
+    pairs are kept."""
+    n_escaped = prm["n_escaped"]
+    n = -1
+    if prm["pairs_kept"] != 0 and st["pairs_kept"] != 0:
+        n = update_kept(ps, escaped, n_shapes, dynamic_response, kept, st["n_kept"],
+                        n_escaped, room)
+    if n < 0:
+        prm["pairs_kept"] = 0
+        st["pairs_kept"] = 0
+        for r in range(n_shapes):
+            escaped[r] = False
+        prm["n_escaped"] = 0
+        if n_escaped > GRID_ESCAPES:
+            return pairs_into(ps_fat, n_shapes, dynamic_response, SOLID, candidates, room)
+        n = pairs_into(ps, n_shapes, dynamic_response, SOLID, kept, room)
+        if n > room:
+            return n
+    prm["n_escaped"] = 0
+    prm["pairs_kept"] = 1
+    st["pairs_kept"] = 1
+    st["n_kept"] = n
+    return within_fat(kept, n, ps_fat.aabb, candidates)
+
+
+@njit(_nrt=False)
+def update_kept(ps, escaped, n_shapes, dynamic_response, kept, n_kept, n_escaped, room):
+    """The kept proxy pairs (the first ``n_kept`` of ``kept``) with the escaped shapes'
+    pairs found again, in place, sorted; their number, or -1 where the grid is cheaper or
+    they would not fit (then ``kept`` is left unusable)."""
+    if n_escaped == 0:
+        return n_kept
+    if n_escaped > KEPT_ESCAPES:
+        return -1
+    ka, kb, kr = kept
+    aabb, s_flags = ps.aabb, ps.flags
+    # The pairs of shapes that stayed, in order, to the front.
+    m = 0
+    for u in range(n_kept):
+        a = ka[u]
+        b = kb[u]
+        if escaped[a] or escaped[b]:
+            continue
+        ka[m] = a
+        kb[m] = b
+        kr[m] = kr[u]
+        m += 1
+    # The escaped shapes' pairs, at the back (from room down): a pair of two escaped
+    # shapes is found from the lower row.
+    top = room
+    for e in range(n_shapes):
+        if not escaped[e]:
+            continue
+        if not _in_sweep(s_flags[e], SOLID):
+            continue
+        for j in range(n_shapes):
+            if j == e or (j < e and escaped[j]) or not _in_sweep(s_flags[j], SOLID):
+                continue
+            if boxes_apart(aabb, e, j):
+                continue
+            a = min(e, j)
+            b = max(e, j)
+            resp = rows_response(a, b, ps.body, s_flags, ps.category, ps.mask, ps.group,
+                                 ps.collision_type, ps.kind, ps.rules, dynamic_response)
+            if resp != SOLID:
+                continue
+            # Room for the merged list below the new pairs, and a bound on the sort.
+            if room - top == KEPT_NEW or m + 2 * (room - top + 1) > room:
+                return -1
+            top -= 1
+            ka[top] = a
+            kb[top] = b
+            kr[top] = resp
+    for r in range(n_shapes):
+        escaped[r] = False
+    _sort_range(ka, kb, kr, top, room, n_shapes)
+    return _merge_back(ka, kb, kr, m, top, room, n_shapes)
+
+
+@njit(inline="always")
+def _sort_range(ka, kb, kr, lo, hi, n_shapes):
+    """Pairs ``lo:hi`` sorted by (a, b), by insertion (at most KEPT_NEW)."""
+    for u in range(lo + 1, hi):
+        a = ka[u]
+        b = kb[u]
+        r = kr[u]
+        key = a * n_shapes + b
+        v = u
+        while v > lo and ka[v - 1] * n_shapes + kb[v - 1] > key:
+            ka[v] = ka[v - 1]
+            kb[v] = kb[v - 1]
+            kr[v] = kr[v - 1]
+            v -= 1
+        ka[v] = a
+        kb[v] = b
+        kr[v] = r
+
+
+@njit(inline="always")
+def _merge_back(ka, kb, kr, m, top, room, n_shapes):
+    """The sorted pairs ``0:m`` and ``top:room`` merged into ``0:m + room - top``, from the
+    back (the caller left room enough that no unread pair is overwritten); their number.
+    Keys are distinct: a new pair has an escaped shape, a kept one none."""
+    n = m + room - top
+    i = m - 1
+    j = room - 1
+    for o in range(n - 1, -1, -1):
+        if j < top or (i >= 0 and ka[i] * n_shapes + kb[i] > ka[j] * n_shapes + kb[j]):
+            ka[o] = ka[i]
+            kb[o] = kb[i]
+            kr[o] = kr[i]
+            i -= 1
+        else:
+            ka[o] = ka[j]
+            kb[o] = kb[j]
+            kr[o] = kr[j]
+            j -= 1
+    return n
+
+
+@njit(_nrt=False)
+def within_fat(kept, n, fat, candidates):
+    """The first ``n`` pairs of ``kept`` whose fattened boxes overlap, in order, into
+    ``candidates`` (room for n); how many."""
+    ka, kb, kr = kept
+    ca, cb, cr = candidates
+    m = 0
+    for u in range(n):
+        a = ka[u]
+        b = kb[u]
+        if boxes_apart(fat, a, b):
+            continue
+        ca[m] = a
+        cb[m] = b
+        cr[m] = kr[u]
+        m += 1
+    return m

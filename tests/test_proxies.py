@@ -1,0 +1,234 @@
+"""The broadphase's kept pairs (``_kernels/proxies.py``) against the brute-force pairs of
+``test_broadphase_pairs``: the kept proxy pairs brought up to date after some proxies
+moved, the candidates filtered from them, and a world whose steps keep their pairs
+against its twin that finds every pair afresh each step (the same bits)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from kernel_calls import compiled
+from test_broadphase_pairs import LAYOUTS, SOLID, brute_pairs, random_scene
+
+import collide2d as c2d
+from collide2d._kernels import poses, proxies
+from collide2d._kernels.views import PairShapes
+from collide2d._store import S_ALIVE
+
+update_kept = compiled(proxies.update_kept)
+within_fat = compiled(proxies.within_fat)
+
+nojit = pytest.mark.nojit
+
+
+def kept_arrays(pairs, cap):
+    """The buffers' proxy arrays holding ``pairs`` (a, b, resp), capacity ``cap``, junk
+    past them."""
+    out = (np.full(cap, -5, np.int64), np.full(cap, -5, np.int64), np.full(cap, -5, np.int8))
+    for o, p in zip(out, pairs, strict=True):
+        o[:len(p)] = p
+    return out
+
+
+def move(scene, rows, rng):
+    """Shift the boxes of ``rows`` by up to 3 m, sizes kept."""
+    shift = rng.uniform(-3.0, 3.0, (len(rows), 2))
+    scene.aabb[rows] += np.hstack([shift, shift])
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("moved", [0, 1, 5, proxies.KEPT_ESCAPES])
+def test_kept_pairs_follow_the_moved_proxies(layout, moved):
+    rng = np.random.default_rng(hash((layout, moved)) % 2**32)
+    for dynamic_response in (0, 1, 2):
+        scene = random_scene(rng, 150, layout, seed=int(rng.integers(6)))
+        before = brute_pairs(*scene.args(dynamic_response, SOLID))
+        cap = 4 * len(before[0]) + 8 * proxies.KEPT_NEW
+        kept = kept_arrays(before, cap)
+        live = np.flatnonzero(scene.s_flags[:scene.n_shapes] & S_ALIVE)
+        rows = rng.choice(live, min(moved, len(live)), replace=False)
+        move(scene, rows, rng)
+        escaped = np.zeros(len(scene.aabb), np.bool_)
+        escaped[rows] = True
+        was = escaped.copy()
+        ps, n, dr, _ = scene.args(dynamic_response, SOLID)
+        k = update_kept(ps, escaped, n, dr, kept, len(before[0]), len(rows), cap)
+        expect = brute_pairs(*scene.args(dynamic_response, SOLID))
+        new = np.count_nonzero(was[expect[0]] | was[expect[1]])
+        if new > proxies.KEPT_NEW:  # past the sort's bound: the grid's work
+            assert k == -1
+            continue
+        assert k == len(expect[0])
+        for got, e in zip(kept, expect, strict=True):
+            np.testing.assert_array_equal(got[:k], e)
+        assert not escaped.any()  # read: cleared
+
+
+def test_too_many_moved_proxies_leave_it_to_the_grid():
+    rng = np.random.default_rng(3)
+    scene = random_scene(rng, 200, "mixed", seed=1)
+    before = brute_pairs(*scene.args(SOLID, SOLID))
+    kept = kept_arrays(before, 4 * len(before[0]) + 64)
+    escaped = np.zeros(len(scene.aabb), np.bool_)
+    escaped[:proxies.KEPT_ESCAPES + 1] = True
+    ps, n, dr, _ = scene.args(SOLID, SOLID)
+    assert update_kept(ps, escaped, n, dr, kept, len(before[0]),
+                       proxies.KEPT_ESCAPES + 1, len(kept[0])) == -1
+
+
+def test_new_pairs_that_do_not_fit_leave_it_to_the_grid():
+    # A box moved into a dense cluster makes more new pairs than the room left.
+    rng = np.random.default_rng(4)
+    scene = random_scene(rng, 120, "dense", seed=1)
+    before = brute_pairs(*scene.args(SOLID, SOLID))
+    room = len(before[0]) + 3
+    kept = kept_arrays(before, room)
+    escaped = np.zeros(len(scene.aabb), np.bool_)
+    busiest = np.argmax(np.bincount(np.concatenate(before[:2])))
+    escaped[busiest] = True  # its pairs found again: as many as the room left, and more
+    ps, n, dr, _ = scene.args(SOLID, SOLID)
+    assert update_kept(ps, escaped, n, dr, kept, len(before[0]), 1, room) == -1
+    # With room for them, the same pairs again.
+    kept = kept_arrays(before, 2 * room)
+    escaped[busiest] = True
+    assert update_kept(ps, escaped, n, dr, kept, len(before[0]), 1, 2 * room) == len(
+        before[0])
+    for got, e in zip(kept, before, strict=True):
+        np.testing.assert_array_equal(got[:len(e)], e)
+
+
+@nojit
+def test_no_moved_proxy_keeps_the_pairs_as_they_are():
+    rng = np.random.default_rng(5)
+    scene = random_scene(rng, 40, "stack", seed=2)
+    before = brute_pairs(*scene.args(SOLID, SOLID))
+    kept = kept_arrays(before, len(before[0]) + 4)
+    escaped = np.zeros(len(scene.aabb), np.bool_)
+    ps, n, dr, _ = scene.args(SOLID, SOLID)
+    assert update_kept(ps, escaped, n, dr, kept, len(before[0]), 0, len(kept[0])) == len(
+        before[0])
+    for got, e in zip(kept, before, strict=True):
+        np.testing.assert_array_equal(got[:len(e)], e)
+
+
+@pytest.mark.parametrize("layout", ["mixed", "dense", "stack"])
+def test_candidates_are_the_kept_pairs_whose_fattened_boxes_overlap(layout):
+    rng = np.random.default_rng(6)
+    scene = random_scene(rng, 150, layout, seed=4)
+    proxy = scene.aabb.copy()
+    # Fattened boxes inside the proxies by up to poses.PROXY_MARGIN a side.
+    shrink = rng.uniform(0.0, poses.PROXY_MARGIN, proxy.shape)
+    fat = proxy + shrink * np.array([1, 1, -1, -1])
+    fat[:, 2] = np.maximum(fat[:, 2], fat[:, 0])
+    fat[:, 3] = np.maximum(fat[:, 3], fat[:, 1])
+    kept = brute_pairs(*scene.args(SOLID, SOLID))
+    scene.aabb = fat
+    expect = brute_pairs(*scene.args(SOLID, SOLID))
+    n = len(kept[0])
+    out = (np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int8))
+    m = within_fat(kept_arrays(kept, n), n, fat, out)
+    assert m == len(expect[0])
+    if layout != "dense":  # (where boxes overlap by metres, every kept pair is one)
+        assert m < n
+    for got, e in zip(out, expect, strict=True):
+        np.testing.assert_array_equal(got[:m], e)
+
+
+# ------------------------------------------------------------------------------ worlds
+def rain_world(seed):
+    """Mixed shapes falling into a bin: a grid world (past SMALL_WORLD movers; more
+    falling than GRID_ESCAPES at first), with sensors, groups and a kinematic paddle."""
+    w = c2d.World(gravity=(0.0, -10.0))
+    ground = w.add_body(kind="static")
+    ground.add_box(30.0, 1.0, offset=(0.0, -0.5))
+    ground.add_box(1.0, 20.0, offset=(-15.0, 10.0))
+    ground.add_box(1.0, 20.0, offset=(15.0, 10.0))
+    paddle = w.add_body(kind="kinematic", position=(0.0, 6.0), angular_velocity=0.5)
+    paddle.add_box(5.0, 0.3)
+    rng = np.random.default_rng(seed)
+    for i in range(200):
+        b = w.add_body(position=(rng.uniform(-12, 12), rng.uniform(1.0, 30.0)),
+                       angle=rng.uniform(0, 3))
+        if i % 4:
+            shape = b.add_box(rng.uniform(0.3, 1.2), rng.uniform(0.3, 1.2))
+        else:
+            shape = b.add_circle(rng.uniform(0.2, 0.6))
+        if i % 16 == 0:
+            b.add_circle(0.8, sensor=True)
+        if i % 9 == 0:
+            shape.group = -1
+    return w
+
+
+def change(w, k, rng):
+    """What a game does between steps: teleports, filters, bodies added and removed, a
+    body made static, a pair rule."""
+    bodies = w.bodies
+    if k == 100:
+        bodies[1].angular_velocity = 0.0  # the paddle stops: the pile settles
+    if k % 10 == 3:
+        bodies[int(rng.integers(2, len(bodies)))].position = (rng.uniform(-10, 10), 15.0)
+    if k % 15 == 7:
+        shape = bodies[int(rng.integers(2, len(bodies)))].shapes[0]
+        shape.group = -1 if shape.group == 0 else 0
+    if k % 20 == 11:
+        w.add_body(position=(rng.uniform(-10, 10), 25.0)).add_box(0.8, 0.8)
+    if k % 25 == 13:
+        w.remove(bodies[int(rng.integers(2, len(bodies)))])
+    if k == 60:
+        bodies[5].kind = "static"
+    if k == 80:
+        for body in bodies[10:20]:
+            body.shapes[0].collision_type = 5
+    if k == 90:
+        w.set_pair_response(5, 5, "ignore")  # those ten pass through each other
+
+
+def pairs_of(w):
+    """(candidates, kept proxy pairs, proxies kept) after a step."""
+    t = w._step_buffers
+    st = t.state[0]
+    n, m = int(st["n_pairs"]), int(st["n_kept"])
+    a = t.arrays
+    return ((a["pair_a"][:n].copy(), a["pair_b"][:n].copy(), a["pair_resp"][:n].copy()),
+            (a["proxy_a"][:m].copy(), a["proxy_b"][:m].copy(), a["proxy_resp"][:m].copy()),
+            bool(w._params[0]["pairs_kept"]))
+
+
+def brute(w, boxes):
+    """The oracle's solid pairs of world w's shapes at ``boxes``."""
+    s, b = w._shapes, w._bodies
+    ps = PairShapes(boxes, s.body, s.flags, s.category, s.mask, s.group, s.collision_type,
+                    b.kind, w._rules.step_view(w._joints.store.keys), s.order, s.reach, -1, -1)
+    return brute_pairs(ps, s.count, int(w._params[0]["dynamic_response"]), SOLID)
+
+
+def test_a_world_keeps_its_pairs_as_a_twin_that_finds_them_afresh():
+    a, b = rain_world(7), rain_world(7)
+    ra, rb = np.random.default_rng(1), np.random.default_rng(1)
+    kept_steps = 0
+    few_moved = 0  # steps that brought the kept pairs up to date (some proxies moved)
+    for k in range(300):
+        change(a, k, ra)
+        change(b, k, rb)
+        was_kept = bool(a._params[0]["pairs_kept"])
+        proxy = a._shapes.proxy.copy()
+        a.step(1 / 60)
+        if proxy.shape == a._shapes.proxy.shape:
+            now = a._shapes.proxy
+            moved = np.count_nonzero(((proxy != now) & ~(np.isnan(proxy) & np.isnan(now)))
+                                     .any(axis=1))
+            few_moved += was_kept and 0 < moved <= proxies.KEPT_ESCAPES
+        b._params[0]["pairs_kept"] = 0
+        b.step(1 / 60)
+        candidates, kept, is_kept = pairs_of(a)
+        for got, e in zip(candidates, brute(a, a._shapes.fat), strict=True):
+            np.testing.assert_array_equal(got, e)
+        if is_kept:
+            kept_steps += 1
+            for got, e in zip(kept, brute(a, a._shapes.proxy), strict=True):
+                np.testing.assert_array_equal(got, e)
+        np.testing.assert_array_equal(np.asarray(a.positions()), np.asarray(b.positions()))
+        np.testing.assert_array_equal(np.asarray(a.angles()), np.asarray(b.angles()))
+    assert 50 < kept_steps < 300  # (while many fall, the grid pairs the fattened boxes)
+    assert few_moved >= 30
