@@ -457,3 +457,26 @@ def test_a_world_read_after_any_number_of_steps_has_the_lone_worlds_events():
             batch.apply_impulses(ids, imps[t])
             batch.step(DT)
         assert batch.world(0).snapshot() == lone.snapshot(), n
+
+
+def test_a_world_read_after_unread_steps_has_the_lone_worlds_sensor_events():
+    """The same for sensor overlaps: a ball falls through a sensor strip, beginning and
+    ending overlaps with it; the last step's ended sensor rows match the lone world's."""
+    world = c2d.World()
+    gate = world.add_body(kind="static")
+    gate.add_box(4, 0.5, offset=(0, 2), sensor=True)
+    world.add_body(kind="static").add_box(20, 1, offset=(0, -3))
+    for k in range(3):
+        ball = world.add_body(position=(-1 + k, 3.5 + 0.7 * k))
+        ball.add_circle(0.2)
+    data = world.snapshot()
+    lone = c2d.World.restore(data)
+    ended = []
+    lone.on_sensor_end(ended.append)
+    for n in range(1, 61):
+        lone.step(DT)
+        batch = c2d.WorldBatch(c2d.World.restore(data), 1)
+        for _ in range(n):
+            batch.step(DT)
+        assert batch.world(0).snapshot() == lone.snapshot(), n
+    assert len(ended) == 3  # every ball left the strip, at steps 38 to 60

@@ -232,3 +232,24 @@ def test_a_world_keeps_its_pairs_as_a_twin_that_finds_them_afresh():
         np.testing.assert_array_equal(np.asarray(a.angles()), np.asarray(b.angles()))
     assert 50 < kept_steps < 300  # (while many fall, the grid pairs the fattened boxes)
     assert few_moved >= 30
+
+
+def test_a_batch_of_grid_worlds_steps_as_lone_worlds_through_a_reset():
+    # The batch copies a reset world's arrays in place (proxies included) and its settings
+    # row (pairs no longer kept): world i still ends as a lone world, bit for bit.
+    world = rain_world(3)
+    world.bodies[1].angular_velocity = 0.0  # the paddle still: the pile settles
+    data = world.snapshot()
+    batch = c2d.WorldBatch(world, 2)
+    lone = [c2d.World.restore(data) for _ in range(2)]
+    for k in range(240):
+        if k == 200:  # settled enough that world 1 keeps its pairs until the reset
+            assert batch.world(1)._params[0]["pairs_kept"] == 1
+            batch.reset(1)
+            lone[1] = c2d.World.restore(data)
+        batch.step(1 / 60)
+        for w in lone:
+            w.step(1 / 60)
+    for i in range(2):
+        assert batch.world(i).snapshot() == lone[i].snapshot()
+    assert batch.world(0).snapshot() != batch.world(1).snapshot()

@@ -165,6 +165,7 @@ class WorldBatch:
         self._parity = np.zeros(count, np.int64)
         self._status = np.zeros(count, np.int64)
         self._prev = np.zeros(count, np.int64)
+        self._prev_sensors = np.zeros(count, np.int64)
         self._broken = np.zeros(count, np.int64)
         self.times = np.zeros(count)
         self._lists = None
@@ -277,6 +278,7 @@ class WorldBatch:
         # from an earlier read (the token notices a body, shape, joint or rule more or less).
         self._same_as[i] = (template, token)
         self._prev[i] = 0  # no ended rows
+        self._prev_sensors[i] = 0
         self._broken[i] = 0
         self.times[i] = template.time
         if self._trees is not None:
@@ -314,7 +316,8 @@ class WorldBatch:
             self._params["dt"] = dt
             L = self._lists
             bad = _k.step_worlds(L["ws0"], L["ts0"], L["ws1"], L["ts1"], self._params,
-                                 self._parity, self._status, self._prev, self._broken)
+                                 self._parity, self._status, self._prev,
+                                 self._prev_sensors, self._broken)
             if bad >= 0:
                 w = self._worlds[bad]
                 slot = int(self._status[bad])
@@ -324,6 +327,7 @@ class WorldBatch:
             self.times += dt
             # A settled world kept its tables: no rows of the buffers' table ended.
             self._prev[self._status == _KEPT] = 0
+            self._prev_sensors[self._status == _KEPT] = 0
             for i in np.flatnonzero((self._status != _DONE)
                                     & (self._status != _KEPT)).tolist():
                 self._finish_step(i)
@@ -591,6 +595,7 @@ class WorldBatch:
         self._same_as.pop(i, None)
         self._parity[i] = 0
         self._prev[i] = 0
+        self._prev_sensors[i] = 0
         self._broken[i] = 0
         self.times[i] = w.time
         self._touched.discard(i)
@@ -647,6 +652,7 @@ class WorldBatch:
         w._contacts.count = int(self._params[i]["n_contacts"])
         w._sensors.count = int(self._params[i]["n_sensors"])
         w._step_buffers.contacts.count = int(self._prev[i])
+        w._step_buffers.sensors.count = int(self._prev_sensors[i])
         w.time = float(self.times[i])
         w._record = [0.0, -1, -1, -1]
         w._wview = {}

@@ -50,13 +50,15 @@ from .views import FilterView, MotionView, SegmentHits, TreeView
 
 
 @njit(parallel=True, _nrt=True, entry=True)
-def step_worlds(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, broken):
+def step_worlds(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, prev_sensors,
+                broken):
     """Step every world once. Returns -1, or the first world with a NaN or inf in a live
     body's state (``status`` its slot), in which case no world was stepped.
 
     Per world: ``status`` the stage to run again once a table grew (``run_step``'s result;
-    ``DONE`` or ``KEPT`` when finished), ``prev_contacts`` the rows of the table the step replaced
-    (their ``ended`` flags are that step's end events), ``broken`` the joints it broke."""
+    ``DONE`` or ``KEPT`` when finished), ``prev_contacts`` and ``prev_sensors`` the rows of
+    the tables the step replaced (their ``ended`` flags are that step's end events),
+    ``broken`` the joints it broke."""
     n = len(ws0)
     # (Slots as int64: a prange index may be typed uint64, which would compile the
     # per-world functions a second time.)
@@ -66,8 +68,8 @@ def step_worlds(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, broke
         if status[i] >= 0:
             return i
     for i in prange(n):
-        _step_world(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, broken,
-                    np.int64(i))
+        _step_world(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, prev_sensors,
+                    broken, np.int64(i))
     return -1
 
 
@@ -83,10 +85,12 @@ def _check_world(ws0, params, status, i):
 
 
 @njit(_nrt=False)
-def _step_world(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, broken, i):
+def _step_world(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, prev_sensors,
+                broken, i):
     # The first stage as an int64, as World.step passes it.
     start = np.int64(0)
     prev_contacts[i] = params[i]["n_contacts"]
+    prev_sensors[i] = params[i]["n_sensors"]
     if parity[i] == 0:
         t = borrow(ts0, i)
         s = run_step(borrow(ws0, i), params[i:i + 1], t, start)
