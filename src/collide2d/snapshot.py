@@ -1092,6 +1092,7 @@ def assign(dst, src, same: bool = False, arrays: bool = True) -> bool:
     dst._params[0] = src._params[0]
     for name, value in zip(_RECORDED, record, strict=True):
         dst._params[0][name] = value
+    dst._params[0]["pairs_kept"] = 0  # dst's buffers hold its own pairs, not src's
     dst._contacts.count = dst._sensors.count = 0
     dst._step_buffers.contacts.count = dst._step_buffers.sensors.count = 0
     dst._joints.broken = []

@@ -2,7 +2,8 @@
 poses.py).
 
 The boxes are binned afresh each call (no state between steps, so adding or removing shapes
-costs nothing here) on a uniform grid: columns as wide as a typical box (the median of a
+costs nothing here; the step keeps the grid's pairs while few shapes move, proxies.py) on a
+uniform grid: columns as wide as a typical box (the median of a
 small sample), rows as tall as one, or up to four where boxes are sparse. Each box is
 entered in every row its y-range touches, and each row's entries are ordered by the column
 of their left edge (a counting sort, no comparisons). Sweeping a row then meets only the
@@ -133,6 +134,12 @@ def shape_response(row_a, row_b, dynamic_response, rule, ignored):
     """
     if ignored or not may_meet(row_a, row_b):
         return IGNORE
+    return met_response(row_a, row_b, dynamic_response, rule)
+
+
+@njit(inline="always")
+def met_response(row_a, row_b, dynamic_response, rule):
+    """Rules 4 to 7 of :func:`shape_response`, for a pair that rules 1 to 3 let meet."""
     _, kind_a, flags_a, _, _, group_a = row_a
     _, kind_b, flags_b, _, _, group_b = row_b
     if (flags_a | flags_b) & S_SENSOR:
@@ -305,7 +312,9 @@ def rows_response(a, b, s_body, s_flags, s_category, s_mask, s_group, s_type, ki
     if not may_meet(row_a, row_b):
         return IGNORE
     rule, ignored = pair_rule(rules, s_type[a], s_type[b], ba, bb)
-    return shape_response(row_a, row_b, dynamic_response, rule, ignored)
+    if ignored:
+        return IGNORE
+    return met_response(row_a, row_b, dynamic_response, rule)
 
 
 @njit(inline="always")

@@ -79,9 +79,10 @@ def transform_vertices(vlocal, a0, n, px, py, c, sn, out, o0):
 @njit(_nrt=False)
 def place_shapes(pos, rot, kind, s, params, i):
     """Every live shape of the ShapeView ``s`` at its body's pose (the bodies' rotations
-    ``rot`` given: ``body_rotations``): world vertices, the exact box (``aabb``) and the
-    box fattened by the margin (``fat``, which the step's broadphase and sweeps read); then
-    the shape index (``index_shapes``), its counts in the settings row ``params[i]``. What
+    ``rot`` given: ``body_rotations``): world vertices, the exact box (``aabb``), the box
+    fattened by the margin (``fat``, which the step's contacts and sweeps read) and its
+    proxy (``enclose``: the moved ones counted in ``n_escaped``); then the shape index
+    (``index_shapes``), its counts in the settings row ``params[i]``. What
     a settings row's ``shapes_fresh`` promises of its world."""
     prm = params[i]
     n_shapes = prm["n_shapes"]

@@ -26,7 +26,8 @@ KEPT_ESCAPES = 32
 # At most this many new pairs are merged into the kept ones (sorted by insertion).
 KEPT_NEW = 256
 # Past this many moved proxies the grid pairs the fattened boxes and keeps nothing: the
-# next steps will likely move as many, and the proxies overlap more.
+# next steps will likely move as many, and the proxies overlap more. The same bound as
+# KEPT_ESCAPES: proxy pairs are found by the grid only where the next step can keep them.
 GRID_ESCAPES = KEPT_ESCAPES
 
 
@@ -34,8 +35,9 @@ GRID_ESCAPES = KEPT_ESCAPES
 def proxy_pairs(ps_fat, ps, escaped, n_shapes, dynamic_response, kept, candidates, room,
                 prm, st):
     """The step's candidate solid pairs into ``candidates`` = (a, b, response). Returns
-    how many, or how many pairs did not fit the ``room`` (nothing usable written: the
-    caller grows the buffers). ``ps_fat`` and ``ps`` are ``PairShapes`` of the fattened
+    how many; past the ``room``, the rows the step needs (nothing usable written: the
+    caller grows the buffers to that many; after the grid over the proxies, as many as
+    the proxy pairs). ``ps_fat`` and ``ps`` are ``PairShapes`` of the fattened
     boxes and of the proxies, ``prm`` the settings row, ``st`` the step record.
 
     The kept proxy pairs (``kept``: the buffers' proxy arrays) brought up to date, or

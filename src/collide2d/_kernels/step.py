@@ -7,12 +7,13 @@ tables it writes, candidate pairs, per-body solver state, constraint rows and th
 record). Every stage returns 0, or 1 when a table in ``t`` is too small: nothing it wrote
 counts, ``t.state["need"]`` says how many rows it needs, and the caller grows the table and
 runs the steps again from that stage (``run_step``'s ``first``). Only ``pairs`` and
-``sensors`` can ask, and both are pure functions of the poses.
+``sensors`` can ask, and what both give is a pure function of the poses (``pairs`` keeps
+its proxy pairs between steps, proxies.py, but its candidates are those of the poses).
 
 Stages, in order (``STAGES``):
 
 1. ``place``: shapes to world space and fattened boxes (poses.py)
-2. ``pairs``: candidate pairs (broadphase.py)
+2. ``pairs``: candidate pairs (broadphase.py; kept between steps: proxies.py)
 3. ``collide``: manifolds, warm-start matching, begin / end (narrowphase.py), each row's
    friction, restitution and surface speed (materials.py). With a pre-solve callback
    registered (``p["presolve"]``), ``run_step`` returns ``PRESOLVE`` here: the surface

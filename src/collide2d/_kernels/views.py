@@ -138,7 +138,8 @@ PARAMS_DTYPE = np.dtype([
     # 1: the step buffers' proxy pairs are those of the shapes' proxies, with their
     # responses (proxies.py); the surface clears it where it clears ``settled``
     ("pairs_kept", np.int64),
-    # proxies moved since the broadphase last read them (the shapes' ``escaped`` flags)
+    # proxies moved since the broadphase last read them (the shapes' ``escaped`` flags; at
+    # least as many: a shape removed after moving still counts)
     ("n_escaped", np.int64),
 ])
 
