@@ -263,3 +263,25 @@ def test_a_batch_of_grid_worlds_steps_as_lone_worlds_through_a_reset():
     for i in range(2):
         assert batch.world(i).snapshot() == lone[i].snapshot()
     assert batch.world(0).snapshot() != batch.world(1).snapshot()
+
+
+def test_kept_pairs_survive_a_deepcopy_and_profiled_steps():
+    # A copy made while pairs are kept carries them (its own buffers, the same bits); steps
+    # run stage by stage (World.profile) keep them as World.step does.
+    import copy
+
+    w = rain_world(5)
+    w.bodies[1].angular_velocity = 0.0
+    for _ in range(200):
+        w.step(1 / 60)
+    assert w._params[0]["pairs_kept"] == 1
+    twin = copy.deepcopy(w)
+    for k in range(60):
+        w.step(1 / 60)
+        if k % 2:
+            twin.profile(1 / 60)
+        else:
+            twin.step(1 / 60)
+    np.testing.assert_array_equal(np.asarray(w.positions()), np.asarray(twin.positions()))
+    np.testing.assert_array_equal(np.asarray(w.angles()), np.asarray(twin.angles()))
+    assert twin._params[0]["pairs_kept"] == 1
