@@ -511,3 +511,46 @@ def test_collide_pairs_rows_match_collide():
         assert np.array_equal(c_id[i, :count], ids)
         polygons += s.vcount[c_a[i]] >= 3 and s.vcount[c_b[i]] >= 3
     assert polygons > 30
+
+
+def _rounded_pair(rng):
+    """A circle, segment or capsule pair (1 or 2 vertices each, radius 0 or not) in a pool,
+    half of them moved so that their cores' distance grazes the radii plus the margin."""
+    na, nb = int(rng.integers(1, 3)), int(rng.integers(1, 3))
+    scale = 10.0 ** rng.uniform(-2, 1)
+    v = np.zeros((4, 2))
+    v[0] = rng.uniform(-1, 1, 2) * scale
+    v[1] = v[0] + rng.uniform(-1, 1, 2) * scale
+    v[2] = rng.uniform(-2, 2, 2) * scale
+    v[3] = v[2] + (rng.uniform(-1, 1, 2) * scale if rng.random() < 0.7
+                   else (v[1] - v[0]) * rng.uniform(-2, 2))  # (parallel, collinear)
+    ra = float(rng.choice([0.0, rng.uniform(0, 0.5) * scale]))
+    rb = float(rng.choice([0.0, rng.uniform(0, 0.5) * scale]))
+    d2, c1x, c1y, c2x, c2y = compiled(sat.closest_segment_segment)(
+        v[0, 0], v[0, 1], v[na - 1, 0], v[na - 1, 1], v[2, 0], v[2, 1], v[1 + nb, 0],
+        v[1 + nb, 1])
+    d = math.sqrt(d2)
+    if d > 0.0 and rng.random() < 0.5:
+        target = (MARGIN + ra + rb) * (1.0 + rng.choice([1e-12, 1e-9, 1e-6, 1e-3, 1e-2])
+                                       * rng.choice([-1.0, 1.0]))
+        v[2:] += (target - d) * np.array([c2x - c1x, c2y - c1y]) / d
+    return v, na, ra, nb, rb
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_cores_apart_never_skips_a_contact_collide_finds(seed):
+    # collide_pairs skips collide for two circles or segments whose cores are apart: the
+    # skip must only ever drop pairs collide gives no contact (count 0).
+    rng = np.random.default_rng(seed)
+    cores_apart = compiled(narrowphase._cores_apart)
+    skipped = grazing = 0
+    for _ in range(3000):
+        v, na, ra, nb, rb = _rounded_pair(rng)
+        pts, seps, ids = np.zeros((2, 2)), np.zeros(2), np.zeros(2, dtype=np.int64)
+        count = sat.collide(v, 0, na, ra, v, 2, nb, rb, MARGIN, pts, seps, ids)[0]
+        if cores_apart(v, 0, na, 2, nb, ra + rb + MARGIN):
+            skipped += 1
+            assert count == 0, (v, na, ra, nb, rb)
+        elif count == 0:
+            grazing += 1  # kept for collide, which found nothing
+    assert skipped > 1000 and grazing > 10
