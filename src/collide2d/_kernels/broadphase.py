@@ -601,22 +601,27 @@ def _mover_pairs(ps, n_shapes, dynamic_response, want, out, room):
             if k < 0:
                 return -1
     if k <= room:
-        # Insertion sort by (a, b): few pairs.
-        for u in range(1, k):
-            a = out_a[u]
-            b = out_b[u]
-            r = out_resp[u]
-            key = a * n_shapes + b
-            v = u
-            while v > 0 and out_a[v - 1] * n_shapes + out_b[v - 1] > key:
-                out_a[v] = out_a[v - 1]
-                out_b[v] = out_b[v - 1]
-                out_resp[v] = out_resp[v - 1]
-                v -= 1
-            out_a[v] = a
-            out_b[v] = b
-            out_resp[v] = r
+        sort_range(out_a, out_b, out_resp, 0, k, n_shapes)  # (few pairs)
     return k
+
+
+@njit(inline="always")
+def sort_range(pa, pb, pr, lo, hi, n_shapes):
+    """Pairs ``lo:hi`` sorted by (a, b) in place, by insertion: for a few pairs."""
+    for u in range(lo + 1, hi):
+        a = pa[u]
+        b = pb[u]
+        r = pr[u]
+        key = a * n_shapes + b
+        v = u
+        while v > lo and pa[v - 1] * n_shapes + pb[v - 1] > key:
+            pa[v] = pa[v - 1]
+            pb[v] = pb[v - 1]
+            pr[v] = pr[v - 1]
+            v -= 1
+        pa[v] = a
+        pb[v] = b
+        pr[v] = r
 
 
 @njit(inline="always")

@@ -17,7 +17,7 @@ row's ``pairs_kept``, and replacing the buffers clears the step record's.
 """
 
 from .._jit import njit
-from .broadphase import _in_sweep, boxes_apart, pairs_into, rows_response
+from .broadphase import _in_sweep, boxes_apart, pairs_into, rows_response, sort_range
 from .constants import SOLID
 
 # At most this many moved proxies are paired again one by one (each against every shape);
@@ -118,27 +118,8 @@ def update_kept(ps, escaped, n_shapes, dynamic_response, kept, n_kept, n_escaped
             kr[top] = resp
     for r in range(n_shapes):
         escaped[r] = False
-    _sort_range(ka, kb, kr, top, room, n_shapes)
+    sort_range(ka, kb, kr, top, room, n_shapes)  # (at most KEPT_NEW)
     return _merge_back(ka, kb, kr, m, top, room, n_shapes)
-
-
-@njit(inline="always")
-def _sort_range(ka, kb, kr, lo, hi, n_shapes):
-    """Pairs ``lo:hi`` sorted by (a, b), by insertion (at most KEPT_NEW)."""
-    for u in range(lo + 1, hi):
-        a = ka[u]
-        b = kb[u]
-        r = kr[u]
-        key = a * n_shapes + b
-        v = u
-        while v > lo and ka[v - 1] * n_shapes + kb[v - 1] > key:
-            ka[v] = ka[v - 1]
-            kb[v] = kb[v - 1]
-            kr[v] = kr[v - 1]
-            v -= 1
-        ka[v] = a
-        kb[v] = b
-        kr[v] = r
 
 
 @njit(inline="always")
