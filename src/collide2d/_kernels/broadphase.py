@@ -625,19 +625,26 @@ def sort_range(pa, pb, pr, lo, hi, n_shapes):
 
 
 @njit(inline="always")
+def box_pair_response(ps, i, j, dynamic_response, want):
+    """The response of shape rows i and j of ``ps`` (a ``PairShapes``; i in the sweep for
+    ``want``) if their boxes overlap and j is in the sweep too, else IGNORE."""
+    aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules = _unpack(ps)
+    if boxes_apart(aabb, i, j) or not _in_sweep(s_flags[j], want):
+        return IGNORE
+    return rows_response(min(i, j), max(i, j), s_body, s_flags, s_category, s_mask, s_group,
+                         s_type, kind, rules, dynamic_response)
+
+
+@njit(inline="always")
 def _emit(ps, i, j, dynamic_response, want, out, room, k):
     """Pair (i, j), if their boxes overlap, both are in the sweep and their response is
     ``want``: written at ``k`` while there is room; returns the pairs' new count, or -1
     past MOVER_PAIRS."""
-    aabb, s_body, s_flags, s_category, s_mask, s_group, s_type, kind, rules = _unpack(ps)
-    if boxes_apart(aabb, i, j) or not _in_sweep(s_flags[j], want):
+    resp = box_pair_response(ps, i, j, dynamic_response, want)
+    if resp != want:
         return k
     a = min(i, j)
     b = max(i, j)
-    resp = rows_response(a, b, s_body, s_flags, s_category, s_mask, s_group, s_type, kind,
-                         rules, dynamic_response)
-    if resp != want:
-        return k
     if k == MOVER_PAIRS:
         return -1
     if k < room:

@@ -17,7 +17,7 @@ row's ``pairs_kept``, and replacing the buffers clears the step record's.
 """
 
 from .._jit import njit
-from .broadphase import _in_sweep, boxes_apart, pairs_into, rows_response, sort_range
+from .broadphase import _in_sweep, box_pair_response, boxes_apart, pairs_into, sort_range
 from .constants import SOLID
 
 # At most this many moved proxies are paired again one by one (each against every shape);
@@ -78,7 +78,6 @@ def update_kept(ps, escaped, n_shapes, dynamic_response, kept, n_kept, n_escaped
     if n_escaped > KEPT_ESCAPES:
         return -1
     ka, kb, kr = kept
-    aabb, s_flags = ps.aabb, ps.flags
     # The pairs of shapes that stayed, in order, to the front.
     m = 0
     for u in range(n_kept):
@@ -96,25 +95,20 @@ def update_kept(ps, escaped, n_shapes, dynamic_response, kept, n_kept, n_escaped
     for e in range(n_shapes):
         if not escaped[e]:
             continue
-        if not _in_sweep(s_flags[e], SOLID):
+        if not _in_sweep(ps.flags[e], SOLID):
             continue
         for j in range(n_shapes):
-            if j == e or (j < e and escaped[j]) or not _in_sweep(s_flags[j], SOLID):
+            if j == e or (j < e and escaped[j]):
                 continue
-            if boxes_apart(aabb, e, j):
-                continue
-            a = min(e, j)
-            b = max(e, j)
-            resp = rows_response(a, b, ps.body, s_flags, ps.category, ps.mask, ps.group,
-                                 ps.collision_type, ps.kind, ps.rules, dynamic_response)
+            resp = box_pair_response(ps, e, j, dynamic_response, SOLID)
             if resp != SOLID:
                 continue
             # Room for the merged list below the new pairs, and a bound on the sort.
             if room - top == KEPT_NEW or m + 2 * (room - top + 1) > room:
                 return -1
             top -= 1
-            ka[top] = a
-            kb[top] = b
+            ka[top] = min(e, j)
+            kb[top] = max(e, j)
             kr[top] = resp
     for r in range(n_shapes):
         escaped[r] = False
