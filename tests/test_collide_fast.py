@@ -554,3 +554,75 @@ def test_cores_apart_never_skips_a_contact_collide_finds(seed):
         elif count == 0:
             grazing += 1  # kept for collide, which found nothing
     assert skipped > 1000 and grazing > 10
+
+
+def _segment_pairs(rng, n):
+    """Two segments each: the grazing pool above, capsules side by side (parallel, at a gap
+    of 0 to a few margins), nearly parallel, end to end, on a coarse grid (ties and exact
+    zeros), with signed zeros, far from the origin, and a few of zero length."""
+    for _ in range(n):
+        mode = int(rng.integers(0, 6))
+        ra = float(rng.choice([0.0, 0.05, rng.uniform(0.0, 0.3)]))
+        rb = float(rng.choice([0.0, 0.05, rng.uniform(0.0, 0.3)]))
+        if mode == 0:
+            v, na, ra, nb, rb = _rounded_pair(rng)
+            if na != 2 or nb != 2:
+                continue
+        elif mode in (1, 2):
+            ang = rng.uniform(0.0, 2.0 * math.pi)
+            twist = 0.0 if mode == 1 else float(rng.choice([1e-9, 1e-6, 1e-3, 0.05]))
+            d1 = np.array([math.cos(ang), math.sin(ang)])
+            d2 = np.array([math.cos(ang + twist), math.sin(ang + twist)])
+            side = np.array([-d1[1], d1[0]])
+            c = rng.uniform(-1.0, 1.0, 2)
+            gap = ra + rb + float(rng.choice([0.0, MARGIN, rng.uniform(-0.2, 3.0 * MARGIN)]))
+            c2 = c + gap * side + rng.uniform(-0.5, 0.5) * d1
+            h1, h2 = rng.uniform(0.1, 0.6, 2)
+            sign = rng.choice([-1.0, 1.0])
+            v = np.array([c - h1 * d1, c + h1 * d1, c2 + sign * h2 * d2, c2 - sign * h2 * d2])
+        elif mode == 3:
+            v = rng.uniform(-1.0, 1.0, (4, 2))
+            v[2] = v[1] + rng.normal(0.0, 0.01, 2)
+        elif mode == 4:
+            v = rng.integers(-2, 3, (4, 2)) * float(rng.choice([0.1, 0.5]))
+            zero = rng.random((4, 2)) < 0.3
+            v = np.where(zero, rng.choice([-0.0, 0.0], (4, 2)), v)
+        else:
+            v = rng.uniform(-1.0, 1.0, (4, 2)) * float(rng.choice([1.0, 1e5]))
+            if rng.random() < 0.3:
+                v[1] = v[0]
+        yield np.ascontiguousarray(v, dtype=np.float64), ra, rb
+
+
+@nojit
+@pytest.mark.parametrize("seed", [0, 1])
+def test_segment_path_matches_general_path_bit_for_bit(seed):
+    # collide_pairs gives two segments to sat.collide_segments, which must give collide's
+    # results to the bit (signed zeros included), on both of collide's paths (clipped
+    # faces, closest features) and at every count; -1 only for a zero-length segment.
+    rng = np.random.default_rng(seed)
+    segments = compiled(sat.collide_segments)
+    seen = np.zeros(3, dtype=np.int64)
+    closest = deferred = 0
+    for v, ra, rb in _segment_pairs(rng, 6000):
+        for margin in (0.0, MARGIN):
+            pts, seps, ids = np.zeros((2, 2)), np.zeros(2), np.zeros(2, dtype=np.int64)
+            count, nx, ny = sat.collide(v, 0, 2, ra, v, 2, 2, rb, margin, pts, seps, ids)
+            r = segments(v[0, 0], v[0, 1], v[1, 0], v[1, 1], ra, v[2, 0], v[2, 1], v[3, 0],
+                         v[3, 1], rb, margin)
+            if r[0] == -1:
+                deferred += 1
+                assert np.array_equal(v[0], v[1]) or np.array_equal(v[2], v[3])
+                continue
+            assert r[0] == count, (v, ra, rb, margin)
+            seen[count] += 1
+            if count == 0:
+                continue
+            got = np.array([r[1], r[2], *r[3:6], *r[7:10]])
+            want = np.array([nx, ny, pts[0, 0], pts[0, 1], seps[0], pts[1, 0], pts[1, 1],
+                             seps[1]])
+            k = 2 + 3 * count
+            assert got[:k].tobytes() == want[:k].tobytes(), (v, ra, rb, margin)
+            assert (r[6], r[10])[:count] == tuple(ids[:count])
+            closest += count == 1 and ids[0] == 0
+    assert min(seen) > 500 and closest > 500 and deferred > 20

@@ -3,7 +3,8 @@ sensor overlaps.
 
 For each candidate solid pair (sorted by key) this computes a manifold with the shared
 ``collide`` kernel (``collide_polygons`` first for two polygons: the same results, with each
-shape's face normals computed once per step), then walks last step's contact table
+shape's face normals computed once per step; ``collide_segments`` for two segments, the
+same results on scalars), then walks last step's contact table
 (also sorted by key) in step with it: impulses carry over for points whose feature ids match
 (warm starting), and begin / end flags fall out of the walk. Pairs whose bodies are all
 asleep or fixed keep last step's manifold unchanged.
@@ -22,6 +23,7 @@ from .sat import (
     closest_segment_segment,
     collide,
     collide_polygons,
+    collide_segments,
     shape_distance,
     vertex_normals,
 )
@@ -215,9 +217,25 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
             count, nx, ny = collide_polygons(vworld, nrm, offa, na, s_radius[a], offa,
                                              offb, nb, s_radius[b], offb, margin, pts, seps,
                                              ids)
-        elif na <= 2 and nb <= 2 and _cores_apart(vworld, s_vstart[a], na, s_vstart[b], nb,
-                                                  s_radius[a] + s_radius[b] + margin):
-            count = 0  # (what collide gives them, without its call)
+        elif na <= 2 and nb <= 2:
+            offa = s_vstart[a]
+            offb = s_vstart[b]
+            if _cores_apart(vworld, offa, na, offb, nb, s_radius[a] + s_radius[b] + margin):
+                count = 0  # (what collide gives them, without its call)
+            elif na == 2 and nb == 2:
+                (count, nx, ny, p0x, p0y, s0, id0, p1x, p1y, s1,
+                 id1) = collide_segments(vworld[offa, 0], vworld[offa, 1], vworld[offa + 1, 0],
+                                         vworld[offa + 1, 1], s_radius[a], vworld[offb, 0],
+                                         vworld[offb, 1], vworld[offb + 1, 0],
+                                         vworld[offb + 1, 1], s_radius[b], margin)
+                pts[0, 0] = p0x
+                pts[0, 1] = p0y
+                seps[0] = s0
+                ids[0] = id0
+                pts[1, 0] = p1x
+                pts[1, 1] = p1y
+                seps[1] = s1
+                ids[1] = id1
         if count < 0:
             # Not two polygons, or a case the fast path leaves to the general one.
             count, nx, ny = collide(vworld, s_vstart[a], na, s_radius[a],

@@ -640,6 +640,238 @@ def collide_polygons(verts, nrm, offa, na, ra, noffa, offb, nb, rb, noffb, margi
     return count, nx, ny
 
 
+@njit(error_model="numpy", _nrt=False)
+def collide_segments(a0x, a0y, a1x, a1y, ra, b0x, b0y, b1x, b1y, rb, margin):
+    """:func:`collide` for two segments (capsules when rounded) a0-a1 and b0-b1, bit for
+    bit, on scalars: each segment's unit direction is found once rather than once per axis
+    and pass (collide normalises a segment's edge sixteen times on the closest-point path),
+    and its separations and core distance serve both of collide's paths.
+
+    Returns (count, n_ab_x, n_ab_y, p0x, p0y, sep0, id0, p1x, p1y, sep1, id1) with the
+    points as collide writes them to slots 0 and 1, or count -1 for a zero-length segment
+    (collide's axis-less case: the caller calls collide)."""
+    none = (-1, 0.0, 0.0, 0.0, 0.0, 0.0, 0, 0.0, 0.0, 0.0, 0)
+    eax = a1x - a0x
+    eay = a1y - a0y
+    ela = math.sqrt(eax * eax + eay * eay)
+    ebx = b1x - b0x
+    eby = b1y - b0y
+    elb = math.sqrt(ebx * ebx + eby * eby)
+    if ela == 0.0 or elb == 0.0:
+        return none
+    uax = eax / ela
+    uay = eay / ela
+    ubx = ebx / elb
+    uby = eby / elb
+    # collide's two max_separation calls (offsets 0.0)
+    sa, ka, max_, may, ib = _segment_separation(uax, uay, a0x, a0y, a1x, a1y, b0x, b0y, b1x,
+                                                b1y, 0.0, 0.0)
+    sb, kb, mbx, mby, ia = _segment_separation(ubx, uby, b0x, b0y, b1x, b1y, a0x, a0y, a1x,
+                                               a1y, 0.0, 0.0)
+    rsum = ra + rb
+    zero = (0, 0.0, 0.0, 0.0, 0.0, 0.0, 0, 0.0, 0.0, 0.0, 0)
+    if max(sa, sb) - rsum > margin:
+        return zero
+    flip = sb > sa + FLIP_TOL
+    kr = kb if flip else ka
+    use_clip = kr == 0 or kr == 1  # a face axis, not an end direction
+    have_core = False
+    d = 0.0
+    dnx = 0.0
+    dny = 0.0
+    cax = 0.0
+    cay = 0.0
+    cbx = 0.0
+    cby = 0.0
+    if use_clip and rsum > 0.0 and max(sa, sb) > 0.0:
+        d, dnx, dny, cax, cay, cbx, cby = _segment_core(a0x, a0y, a1x, a1y, b0x, b0y, b1x,
+                                                        b1y)
+        have_core = True
+        if d - rsum > margin:
+            return zero
+        fx = mbx if flip else max_
+        fy = mby if flip else may
+        nx = -dnx if flip else dnx
+        ny = -dny if flip else dny
+        if nx * fx + ny * fy < 0.999:
+            use_clip = False
+    if use_clip:
+        mx = mbx if flip else max_
+        my = mby if flip else may
+        rr = rb if flip else ra
+        ri = ra if flip else rb
+        # the reference face's ends (_face_ends: face 1 runs back from vertex 1 to 0)
+        r0x = (b0x if flip else a0x) if kr == 0 else (b1x if flip else a1x)
+        r0y = (b0y if flip else a0y) if kr == 0 else (b1y if flip else a1y)
+        r1x = (b1x if flip else a1x) if kr == 0 else (b0x if flip else a0x)
+        r1y = (b1y if flip else a1y) if kr == 0 else (b0y if flip else a0y)
+        r1 = 0 if kr == 0 else 1
+        r2 = 1 - r1
+        # the incident face: of I's two faces, the one most anti-parallel to m
+        uix = uax if flip else ubx
+        uiy = uay if flip else uby
+        ki = 0
+        best = math.inf
+        dd = uiy * mx + (-uix) * my
+        if dd < best:
+            best = dd
+            ki = 0
+        dd = (-uiy) * mx + uix * my
+        if dd < best:
+            ki = 1
+        i1 = 0 if ki == 0 else 1
+        i2 = 1 - i1
+        i0x = (a0x if flip else b0x) if ki == 0 else (a1x if flip else b1x)
+        i0y = (a0y if flip else b0y) if ki == 0 else (a1y if flip else b1y)
+        i1x = (a1x if flip else b1x) if ki == 0 else (a0x if flip else b0x)
+        i1y = (a1y if flip else b1y) if ki == 0 else (a0y if flip else b0y)
+        c, p0x, p0y, s0, k0, p1x, p1y, s1, k1 = _clip_incident(
+            r0x, r0y, r1x, r1y, rr, mx, my, i0x, i0y, i1x, i1y, ri, margin)
+        if c == 0:
+            if flip:
+                id0 = CLIP_ID | (i2 << 20) | r1
+                id1 = CLIP_ID | (i1 << 20) | r2
+            else:
+                id0 = CLIP_ID | (r1 << 20) | i2
+                id1 = CLIP_ID | (r2 << 20) | i1
+            nx = -mx if flip else mx
+            ny = -my if flip else my
+            if k0 and k1:
+                return 2, nx, ny, p0x, p0y, s0, id0, p1x, p1y, s1, id1
+            if k0:
+                return 1, nx, ny, p0x, p0y, s0, id0, 0.0, 0.0, 0.0, 0
+            if k1:
+                return 1, nx, ny, p1x, p1y, s1, id1, 0.0, 0.0, 0.0, 0
+            return 0, nx, ny, 0.0, 0.0, 0.0, 0, 0.0, 0.0, 0.0, 0
+    # The closest features (_closest_contact): shape_distance's exact path, whose pass over
+    # B's axes moves A by -0.0 (the same separations but for the sign of a zero).
+    sb, kb, mbx, mby, ia = _segment_separation(ubx, uby, b0x, b0y, b1x, b1y, a0x, a0y, a1x,
+                                               a1y, -0.0, -0.0)
+    has_axes = ka >= 0 or kb >= 0
+    best = max(sa, sb)
+    done = False
+    if not has_axes or best > 0.0:
+        if not have_core:
+            d, dnx, dny, cax, cay, cbx, cby = _segment_core(a0x, a0y, a1x, a1y, b0x, b0y,
+                                                            b1x, b1y)
+        nx = dnx
+        ny = dny
+        if d > 0.0 and has_axes:
+            scale = abs(cax) + abs(cay) + abs(cbx) + abs(cby)
+            if d - best <= 1e-9 * d + 1e-14 * scale:
+                if sa >= sb:
+                    nx = max_
+                    ny = may
+                else:
+                    nx = -mbx
+                    ny = -mby
+        if d > 0.0 or not has_axes:
+            dist = d - rsum
+            pax = cax
+            pay = cay
+            pbx = cbx
+            pby = cby
+            done = True
+        else:
+            sa = min(sa, 0.0)
+            sb = min(sb, 0.0)
+    if not done:
+        if sa >= sb:
+            pbx = b0x if ib == 0 else b1x
+            pby = b0y if ib == 0 else b1y
+            dist = sa - rsum
+            nx = max_
+            ny = may
+            pax = pbx - sa * max_
+            pay = pby - sa * may
+        else:
+            pax = (a0x if ia == 0 else a1x) + 0.0
+            pay = (a0y if ia == 0 else a1y) + 0.0
+            dist = sb - rsum
+            nx = -mbx
+            ny = -mby
+            pbx = pax - sb * mbx
+            pby = pay - sb * mby
+    if dist > margin:
+        return zero
+    return (1, nx, ny, 0.5 * (pax + ra * nx + pbx - rb * nx),
+            0.5 * (pay + ra * ny + pby - rb * ny), dist, 0, 0.0, 0.0, 0.0, 0)
+
+
+@njit(inline="always")
+def _segment_separation(ux, uy, p0x, p0y, p1x, p1y, q0x, q0y, q1x, q1y, dx, dy):
+    """max_separation of segment p0-p1 (unit direction u, moved by (dx, dy)) against
+    segment q0-q1, the same arithmetic: its four axes as _segment_axis gives them."""
+    best = -math.inf
+    bk = -1
+    bmx = 0.0
+    bmy = 0.0
+    bib = 0
+    for k in range(4):
+        if k == 0:
+            mx = uy
+            my = -ux
+            px = p0x
+            py = p0y
+        elif k == 1:
+            mx = -uy
+            my = ux
+            px = p1x
+            py = p1y
+        elif k == 2:
+            mx = ux
+            my = uy
+            px = p1x
+            py = p1y
+        else:
+            mx = -ux
+            my = -uy
+            px = p0x
+            py = p0y
+        px += dx
+        py += dy
+        smin = math.inf
+        imin = 0
+        s = mx * (q0x - px) + my * (q0y - py)
+        if s < smin:
+            smin = s
+            imin = 0
+        s = mx * (q1x - px) + my * (q1y - py)
+        if s < smin:
+            smin = s
+            imin = 1
+        if smin > best:
+            best = smin
+            bk = k
+            bmx = mx
+            bmy = my
+            bib = imin
+    return best, bk, bmx, bmy, bib
+
+
+@njit(inline="always")
+def _segment_core(a0x, a0y, a1x, a1y, b0x, b0y, b1x, b1y):
+    """core_distance of two segments (A moved by 0.0, as collide and shape_distance call
+    it): (dist, n_ab_x, n_ab_y, pax, pay, pbx, pby)."""
+    best = math.inf
+    cax = 0.0
+    cay = 0.0
+    cbx = 0.0
+    cby = 0.0
+    d2, c1x, c1y, c2x, c2y = closest_segment_segment(a0x + 0.0, a0y + 0.0, a1x + 0.0,
+                                                     a1y + 0.0, b0x, b0y, b1x, b1y)
+    if d2 < best:
+        best = d2
+        cax = c1x
+        cay = c1y
+        cbx = c2x
+        cby = c2y
+    dist = math.sqrt(best)
+    if dist > 0.0:
+        return dist, (cbx - cax) / dist, (cby - cay) / dist, cax, cay, cbx, cby
+    return 0.0, 0.0, -1.0, cax, cay, cbx, cby
+
+
 @njit(_nrt=False)
 def _keep_alive(*arrays):
     """No-op, called at a hot kernel's one exit. Numba gives each array argument an atomic
