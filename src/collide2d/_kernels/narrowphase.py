@@ -220,9 +220,7 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
         elif na <= 2 and nb <= 2:
             offa = s_vstart[a]
             offb = s_vstart[b]
-            if _cores_apart(vworld, offa, na, offb, nb, s_radius[a] + s_radius[b] + margin):
-                count = 0  # (what collide gives them, without its call)
-            elif na == 2 and nb == 2:
+            if na == 2 and nb == 2:
                 (count, nx, ny, p0x, p0y, s0, id0, p1x, p1y, s1,
                  id1) = collide_segments(vworld[offa, 0], vworld[offa, 1], vworld[offa + 1, 0],
                                          vworld[offa + 1, 1], s_radius[a], vworld[offb, 0],
@@ -236,6 +234,8 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
                 pts[1, 1] = p1y
                 seps[1] = s1
                 ids[1] = id1
+            elif _cores_apart(vworld, offa, na, offb, nb, s_radius[a] + s_radius[b] + margin):
+                count = 0  # (what collide gives them, without its call)
         if count < 0:
             # Not two polygons, or a case the fast path leaves to the general one.
             count, nx, ny = collide(vworld, s_vstart[a], na, s_radius[a],

@@ -649,7 +649,18 @@ def collide_segments(a0x, a0y, a1x, a1y, ra, b0x, b0y, b1x, b1y, rb, margin):
 
     Returns (count, n_ab_x, n_ab_y, p0x, p0y, sep0, id0, p1x, p1y, sep1, id1) with the
     points as collide writes them to slots 0 and 1, or count -1 for a zero-length segment
-    (collide's axis-less case: the caller calls collide)."""
+    (collide's axis-less case: the caller calls collide).
+
+    Cores farther apart than the radii plus the margin (plus round-off) answer 0 at once,
+    as ``narrowphase._cores_apart`` decides for other circles and segments: the core
+    distance found for that test is the one collide's paths use."""
+    zero = (0, 0.0, 0.0, 0.0, 0.0, 0.0, 0, 0.0, 0.0, 0.0, 0)
+    d2, c1x, c1y, c2x, c2y = closest_segment_segment(a0x + 0.0, a0y + 0.0, a1x + 0.0,
+                                                     a1y + 0.0, b0x, b0y, b1x, b1y)
+    scale = abs(a0x) + abs(a0y) + abs(b0x) + abs(b0y)
+    gap = ra + rb + margin + 1e-9 * (1.0 + scale)
+    if d2 > gap * gap:
+        return zero
     none = (-1, 0.0, 0.0, 0.0, 0.0, 0.0, 0, 0.0, 0.0, 0.0, 0)
     eax = a1x - a0x
     eay = a1y - a0y
@@ -669,7 +680,6 @@ def collide_segments(a0x, a0y, a1x, a1y, ra, b0x, b0y, b1x, b1y, rb, margin):
     sb, kb, mbx, mby, ia = _segment_separation(ubx, uby, b0x, b0y, b1x, b1y, a0x, a0y, a1x,
                                                a1y, 0.0, 0.0)
     rsum = ra + rb
-    zero = (0, 0.0, 0.0, 0.0, 0.0, 0.0, 0, 0.0, 0.0, 0.0, 0)
     if max(sa, sb) - rsum > margin:
         return zero
     flip = sb > sa + FLIP_TOL
@@ -684,8 +694,7 @@ def collide_segments(a0x, a0y, a1x, a1y, ra, b0x, b0y, b1x, b1y, rb, margin):
     cbx = 0.0
     cby = 0.0
     if use_clip and rsum > 0.0 and max(sa, sb) > 0.0:
-        d, dnx, dny, cax, cay, cbx, cby = _segment_core(a0x, a0y, a1x, a1y, b0x, b0y, b1x,
-                                                        b1y)
+        d, dnx, dny, cax, cay, cbx, cby = _segment_core(d2, c1x, c1y, c2x, c2y)
         have_core = True
         if d - rsum > margin:
             return zero
@@ -752,8 +761,7 @@ def collide_segments(a0x, a0y, a1x, a1y, ra, b0x, b0y, b1x, b1y, rb, margin):
     done = False
     if not has_axes or best > 0.0:
         if not have_core:
-            d, dnx, dny, cax, cay, cbx, cby = _segment_core(a0x, a0y, a1x, a1y, b0x, b0y,
-                                                            b1x, b1y)
+            d, dnx, dny, cax, cay, cbx, cby = _segment_core(d2, c1x, c1y, c2x, c2y)
         nx = dnx
         ny = dny
         if d > 0.0 and has_axes:
@@ -850,16 +858,15 @@ def _segment_separation(ux, uy, p0x, p0y, p1x, p1y, q0x, q0y, q1x, q1y, dx, dy):
 
 
 @njit(inline="always")
-def _segment_core(a0x, a0y, a1x, a1y, b0x, b0y, b1x, b1y):
-    """core_distance of two segments (A moved by 0.0, as collide and shape_distance call
-    it): (dist, n_ab_x, n_ab_y, pax, pay, pbx, pby)."""
+def _segment_core(d2, c1x, c1y, c2x, c2y):
+    """core_distance of two segments from their closest points (``closest_segment_segment``
+    of A moved by 0.0, as collide and shape_distance call it): (dist, n_ab_x, n_ab_y, pax,
+    pay, pbx, pby)."""
     best = math.inf
     cax = 0.0
     cay = 0.0
     cbx = 0.0
     cby = 0.0
-    d2, c1x, c1y, c2x, c2y = closest_segment_segment(a0x + 0.0, a0y + 0.0, a1x + 0.0,
-                                                     a1y + 0.0, b0x, b0y, b1x, b1y)
     if d2 < best:
         best = d2
         cax = c1x
