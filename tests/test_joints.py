@@ -732,3 +732,128 @@ def test_idle_joints_among_revolute_joints_change_no_bits():
         assert np.array_equal(np.asarray(alone[3]), np.asarray(other[3]))
     # And the chain did move: the test compares motion, not a resting state.
     assert np.abs(alone[2]).max() > 0.1
+
+
+def _mixed_world():
+    """Joints of every kind over shared bodies: a pinned revolute chain, a ladder of
+    distance rods and welds, a slider, gears and angle joints, a mouse joint, two joints on
+    one static body, and a disabled joint."""
+    w = _world()
+    ground = w.add_body(kind="static")
+    ground.add_box(30, 1, offset=(0, -5.5))
+    bodies = []
+    for i in range(8):
+        b = w.add_body(position=(i, 0.3 * (i % 3)))
+        b.add_box(0.8, 0.4, density=1.0 + 0.1 * i, group=-1)
+        bodies.append(b)
+    w.add_revolute_joint(ground, bodies[0], (-0.5, 0))
+    for i in range(7):
+        a, b = bodies[i], bodies[i + 1]
+        if i % 3 == 0:
+            w.add_revolute_joint(a, b, (i + 0.5, 0.1), lower_angle=-0.5, upper_angle=0.5)
+        elif i % 3 == 1:
+            w.add_distance_joint(a, b, tuple(a.position), tuple(b.position))
+        else:
+            w.add_weld_joint(a, b, (i + 0.5, 0.2), angular_hertz=3.0)
+    w.add_prismatic_joint(ground, bodies[3], tuple(bodies[3].position), (0, 1))
+    w.add_gear_joint(bodies[1], bodies[5], ratio=2.0)
+    w.add_angle_joint(bodies[2], bodies[6], lower=-0.2, upper=0.3)
+    w.add_mouse_joint(bodies[7], (7.0, 1.0), max_force=50.0)
+    w.add_revolute_joint(ground, bodies[4], tuple(bodies[4].position)).enabled = False
+    w.add_distance_joint(ground, bodies[6], (6, 3), tuple(bodies[6].position))
+    return w
+
+
+def _check_level_order(w, window):
+    """The brute force of ``order_joints``: a joint's level is one more than the highest
+    level of the joints before it (slots) sharing a movable body, and at least one more
+    than every level of the windows (of ``window`` solved joints) before its own; the
+    solve order is by level, slot order within a level. Returns the number of levels."""
+    J = w._joints.store.view()
+    t = w._step_buffers.view()
+    n = len(J.on)
+    movable = lambda b: b >= 0 and (t.inv_m[b] > 0.0 or t.inv_i[b] > 0.0)  # noqa: E731
+    on = [j for j in range(n) if J.on[j]]
+    levels = {}
+    for k, j in enumerate(on):
+        floor = 1 + max((levels[i] for i in on[: k - k % window]), default=-1)
+        mine = {x for x in (J.body_a[j], J.body_b[j]) if movable(x)}
+        below = [levels[i] for i in levels if mine & {J.body_a[i], J.body_b[i]}]
+        levels[j] = max(floor, 1 + max(below, default=-1))
+    order = sorted(on, key=lambda j: (levels[j], j))
+    assert J.seq[: len(on)].tolist() == order
+    assert all(J.level[j] == levels[j] for j in on)
+    for lv in set(levels.values()):
+        shared = [x for j in on if levels[j] == lv for x in (J.body_a[j], J.body_b[j])
+                  if movable(x)]
+        assert len(shared) == len(set(shared))
+    # Runs: each stretch of one kind along seq, its first position holding its end.
+    q = 0
+    while q < len(on):
+        e = q + 1
+        while e < len(on) and J.kind[order[e]] == J.kind[order[q]]:
+            e += 1
+        assert J.run[q] == e
+        q = e
+    return len(on), len(set(levels.values()))
+
+
+@pytest.mark.nojit
+def test_joints_are_solved_level_by_level_in_slot_order():
+    # Joints of one level share no movable body, and any two that share one keep their
+    # slot order.
+    from collide2d._kernels.joints import LEVEL_WINDOW
+
+    w = _mixed_world()
+    for _ in range(3):
+        w.step(DT)
+    solved, levels = _check_level_order(w, LEVEL_WINDOW)
+    assert solved == len(w.joints) - 1  # all but the disabled one
+    assert levels >= 4  # the chain makes levels, the static body does not
+
+
+@pytest.mark.nojit
+def test_level_windows_keep_slot_order_between_windows(monkeypatch):
+    from collide2d import _jit
+    from collide2d._kernels import joints
+
+    if _jit.JIT_ENABLED:
+        pytest.skip("the compiled step's constants cannot be replaced: NUMBA_DISABLE_JIT=1")
+    monkeypatch.setattr(joints, "LEVEL_WINDOW", 4)
+    w = _mixed_world()
+    w.step(DT)
+    solved, levels = _check_level_order(w, 4)
+    assert levels > solved // 4 + 1  # windows hold several levels each, and nothing crosses
+
+
+def _two_chains(which):
+    """Two hanging chains (revolute and distance joints) far apart, their bodies and
+    joints created interleaved (``which`` "both") or one chain alone ("a"): the state of
+    chain a after 60 steps."""
+    w = _world()
+    pins = [w.add_body(kind="static"), w.add_body(kind="static", position=(50, 0))]
+    prev = list(pins)
+    links = []
+    for i in range(6):
+        for c in (0, 1) if which == "both" else (0,):
+            x = 50 * c + 0.7 * (i + 1)
+            link = w.add_body(position=(x, -0.2 * i))
+            link.add_circle(0.2, density=1.0 + i)
+            if i % 2:
+                w.add_distance_joint(prev[c], link, tuple(prev[c].position), (x, -0.2 * i))
+            else:
+                w.add_revolute_joint(prev[c], link, (x - 0.35, -0.1 * i))
+            prev[c] = link
+            if c == 0:
+                links.append(link)
+    _run(w, 60 * DT)
+    return np.array([tuple(b.position) + (b.angle,) + tuple(b.velocity) for b in links])
+
+
+@pytest.mark.nojit
+def test_a_chain_moves_bit_for_bit_as_alone_beside_another():
+    # Joints that share no movable body commute: the level order, which moves joints of
+    # the other chain between a chain's joints, leaves every bit of the chain as alone.
+    alone = _two_chains("a")
+    assert np.array_equal(_two_chains("both"), alone)
+    assert np.abs(alone[:, 3:]).max() > 0.1  # they swing

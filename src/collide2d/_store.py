@@ -438,9 +438,11 @@ class JointStore(SlotStore):
         "reaction": ((3,), np.float64, 0.0),
         "frame": ((20,), np.float64, 0.0),
         "on": ((), np.bool_, False),
-        "run": ((), np.int64, 0),          # at a run's first solved joint: the slot after it
+        "level": ((), np.int64, 0),        # of the solved joints (joints.order_joints)
+        "seq": ((), np.int64, 0),          # the solved joints' slots in solve order
+        "run": ((), np.int64, 0),          # at a run's first position in seq: one past its end
     }
-    TRANSIENT = frozenset(("frame", "on", "run"))
+    TRANSIENT = frozenset(("frame", "on", "level", "seq", "run"))
     View = V.JointView
     _VIEW_EXTRA = ("keys",)
 

@@ -27,16 +27,15 @@ def prepare_angle(J, j, b, t, ia, ib):
 
 @njit(_nrt=False)
 def warm_start_angles(J, b, t, s, e):
-    """Warm start the angle joints of slots [s, e) (see ``joint_revolute``)."""
-    on = J.on
+    """Warm start the angle joints at positions [s, e) of ``seq`` (see ``joint_revolute``)."""
+    seq = J.seq
     body_a = J.body_a
     body_b = J.body_b
     imp = J.imp
     angvel = b.angvel
     inv_i = t.inv_i
-    for j in range(np.uint64(s), np.uint64(e)):
-        if not on[j]:
-            continue
+    for q in range(np.uint64(s), np.uint64(e)):
+        j = np.uint64(seq[q])
         ia = np.uint64(body_a[j])
         ib = np.uint64(body_b[j])
         d = imp[j, I_SPRING] + imp[j, I_MOTOR] + imp[j, I_LOWER] - imp[j, I_UPPER]
@@ -46,7 +45,7 @@ def warm_start_angles(J, b, t, s, e):
 
 @njit(_nrt=False)
 def solve_angles(J, b, t, s, e, h, use_bias):
-    on = J.on
+    seq = J.seq
     body_a = J.body_a
     body_b = J.body_b
     flags = J.flags
@@ -64,9 +63,8 @@ def solve_angles(J, b, t, s, e, h, use_bias):
     angvel = b.angvel
     angle = b.angle
     inv_i = t.inv_i
-    for j in range(np.uint64(s), np.uint64(e)):
-        if not on[j]:
-            continue
+    for q in range(np.uint64(s), np.uint64(e)):
+        j = np.uint64(seq[q])
         ia = np.uint64(body_a[j])
         ib = np.uint64(body_b[j])
         ia_ = inv_i[ia]

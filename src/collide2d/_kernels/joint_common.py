@@ -193,5 +193,5 @@ def has_limit(flags):
 def run_arrays(J, b, t):
     """The arrays every kind's run reads and writes, taken once before its loop (in one
     straight run: see ``joint_revolute``)."""
-    return (J.on, J.body_a, J.body_b, J.frame, J.imp, b.vel, b.angvel, t.inv_m, t.inv_i, t.dp,
+    return (J.seq, J.body_a, J.body_b, J.frame, J.imp, b.vel, b.angvel, t.inv_m, t.inv_i, t.dp,
             t.dq)

@@ -74,11 +74,10 @@ def _speed(vax, vay, wa, vbx, vby, wb, ux, uy, rax, ray, rbx, rby):
 
 @njit(_nrt=False)
 def warm_start_distances(J, b, t, s, e):
-    """Warm start the distance joints of slots [s, e) (see ``joint_revolute``)."""
-    on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
-    for j in range(np.uint64(s), np.uint64(e)):
-        if not on[j]:
-            continue
+    """Warm start the distance joints at positions [s, e) of ``seq`` (see ``joint_revolute``)."""
+    seq, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
+    for q in range(np.uint64(s), np.uint64(e)):
+        j = np.uint64(seq[q])
         ia = np.uint64(body_a[j])
         ib = np.uint64(body_b[j])
         rax, ray, rbx, rby, dx, dy = current_anchors(frame, j, dp, dq, ia, ib)
@@ -92,15 +91,14 @@ def warm_start_distances(J, b, t, s, e):
 
 @njit(_nrt=False)
 def solve_distances(J, b, t, s, e, h, use_bias):
-    on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
+    seq, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
     flags = J.flags
     rest = J.length
     hertz = J.hertz
     lower = J.lower
     upper = J.upper
-    for j in range(np.uint64(s), np.uint64(e)):
-        if not on[j]:
-            continue
+    for q in range(np.uint64(s), np.uint64(e)):
+        j = np.uint64(seq[q])
         ia = np.uint64(body_a[j])
         ib = np.uint64(body_b[j])
         ma = inv_m[ia]

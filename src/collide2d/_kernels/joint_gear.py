@@ -17,17 +17,16 @@ def prepare_gear(J, j, b, t, ia, ib):
 
 @njit(_nrt=False)
 def warm_start_gears(J, b, t, s, e):
-    """Warm start the gear joints of slots [s, e) (see ``joint_revolute``)."""
-    on = J.on
+    """Warm start the gear joints at positions [s, e) of ``seq`` (see ``joint_revolute``)."""
+    seq = J.seq
     body_a = J.body_a
     body_b = J.body_b
     ratio = J.ratio
     imp = J.imp
     angvel = b.angvel
     inv_i = t.inv_i
-    for j in range(np.uint64(s), np.uint64(e)):
-        if not on[j]:
-            continue
+    for q in range(np.uint64(s), np.uint64(e)):
+        j = np.uint64(seq[q])
         ia = np.uint64(body_a[j])
         ib = np.uint64(body_b[j])
         d = imp[j, I_ANG]
@@ -37,7 +36,7 @@ def warm_start_gears(J, b, t, s, e):
 
 @njit(_nrt=False)
 def solve_gears(J, b, t, s, e, h, use_bias):
-    on = J.on
+    seq = J.seq
     body_a = J.body_a
     body_b = J.body_b
     ratio = J.ratio
@@ -47,9 +46,8 @@ def solve_gears(J, b, t, s, e, h, use_bias):
     angvel = b.angvel
     angle = b.angle
     inv_i = t.inv_i
-    for j in range(np.uint64(s), np.uint64(e)):
-        if not on[j]:
-            continue
+    for q in range(np.uint64(s), np.uint64(e)):
+        j = np.uint64(seq[q])
         ia = np.uint64(body_a[j])
         ib = np.uint64(body_b[j])
         r = ratio[j]

@@ -31,15 +31,14 @@ def prepare_motor(J, j, b, t, ia, ib):
 
 @njit(_nrt=False)
 def solve_motors(J, b, t, s, e, h, use_bias):
-    on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
+    seq, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
     ref_angle = J.ref_angle
     correction = J.correction
     max_force = J.max_force
     max_torque = J.max_torque
     angle = b.angle
-    for j in range(np.uint64(s), np.uint64(e)):
-        if not on[j]:
-            continue
+    for q in range(np.uint64(s), np.uint64(e)):
+        j = np.uint64(seq[q])
         ia = np.uint64(body_a[j])
         ib = np.uint64(body_b[j])
         ma = inv_m[ia]

@@ -26,8 +26,8 @@ def prepare_mouse(J, j, b, t, ib):
 
 @njit(_nrt=False)
 def warm_start_mice(J, b, t, s, e):
-    """Warm start the mouse joints of slots [s, e) (see ``joint_revolute``)."""
-    on = J.on
+    """Warm start the mouse joints at positions [s, e) of ``seq`` (see ``joint_revolute``)."""
+    seq = J.seq
     body_b = J.body_b
     frame = J.frame
     imp = J.imp
@@ -36,9 +36,8 @@ def warm_start_mice(J, b, t, s, e):
     inv_m = t.inv_m
     inv_i = t.inv_i
     dq = t.dq
-    for j in range(np.uint64(s), np.uint64(e)):
-        if not on[j]:
-            continue
+    for q in range(np.uint64(s), np.uint64(e)):
+        j = np.uint64(seq[q])
         ib = np.uint64(body_b[j])
         rbx, rby = rotate(dq[ib, 0], dq[ib, 1], frame[j, FR_RB], frame[j, FR_RB + 1])
         mb = inv_m[ib]
@@ -49,7 +48,7 @@ def warm_start_mice(J, b, t, s, e):
 
 @njit(_nrt=False)
 def solve_mice(J, b, t, s, e, h):
-    on = J.on
+    seq = J.seq
     body_b = J.body_b
     frame = J.frame
     imp = J.imp
@@ -60,9 +59,8 @@ def solve_mice(J, b, t, s, e, h):
     inv_i = t.inv_i
     dp = t.dp
     dq = t.dq
-    for j in range(np.uint64(s), np.uint64(e)):
-        if not on[j]:
-            continue
+    for q in range(np.uint64(s), np.uint64(e)):
+        j = np.uint64(seq[q])
         ib = np.uint64(body_b[j])
         mb = inv_m[ib]
         ib_ = inv_i[ib]

@@ -102,11 +102,10 @@ def _axial_speed(ax, ay, a1, a2, vax, vay, wa, vbx, vby, wb):
 
 @njit(_nrt=False)
 def warm_start_prismatics(J, b, t, s, e):
-    """Warm start the prismatic joints of slots [s, e) (see ``joint_revolute``)."""
-    on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
-    for j in range(np.uint64(s), np.uint64(e)):
-        if not on[j]:
-            continue
+    """Warm start the prismatic joints at positions [s, e) of ``seq`` (see ``joint_revolute``)."""
+    seq, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
+    for q in range(np.uint64(s), np.uint64(e)):
+        j = np.uint64(seq[q])
         ia = np.uint64(body_a[j])
         ib = np.uint64(body_b[j])
         rax, ray, rbx, rby, dx, dy = current_anchors(frame, j, dp, dq, ia, ib)
@@ -127,7 +126,7 @@ def warm_start_prismatics(J, b, t, s, e):
 
 @njit(_nrt=False)
 def solve_prismatics(J, b, t, s, e, h, use_bias):
-    on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
+    seq, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
     flags = J.flags
     ref_angle = J.ref_angle
     hertz = J.hertz
@@ -137,9 +136,8 @@ def solve_prismatics(J, b, t, s, e, h, use_bias):
     lower = J.lower
     upper = J.upper
     angle = b.angle
-    for j in range(np.uint64(s), np.uint64(e)):
-        if not on[j]:
-            continue
+    for q in range(np.uint64(s), np.uint64(e)):
+        j = np.uint64(seq[q])
         ia = np.uint64(body_a[j])
         ib = np.uint64(body_b[j])
         ma = inv_m[ia]

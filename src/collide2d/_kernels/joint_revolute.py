@@ -36,15 +36,14 @@ def prepare_revolute(J, j, b, t, ia, ib):
     f[FR_MASS] = 1.0 / k if k > 0.0 else 0.0
 
 
-# The substep passes run over a run of revolute rows (consecutive in slot order, others
-# idle among them) with every array loaded once: a per-joint helper given arrays or row
+# The substep passes run over a run of revolute rows (consecutive in the solve order,
+# ``seq``) with every array loaded once: a per-joint helper given arrays or row
 # views counted a reference to each, which cost 20 times the rows' arithmetic.
 @njit(inline="always")
 def warm_start_revolutes(J, b, t, s, e):
-    on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
-    for j in range(np.uint64(s), np.uint64(e)):
-        if not on[j]:
-            continue
+    seq, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
+    for q in range(np.uint64(s), np.uint64(e)):
+        j = np.uint64(seq[q])
         ia = np.uint64(body_a[j])
         ib = np.uint64(body_b[j])
         rax, ray, rbx, rby, _, _ = current_anchors(frame, j, dp, dq, ia, ib)
@@ -61,7 +60,7 @@ def warm_start_revolutes(J, b, t, s, e):
 
 @njit(inline="always")
 def solve_revolutes(J, b, t, s, e, h, use_bias):
-    on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
+    seq, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
     flags = J.flags
     ref_angle = J.ref_angle
     lower = J.lower
@@ -71,9 +70,8 @@ def solve_revolutes(J, b, t, s, e, h, use_bias):
     motor_speed = J.motor_speed
     max_motor = J.max_motor
     angle = b.angle
-    for j in range(np.uint64(s), np.uint64(e)):
-        if not on[j]:
-            continue
+    for q in range(np.uint64(s), np.uint64(e)):
+        j = np.uint64(seq[q])
         ia = np.uint64(body_a[j])
         ib = np.uint64(body_b[j])
         ia_ = inv_i[ia]

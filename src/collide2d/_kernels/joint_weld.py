@@ -45,12 +45,11 @@ def _stiff(f, at):
 
 @njit(_nrt=False)
 def warm_start_welds(J, b, t, s, e):
-    """Warm start the weld joints of slots [s, e) (see ``joint_revolute``), and the motor
-    joints': the same rows, a point and an angle."""
-    on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
-    for j in range(np.uint64(s), np.uint64(e)):
-        if not on[j]:
-            continue
+    """Warm start the weld joints at positions [s, e) of ``seq`` (see ``joint_revolute``),
+    and the motor joints': the same rows, a point and an angle."""
+    seq, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
+    for q in range(np.uint64(s), np.uint64(e)):
+        j = np.uint64(seq[q])
         ia = np.uint64(body_a[j])
         ib = np.uint64(body_b[j])
         rax, ray, rbx, rby, _, _ = current_anchors(frame, j, dp, dq, ia, ib)
@@ -66,14 +65,13 @@ def warm_start_welds(J, b, t, s, e):
 
 @njit(_nrt=False)
 def solve_welds(J, b, t, s, e, h, use_bias):
-    on, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
+    seq, body_a, body_b, frame, imp, vel, angvel, inv_m, inv_i, dp, dq = run_arrays(J, b, t)
     ref_angle = J.ref_angle
     hertz = J.hertz
     hertz2 = J.hertz2
     angle = b.angle
-    for j in range(np.uint64(s), np.uint64(e)):
-        if not on[j]:
-            continue
+    for q in range(np.uint64(s), np.uint64(e)):
+        j = np.uint64(seq[q])
         ia = np.uint64(body_a[j])
         ib = np.uint64(body_b[j])
         ia_ = inv_i[ia]

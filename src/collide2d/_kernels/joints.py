@@ -8,7 +8,8 @@ the substep count changed; per substep ``warm_start_joints`` applies the accumul
 impulses, ``solve_joints`` solves them before the contacts, with ``use_bias`` True, and again
 without it (the relax pass) after the positions moved; ``store_joints`` turns the impulses
 into reactions (N, N m), breaks the joints past their limits and moves ratchets on.
-Joints run in slot order: the same inputs give the same bits.
+The substeps solve joints level by level (``order_joints``), which gives the slot order's
+results: the same inputs give the same bits.
 
 The stiff rows (points, rods, limits, locked angles) use the joints' softness for their
 position bias, as Box2D v3 does: twice the contact hertz, damping ratio
@@ -68,11 +69,15 @@ from .solver import make_soft
 
 JOINT_DAMPING_RATIO = 2.0
 
+# Joints ordered by level within windows of this many solved joints (``order_joints``): a
+# few hundred joints' rows and bodies stay in a core's caches while a pass reorders them.
+LEVEL_WINDOW = 256
+
 # Narrow views for the kinds' runs, with the field names of the store's and the step's
 # views: a compiled call passes every array of the tuples it is given field by field, 29
 # arrays here against 80 in the whole views (the fixed cost of a run, paid per pass).
 SolveJoints = namedtuple("SolveJoints", (
-    "on", "kind", "run", "body_a", "body_b", "flags", "imp", "frame", "ref_angle", "lower",
+    "seq", "kind", "run", "body_a", "body_b", "flags", "imp", "frame", "ref_angle", "lower",
     "upper", "motor_speed", "max_motor", "hertz", "hertz2", "target", "length", "ratio",
     "notch", "max_force", "max_torque", "correction"))
 SolveBodies = namedtuple("SolveBodies", ("vel", "angvel", "angle"))
@@ -83,7 +88,7 @@ SolveStep = namedtuple("SolveStep", ("inv_m", "inv_i", "dp", "dq"))
 def narrow_joints(J, b, t):
     """The substeps' views of the joints, bodies and step (``SolveJoints``, ``SolveBodies``,
     ``SolveStep``) from the whole ones."""
-    return (SolveJoints(J.on, J.kind, J.run, J.body_a, J.body_b, J.flags, J.imp, J.frame,
+    return (SolveJoints(J.seq, J.kind, J.run, J.body_a, J.body_b, J.flags, J.imp, J.frame,
                         J.ref_angle, J.lower, J.upper, J.motor_speed, J.max_motor, J.hertz,
                         J.hertz2, J.target, J.length, J.ratio, J.notch, J.max_force,
                         J.max_torque, J.correction),
@@ -94,9 +99,9 @@ def narrow_joints(J, b, t):
 # whole views field by field.
 @njit(inline="always")
 def prepare_joints(J, n, b, t, h, contact_hertz, scale):
-    """Frames of the joints the substeps solve; returns how many. ``scale``: the warm
-    start's factor (old substep count over new: the impulses are per substep)."""
-    on = 0
+    """Frames of the joints the substeps solve, and their order (``order_joints``); returns
+    how many. ``scale``: the warm start's factor (old substep count over new: the impulses
+    are per substep)."""
     joint_soft = make_soft(min(2.0 * contact_hertz, 0.25 / h), JOINT_DAMPING_RATIO, h)
     for j in range(n):
         J.on[j] = False
@@ -108,7 +113,6 @@ def prepare_joints(J, n, b, t, h, contact_hertz, scale):
         if t.inv_m[ib] == 0.0 and (ia < 0 or t.inv_m[ia] == 0.0):
             continue  # nothing to move: asleep, or between fixed bodies
         J.on[j] = True
-        on += 1
         imp = J.imp[j]
         if scale != 1.0:
             for r in range(imp.shape[0]):
@@ -143,29 +147,87 @@ def prepare_joints(J, n, b, t, h, contact_hertz, scale):
             prepare_gear(J, j, b, t, ia, ib)
         else:
             prepare_angle(J, j, b, t, ia, ib)
-    _mark_runs(J, n)
-    return on
+    return order_joints(J, n, t)
 
 
 @njit(inline="always")
-def _mark_runs(J, n):
-    """``run[j]``, at the first solved joint of each run of solved joints of one kind (in
-    slot order, idle slots among them): the slot after the run's last. The substeps solve a
-    run in one call over its kind's rows."""
-    j = 0
-    while j < n:
-        if not J.on[j]:
-            j += 1
+def order_joints(J, n, t):
+    """The solve order of the joints marked ``on``, level by level: a joint's level is one
+    more than the highest level of the joints before it (in slot order) that share one of
+    its movable bodies, and ``seq`` lists the joints by level, in slot order within one (a
+    counting sort). Two joints of one level share no movable body, so consecutive joints
+    do not wait on each other's velocities (the CPU overlaps them, as Box2D v3's graph
+    colouring lets it); two that share one keep their slot order, so the passes give the
+    slot order's results bit for bit (joints that share no movable body commute). Each
+    ``LEVEL_WINDOW`` joints start above every level before them: a pass then reorders
+    joints only within a window, whose rows stay in cache. ``run``, at the first position
+    of each run of one kind in ``seq``, holds one past its last. Returns how many joints
+    are solved."""
+    on = J.on
+    body_a = J.body_a
+    body_b = J.body_b
+    kinds = J.kind
+    level = J.level
+    seq = J.seq
+    run = J.run
+    inv_m = t.inv_m
+    inv_i = t.inv_i
+    # Each body's next free level: the islands' integer room, free once they woke what the
+    # contacts and joints link.
+    nxt = t.body_int
+    for j in range(n):
+        if on[j]:
+            nxt[body_b[j]] = 0
+            if body_a[j] >= 0:
+                nxt[body_a[j]] = 0
+    # Levels, counted in ``run`` (a level is at most the number of joints before it, so
+    # n entries hold the counts; the runs are written over them once ``seq`` is filled).
+    count = 0
+    top = 0
+    base = 0
+    for j in range(n):
+        if not on[j]:
             continue
-        kind = J.kind[j]
-        end = j + 1
-        k = j + 1
-        while k < n and (J.kind[k] == kind or not J.on[k]):
-            if J.on[k]:
-                end = k + 1
-            k += 1
-        J.run[j] = end
-        j = end
+        if count % LEVEL_WINDOW == 0:
+            base = top
+        ia = body_a[j]
+        ib = body_b[j]
+        # Immovable bodies (static, kinematic, asleep, the world) take no impulse: shared
+        # freely, as in the contacts' colouring.
+        ma = ia >= 0 and (inv_m[ia] > 0.0 or inv_i[ia] > 0.0)
+        mb = inv_m[ib] > 0.0 or inv_i[ib] > 0.0
+        lv = base
+        if ma:
+            lv = max(lv, nxt[ia])
+        if mb:
+            lv = max(lv, nxt[ib])
+            nxt[ib] = lv + 1
+        if ma:
+            nxt[ia] = lv + 1
+        level[j] = lv
+        if lv == top:
+            run[top] = 0
+            top += 1
+        run[lv] += 1
+        count += 1
+    first = 0
+    for lv in range(top):
+        size = run[lv]
+        run[lv] = first
+        first += size
+    for j in range(n):
+        if on[j]:
+            seq[run[level[j]]] = j
+            run[level[j]] += 1
+    q = 0
+    while q < count:
+        kind = kinds[seq[q]]
+        e = q + 1
+        while e < count and kinds[seq[e]] == kind:
+            e += 1
+        run[q] = e
+        q = e
+    return count
 
 
 # The dispatchers below are inlined into the substep stages and take the narrow views. A
@@ -176,16 +238,13 @@ def _mark_runs(J, n):
 # compile time (72 -> 205 s; the revolute alone: 83 s).
 @njit(inline="always")
 def warm_start_joints(jr, bs, ts, n):
-    """Apply the solved joints' accumulated impulses, a run of one kind at a time."""
-    on = jr.on
+    """Apply the ``n`` solved joints' accumulated impulses, a run of one kind at a time."""
+    seq = jr.seq
     kinds = jr.kind
     runs = jr.run
-    j = np.int64(0)  # slots are int64: the run functions' one signature
+    j = np.int64(0)  # positions are int64: the run functions' one signature
     while j < n:
-        if not on[j]:
-            j += 1
-            continue
-        kind = kinds[j]
+        kind = kinds[seq[j]]
         e = runs[j]
         if kind == J_REVOLUTE:
             warm_start_revolutes(jr, bs, ts, j, e)
@@ -208,18 +267,15 @@ def warm_start_joints(jr, bs, ts, n):
 
 @njit(inline="always")
 def solve_joints(jr, bs, ts, n, h, use_bias):
-    """One pass over the solved joints, in slot order, a run of one kind at a time;
-    ``use_bias`` a runtime bool (the biased pass and the relax pass share one compiled
-    function per kind)."""
-    on = jr.on
+    """One pass over the ``n`` solved joints in their solve order (``order_joints``), a run
+    of one kind at a time; ``use_bias`` a runtime bool (the biased pass and the relax pass
+    share one compiled function per kind)."""
+    seq = jr.seq
     kinds = jr.kind
     runs = jr.run
-    j = np.int64(0)  # slots are int64: the run functions' one signature
+    j = np.int64(0)  # positions are int64: the run functions' one signature
     while j < n:
-        if not on[j]:
-            j += 1
-            continue
-        kind = kinds[j]
+        kind = kinds[seq[j]]
         e = runs[j]
         if kind == J_REVOLUTE:
             solve_revolutes(jr, bs, ts, j, e, h, use_bias)

@@ -340,12 +340,12 @@ def _contact_arrays(w, t):
 @njit(inline="always")
 def warm_start_stage(w, p, t):
     st = t.state[0]
-    n_joints = p[0]["n_joints"]
+    n_on = st["n_joints_on"]
     jr, bs, ts = narrow_joints(w.joints, w.bodies, t)
     a = _contact_arrays(w, t)
     k = st["n_rows"]
-    if st["n_joints_on"] > 0:
-        warm_start_joints(jr, bs, ts, n_joints)
+    if n_on > 0:
+        warm_start_joints(jr, bs, ts, n_on)
     if k > 0:
         warm_start(k, a)
     return 0
@@ -373,7 +373,7 @@ def joint_pass(w, p, t, use_bias):
     st = t.state[0]
     if st["n_joints_on"] > 0:
         jr, bs, ts = narrow_joints(w.joints, w.bodies, t)
-        solve_joints(jr, bs, ts, p[0]["n_joints"], st["h"], use_bias)
+        solve_joints(jr, bs, ts, st["n_joints_on"], st["h"], use_bias)
 
 
 @njit(inline="always")

@@ -40,14 +40,15 @@ SensorView = namedtuple("SensorView", SENSOR_FIELDS)
 #: bodies' frames (from their origins), A's axis, reference angle, limits, motor, springs,
 #: the kind's extra settings, break limits, the accumulated impulses (the warm start, per
 #: substep) and the last step's reaction (fx, fy, torque); ``frame`` is what ``prepare``
-#: works out for the substeps, ``on`` whether the step solves the joint, ``run`` where a
-#: run of solved joints of one kind ends. (The store's ``keys``, the body pairs its joints
+#: works out for the substeps, ``on`` whether the step solves the joint, its ``level``,
+#: ``seq`` the solved joints' slots in solve order (level by level), ``run`` where a run of
+#: one kind in ``seq`` ends. (The store's ``keys``, the body pairs its joints
 #: keep apart, reach the step as pair rules.)
 JOINT_FIELDS = ("kind", "flags", "body_a", "body_b", "generation", "order", "local_a",
                 "local_b", "axis", "ref_angle", "lower", "upper", "motor_speed", "max_motor",
                 "hertz", "zeta", "hertz2", "zeta2", "target", "length", "ratio", "notch",
                 "max_force", "max_torque", "correction", "point", "break_force",
-                "break_torque", "imp", "reaction", "frame", "on", "run")
+                "break_torque", "imp", "reaction", "frame", "on", "level", "seq", "run")
 JointView = namedtuple("JointView", JOINT_FIELDS)
 
 #: Pair rules (``_store.PairRules``): responses for pairs of collision types, sorted keys
