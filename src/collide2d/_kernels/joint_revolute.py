@@ -5,6 +5,7 @@ relative angle (angle_b - angle_a - reference). Box2D v3's revolute joint."""
 import numpy as np
 
 from .._jit import njit
+from .constants import J_LIMIT, J_MOTOR_ON, J_SPRING
 from .joint_common import (
     FR_JOINT,
     FR_MASS,
@@ -25,6 +26,9 @@ from .joint_common import (
     run_arrays,
     start_anchor,
 )
+
+# The flags that give a revolute joint an angular row.
+ANGULAR_ROWS = J_SPRING | J_MOTOR_ON | J_LIMIT
 
 
 @njit(inline="always")
@@ -78,7 +82,9 @@ def solve_revolutes(J, b, t, s, e, h, use_bias):
         ib_ = inv_i[ib]
         wa = angvel[ia]
         wb = angvel[ib]
-        if ia_ + ib_ > 0.0:
+        # A plain pin (no spring, motor or limit: a grid's, a chain's) has no angular row:
+        # angle_impulses would give back its impulses and velocities unchanged.
+        if flags[j] & ANGULAR_ROWS and ia_ + ib_ > 0.0:
             (imp[j, I_SPRING], imp[j, I_MOTOR], imp[j, I_LOWER], imp[j, I_UPPER], wa,
              wb) = angle_impulses(
                 flags[j], frame[j, FR_MASS],
