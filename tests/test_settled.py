@@ -9,6 +9,8 @@ table it wrote)."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 import collide2d as c2d
@@ -154,3 +156,19 @@ def test_changes_to_a_settled_world_rebuild_its_tables(change):
     # the box from the floor only.
     ends = [e for e in events if e[0] == "contact_end"]
     assert len(ends) == {"mask": 2, "sensor": 4}.get(change, 1)
+
+
+@pytest.mark.parametrize("field,value", [("vel", (math.nan, 0.0)), ("angvel", math.inf),
+                                         ("force", (0.0, -math.inf)), ("torque", math.nan)])
+def test_a_nan_in_a_settled_world_still_stops_the_step(field, value):
+    """A settled step skips the NaN guard (its poses were finite and nothing moved them
+    since); a NaN or inf velocity or force makes the world unsettled, so the guard runs."""
+    world, bodies, _ = _scene()
+    _settle(world, bodies)
+    world.step(DT)
+    world.step(DT)  # two kept steps: the tables' flags already cleared
+    getattr(world._bodies, field)[bodies[4]._slot] = value
+    before = world.snapshot()
+    with pytest.raises(ValueError, match=rf"body {bodies[4].index}\b.*NaN or inf"):
+        world.step(DT)
+    assert world.snapshot() == before

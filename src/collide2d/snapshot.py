@@ -1093,6 +1093,9 @@ def assign(dst, src, same: bool = False, arrays: bool = True) -> bool:
     for name, value in zip(_RECORDED, record, strict=True):
         dst._params[0][name] = value
     dst._params[0]["pairs_kept"] = 0  # dst's buffers hold its own pairs, not src's
+    # and its own event flags, which a settled step clears unless src's step cleared them
+    # (settled 2: run_step)
+    dst._params[0]["settled"] = min(int(dst._params[0]["settled"]), 1)
     dst._contacts.count = dst._sensors.count = 0
     dst._step_buffers.contacts.count = dst._step_buffers.sensors.count = 0
     dst._joints.broken = []

@@ -28,8 +28,10 @@ def all_settled(kind, flags, vel, angvel, force, torque, sleep_time, time_to_sle
             continue
         if kind[b] == DYNAMIC and ((fl & B_AWAKE) or sleep_time[b] < time_to_sleep):
             return False
-        if (vel[b, 0] != 0.0 or vel[b, 1] != 0.0 or angvel[b] != 0.0 or force[b, 0] != 0.0
-                or force[b, 1] != 0.0 or torque[b] != 0.0):
+        # One test for six values: a sum of magnitudes is zero only when each is (it can
+        # not underflow, and an overflow or a NaN is not zero either).
+        if (abs(vel[b, 0]) + abs(vel[b, 1]) + abs(angvel[b]) + abs(force[b, 0])
+                + abs(force[b, 1]) + abs(torque[b])) != 0.0:
             return False
     return True
 

@@ -539,17 +539,23 @@ def run_step(w, p, t, first):
     prm = p[0]
     if first == 0:
         b = w.bodies
-        bad = first_non_finite(b.pos, b.angle, b.vel, b.angvel, b.force, b.torque, b.flags,
-                               prm["n_bodies"])
         still = all_settled(b.kind, b.flags, b.vel, b.angvel, b.force, b.torque, b.sleep_time,
                             prm["time_to_sleep"], prm["n_bodies"])
+        # A world still settled since the last step, its poses untouched since (the surface
+        # clears "settled" or "shapes_fresh" on a pose change), has the poses that step
+        # found finite and every velocity and force zero: the NaN guard has nothing to find.
+        bad = -1
+        if not (still and prm["settled"] != 0 and prm["shapes_fresh"] != 0):
+            bad = first_non_finite(b.pos, b.angle, b.vel, b.angvel, b.force, b.torque,
+                                   b.flags, prm["n_bodies"])
         if bad >= 0:
             st["need"] = bad
             return NON_FINITE
         settled = (still and prm["sleeping"] != 0 and prm["presolve"] == 0
                    and prm["substeps_prev"] == prm["substeps"])
         if settled and prm["settled"] != 0 and prm["shapes_fresh"] != 0:
-            keep(w, p, t)
+            keep(w, p, t, prm["settled"] == 1)
+            prm["settled"] = 2
             return KEPT
         # The stages below build this step's tables at these poses: a next step that
         # starts settled can keep them (a step that stops to grow a table resumes here
@@ -656,16 +662,18 @@ def _stage_item(items, p, k):
 
 
 @njit(inline="always")
-def keep(w, p, t):
+def keep(w, p, t, clear):
     """A settled world's step (settled.py): the tables stay, their event flags and the
-    solver's outputs cleared, and the record as the stages would leave it."""
+    solver's outputs cleared (``clear``; a step after one that kept them finds them so),
+    and the record as the stages would leave it."""
     prm = p[0]
     st = t.state[0]
     m = prm["n_contacts"]
     ns = prm["n_sensors"]
     nj = prm["n_joints"]
-    keep_tables(w.contacts.began, w.contacts.impulse, m, t.contacts.ended, w.sensors.began, ns,
-                t.sensors.ended, w.joints.on, w.joints.reaction, nj)
+    if clear:
+        keep_tables(w.contacts.began, w.contacts.impulse, m, t.contacts.ended, w.sensors.began,
+                    ns, t.sensors.ended, w.joints.on, w.joints.reaction, nj)
     st["n_pairs"] = 0
     st["n_contacts"] = m
     st["n_rows"] = 0

@@ -133,8 +133,8 @@ PARAMS_DTYPE = np.dtype([
     # 1: a pre-solve callback is registered, run_step returns PRESOLVE after collide
     ("presolve", np.int64),
     # 1: the last step started with nothing able to move and nothing has changed since
-    # (settled.py); the surface clears it on a change of poses, shapes, filters, materials,
-    # sensor flags, pair rules or joints
+    # (settled.py); 2: and it kept the tables, their flags cleared; the surface clears it
+    # on a change of poses, shapes, filters, materials, sensor flags, pair rules or joints
     ("settled", np.int64),
     # 1: the step buffers' proxy pairs are those of the shapes' proxies, with their
     # responses (proxies.py); the surface clears it where it clears ``settled``
