@@ -827,33 +827,88 @@ def test_level_windows_keep_slot_order_between_windows(monkeypatch):
 
 
 def _two_chains(which):
-    """Two hanging chains (revolute and distance joints) far apart, their bodies and
-    joints created interleaved (``which`` "both") or one chain alone ("a"): the state of
-    chain a after 60 steps."""
+    """Two hanging chains (revolute and distance joints) far apart, chain a created first
+    and chain b after it (``which`` "both"), or chain a alone ("a"): chain a's state after
+    60 steps. Both chains' joints are at the same levels, so the level order solves them
+    interleaved (a0, b0, a1, b1, ...) where the slots put chain b after chain a."""
     w = _world()
-    pins = [w.add_body(kind="static"), w.add_body(kind="static", position=(50, 0))]
-    prev = list(pins)
+    chains = (0, 1) if which == "both" else (0,)
+    pins = [w.add_body(kind="static", position=(50 * c, 0)) for c in chains]
     links = []
-    for i in range(6):
-        for c in (0, 1) if which == "both" else (0,):
+    for c in chains:
+        prev = pins[c]
+        for i in range(6):
             x = 50 * c + 0.7 * (i + 1)
             link = w.add_body(position=(x, -0.2 * i))
             link.add_circle(0.2, density=1.0 + i)
             if i % 2:
-                w.add_distance_joint(prev[c], link, tuple(prev[c].position), (x, -0.2 * i))
+                w.add_distance_joint(prev, link, tuple(prev.position), (x, -0.2 * i))
             else:
-                w.add_revolute_joint(prev[c], link, (x - 0.35, -0.1 * i))
-            prev[c] = link
+                w.add_revolute_joint(prev, link, (x - 0.35, -0.1 * i))
+            prev = link
             if c == 0:
                 links.append(link)
     _run(w, 60 * DT)
-    return np.array([tuple(b.position) + (b.angle,) + tuple(b.velocity) for b in links])
+    J = w._joints.store.view()
+    n = int(w._step_buffers.state[0]["n_joints_on"])
+    state = np.array([tuple(b.position) + (b.angle,) + tuple(b.velocity) for b in links])
+    return state, J.seq[:n].tolist()
 
 
 @pytest.mark.nojit
 def test_a_chain_moves_bit_for_bit_as_alone_beside_another():
-    # Joints that share no movable body commute: the level order, which moves joints of
-    # the other chain between a chain's joints, leaves every bit of the chain as alone.
-    alone = _two_chains("a")
-    assert np.array_equal(_two_chains("both"), alone)
+    # Joints that share no movable body commute: the level order, which puts the other
+    # chain's joints between a chain's joints, leaves every bit of the chain as alone.
+    alone, _ = _two_chains("a")
+    both, seq = _two_chains("both")
+    assert seq == [j for k in range(6) for j in (k, k + 6)]  # interleaved
+    assert np.array_equal(both, alone)
     assert np.abs(alone[:, 3:]).max() > 0.1  # they swing
+
+
+def _grid(n):
+    """An n x n grid of circles pinned at the top row's middle, revolute joints to the
+    body above and to the left (Box2D's joint grid): 2 n (n - 1) joints."""
+    w = _world()
+    bodies = []
+    for k in range(n):
+        for i in range(n):
+            b = w.add_body(kind="static" if i == 0 and abs(k - n // 2) <= 1 else "dynamic",
+                           position=(k, -i))
+            b.add_circle(0.4, group=-1)
+            bodies.append(b)
+            if i > 0:
+                w.add_revolute_joint(bodies[-2], b, (k, -i + 0.5))
+            if k > 0:
+                w.add_revolute_joint(bodies[-1 - n], b, (k - 0.5, -i))
+    return w
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("make", [_mixed_world, lambda: _grid(13)], ids=["mixed", "grid"])
+def test_the_level_order_gives_the_slot_orders_bits(make, monkeypatch):
+    # With windows of one joint every joint starts a level above the last: the slot order.
+    # The level order (windows of 256, and of 7 to cross window edges in a 312-joint grid)
+    # must give the same bytes step by step.
+    from collide2d import _jit
+    from collide2d._kernels import joints
+
+    if _jit.JIT_ENABLED:
+        pytest.skip("the compiled step's constants cannot be replaced: NUMBA_DISABLE_JIT=1")
+    default = joints.LEVEL_WINDOW
+    snapshots = {}
+    for window in (1, 7, default):
+        monkeypatch.setattr(joints, "LEVEL_WINDOW", window)
+        w = make()
+        out = []
+        for _ in range(12):
+            w.step(DT)
+            out.append(w.snapshot())
+        J = w._joints.store.view()
+        n = int(w._step_buffers.state[0]["n_joints_on"])
+        reordered = J.seq[:n].tolist() != sorted(J.seq[:n].tolist())
+        if window in (1, default):
+            assert reordered == (window > 1)
+        snapshots[window] = out
+    assert snapshots[7] == snapshots[1]
+    assert snapshots[default] == snapshots[1]

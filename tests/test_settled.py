@@ -167,6 +167,7 @@ def test_a_nan_in_a_settled_world_still_stops_the_step(field, value):
     _settle(world, bodies)
     world.step(DT)
     world.step(DT)  # two kept steps: the tables' flags already cleared
+    assert world._params[0]["settled"] == 2
     getattr(world._bodies, field)[bodies[4]._slot] = value
     before = world.snapshot()
     with pytest.raises(ValueError, match=rf"body {bodies[4].index}\b.*NaN or inf"):

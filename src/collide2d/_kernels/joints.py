@@ -75,7 +75,7 @@ LEVEL_WINDOW = 256
 
 # Narrow views for the kinds' runs, with the field names of the store's and the step's
 # views: a compiled call passes every array of the tuples it is given field by field, 29
-# arrays here against 80 in the whole views (the fixed cost of a run, paid per pass).
+# arrays here against 96 in the whole views (the fixed cost of a run, paid per pass).
 SolveJoints = namedtuple("SolveJoints", (
     "seq", "kind", "run", "body_a", "body_b", "flags", "imp", "frame", "ref_angle", "lower",
     "upper", "motor_speed", "max_motor", "hertz", "hertz2", "target", "length", "ratio",
@@ -192,8 +192,10 @@ def order_joints(J, n, t):
             base = top
         ia = body_a[j]
         ib = body_b[j]
-        # Immovable bodies (static, kinematic, asleep, the world) take no impulse: shared
-        # freely, as in the contacts' colouring.
+        # Immovable bodies (static, kinematic, asleep, the world) have zero inverse masses:
+        # a joint leaves their velocities as they are (a -0.0 may become 0.0, which no
+        # moving body reads differently), so they are shared freely, as in the contacts'
+        # colouring.
         ma = ia >= 0 and (inv_m[ia] > 0.0 or inv_i[ia] > 0.0)
         mb = inv_m[ib] > 0.0 or inv_i[ib] > 0.0
         lv = base

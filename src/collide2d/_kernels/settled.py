@@ -11,6 +11,10 @@ that could change the tables: a pose or the shapes (``World._shapes_dirty``: tel
 bodies and shapes added or removed, kinds, movers), a shape's filter, material, collision
 type or sensor flag, a pair rule, a joint's keys. The result is bit for bit what the
 stages would have written; a settled pile then costs a pass over its bodies, not a step.
+The first kept step leaves ``p["settled"]`` at 2: the next ones find the flags it cleared
+still cleared and leave them (``run_step``), and a world still settled with untouched poses
+skips the NaN guard (its velocities and forces are zero, its poses were finite when the
+tables were built, and only the surface, which clears the flag, writes poses).
 """
 
 from .._jit import njit

@@ -87,7 +87,7 @@ STEP_FIELDS = (
     # per body: centre of mass now and at the step's start, start angle, position and
     # rotation deltas, effective inverse masses (zero: immovable this step), restitution's
     # free velocities, and flags; room a stage may overwrite (an int and a float a body: the
-    # islands' union-find), so that it allocates nothing
+    # islands' union-find, the joints' next levels), so that it allocates nothing
     "com", "com0", "angle0", "dp", "dq", "inv_m", "inv_i", "vfree", "wfree", "kin_moving",
     "touched", "body_int", "body_float",
     # per solved manifold: its contact row, bodies, Jacobian terms, masses, couplings,

@@ -235,7 +235,7 @@ def _copy_world(bs, ss, js, i, tb, ts, tj):
 @njit(_nrt=True)
 def _copy_array(dst, src):
     """``dst[:] = src``, compiled once per array type: written out at each of the views'
-    seventy-four fields, Numba's array assignment made the batch's reset a 15 s compile."""
+    seventy-nine fields, Numba's array assignment made the batch's reset a 15 s compile."""
     dst[:] = src
     return 0
 
