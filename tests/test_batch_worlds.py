@@ -480,3 +480,39 @@ def test_a_world_read_after_unread_steps_has_the_lone_worlds_sensor_events():
             batch.step(DT)
         assert batch.world(0).snapshot() == lone.snapshot(), n
     assert len(ended) == 3  # every ball left the strip, at steps 38 to 60
+
+
+@pytest.mark.parametrize("height,parity", [(0.5, 0), (0.52, 1)])
+def test_settled_worlds_in_a_batch_keep_their_tables_as_lone_worlds(height, parity):
+    """A box on the ground falls asleep; the steps after that keep the tables (the second
+    kept step onwards leaves the flags the first cleared). Read after any number of steps,
+    with the batch's tables at either parity (the box dropped from 2 cm settles after an
+    odd number of full steps), world 1 equals a lone world, and no contact begins or ends
+    once it sleeps."""
+    world = c2d.World()
+    world.add_body(kind="static").add_box(20, 1, offset=(0, -0.5)).collision_type = 1
+    box = world.add_body(position=(0, height))
+    box.add_box(1, 1).collision_type = 2
+    data = world.snapshot()
+    lone = c2d.World.restore(data)
+    asleep_at = None
+    for n in range(1, 80):
+        lone.step(DT)
+        if asleep_at is None and not lone.body(box.id).awake:
+            asleep_at = n
+        if n < 40 or n % 3:
+            continue
+        batch = c2d.WorldBatch(c2d.World.restore(data), 2)
+        began = ended = 0
+        for t in range(n):
+            batch.step(DT)
+            if asleep_at is not None and t >= asleep_at:
+                counts = batch.contact_events((1, 2))
+                began += int(counts.began.sum())
+                ended += int(counts.ended.sum())
+                assert counts.touching.sum() == 2  # one contact a world, kept
+        assert batch._parity.tolist() == [parity, parity]
+        assert batch.world(1).snapshot() == lone.snapshot(), n
+        assert began == ended == 0
+    assert asleep_at is not None and asleep_at < 40
+    assert lone._params[0]["settled"] == 2  # the lone world kept its tables too
