@@ -266,13 +266,13 @@ def end_step(pos, angle, angle0, rot, local_com, com, force, torque, inv_m, kind
 def first_non_finite(pos, angle, vel, angvel, force, torque, flags, n_bodies):
     """Slot of the first live body with a NaN or inf in its state, or -1 (the NaN guard)."""
     for b in range(n_bodies):
-        # x - x is 0 for a finite x and NaN for NaN or inf, so the sum is 0 exactly when
-        # every value is finite (a sum of the values themselves could overflow to inf): one
-        # test a body where nine short-circuit branches cost four times as much.
-        z = ((pos[b, 0] - pos[b, 0]) + (pos[b, 1] - pos[b, 1]) + (angle[b] - angle[b])
-             + (vel[b, 0] - vel[b, 0]) + (vel[b, 1] - vel[b, 1]) + (angvel[b] - angvel[b])
-             + (force[b, 0] - force[b, 0]) + (force[b, 1] - force[b, 1])
-             + (torque[b] - torque[b]))
-        if z != 0.0 and flags[b] & B_ALIVE:
+        if not flags[b] & B_ALIVE:
+            continue
+        # Each value on its own: a sum of finite values can overflow to inf.
+        if not (math.isfinite(pos[b, 0]) and math.isfinite(pos[b, 1])
+                and math.isfinite(angle[b]) and math.isfinite(vel[b, 0])
+                and math.isfinite(vel[b, 1]) and math.isfinite(angvel[b])
+                and math.isfinite(force[b, 0]) and math.isfinite(force[b, 1])
+                and math.isfinite(torque[b])):
             return b
     return -1
