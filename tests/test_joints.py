@@ -912,3 +912,52 @@ def test_the_level_order_gives_the_slot_orders_bits(make, monkeypatch):
         snapshots[window] = out
     assert snapshots[7] == snapshots[1]
     assert snapshots[default] == snapshots[1]
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("row", ["motor", "spring", "limit"])
+def test_a_row_switched_off_stops_acting(row):
+    # A wheel pinned at its centre, no gravity: only the joint's angular row turns it.
+    # Switched off, nothing does: the wheel coasts at the speed it had, exactly (the pin's
+    # impulse acts through the centre), and the joint reports no torque.
+    w = _world(gravity=(0, 0))
+    hub = w.add_body(kind="static")
+    wheel = w.add_body()
+    wheel.add_circle(0.5)
+    settings = {"motor": {"motor_speed": 100.0, "max_motor_torque": 1.0},
+                "spring": {"spring_hertz": 2.0, "target_angle": 3.0},
+                "limit": {"lower_angle": -0.1, "upper_angle": 0.1}}[row]
+    j = w.add_revolute_joint(hub, wheel, (0, 0), **settings)
+    for _ in range(10):
+        if row == "limit":
+            wheel.apply_torque(2.0)  # pressed against the upper limit, held there
+        w.step(DT)
+    assert abs(j.reaction_torque) > 0.01  # the row was acting
+    if row == "motor":
+        j.max_motor_torque = 0.0
+    elif row == "spring":
+        j.spring_hertz = 0.0
+    else:
+        j.lower_angle, j.upper_angle = None, None
+        wheel.angular_velocity = -2.0
+    spins = _run(w, 60 * DT, lambda: wheel.angular_velocity)
+    assert np.all(spins == spins[0])
+    assert j.reaction_torque == 0.0
+
+
+def test_a_batch_motor_turned_off_stops_driving():
+    w = _world(gravity=(0, 0))
+    hub = w.add_body(kind="static")
+    wheel = w.add_body()
+    wheel.add_circle(0.5)
+    w.add_revolute_joint(hub, wheel, (0, 0), motor_speed=100.0, max_motor_torque=1.0)
+    batch = c2d.WorldBatch(w, 2)
+    for _ in range(10):
+        batch.step(DT)
+    batch.set_motors([0], [[100.0], [100.0]], [[0.0], [1.0]])
+    spins = []
+    for _ in range(30):
+        batch.step(DT)
+        spins.append(batch.world(0).body(wheel.id).angular_velocity)
+    assert np.all(np.array(spins) == spins[0])  # world 0 coasts
+    assert batch.world(1).body(wheel.id).angular_velocity > spins[0] + 1.0  # world 1 drives

@@ -19,6 +19,10 @@ import numpy as np
 from . import _store as S
 from . import _validate as V
 from ._kernels import constants as K
+from ._kernels.joint_common import I_LOWER as _I_LOWER
+from ._kernels.joint_common import I_MOTOR as _I_MOTOR
+from ._kernels.joint_common import I_SPRING as _I_SPRING
+from ._kernels.joint_common import I_UPPER as _I_UPPER
 
 #: Joint kind names by code (``world.joint_geometry().kind`` holds the codes).
 JOINT_KINDS = ("revolute", "prismatic", "wheel", "distance", "weld", "motor", "mouse", "gear",
@@ -866,7 +870,19 @@ class Joints:
         if kind in ("weld", "mouse"):
             fields["hertz"] = 0.0   # their hertz is no spring row
         new = self._flags(kind, fields, False, kind == "angle" and st.ratio[slot] != 0.0)
+        old = int(st.flags[slot])
         st.flags[slot] = keep | (new & ~(K.J_ALIVE | K.J_ENABLED))
+        # A row switched off drops its accumulated impulse (as Box2D v3's EnableMotor,
+        # EnableLimit, EnableSpring do): the warm start would otherwise go on applying
+        # the last one, a motor turned off still driving. (A distance joint's spring
+        # column is its rod's too: it stays.)
+        gone = old & ~int(st.flags[slot])
+        if gone & K.J_MOTOR_ON:
+            st.imp[slot, _I_MOTOR] = 0.0
+        if gone & K.J_LIMIT:
+            st.imp[slot, _I_LOWER] = st.imp[slot, _I_UPPER] = 0.0
+        if gone & K.J_SPRING and kind != "distance":
+            st.imp[slot, _I_SPRING] = 0.0
 
     # -- removal
     def remove(self, joint):

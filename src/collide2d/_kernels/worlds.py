@@ -42,6 +42,7 @@ from .constants import (
     TREE_STATIC,
 )
 from .integrate import first_non_finite
+from .joint_common import I_MOTOR
 from .lists import borrow
 from .poses import update_shapes
 from .queries import MOTION_NONE, cast_segments_into, passes, query_shapes
@@ -329,8 +330,10 @@ def _motors_world(bs, js, slots, speeds, max_torques, i):
         j.max_motor[s] = max_torques[i, k]
         if max_torques[i, k] > 0.0:
             j.flags[s] |= J_MOTOR_ON
-        else:
+        elif j.flags[s] & J_MOTOR_ON:
+            # A motor turned off drops its impulse (Joints._set_flags).
             j.flags[s] &= ~J_MOTOR_ON
+            j.imp[s, I_MOTOR] = 0.0
         for body in (j.body_a[s], j.body_b[s]):
             if body >= 0 and b.kind[body] == DYNAMIC:
                 _wake(b, body)
