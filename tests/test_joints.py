@@ -915,7 +915,7 @@ def test_the_level_order_gives_the_slot_orders_bits(make, monkeypatch):
 
 
 @pytest.mark.nojit
-@pytest.mark.parametrize("row", ["motor", "spring", "limit"])
+@pytest.mark.parametrize("row", ["motor", "spring", "limit", "ratchet"])
 def test_a_row_switched_off_stops_acting(row):
     # A wheel pinned at its centre, no gravity: only the joint's angular row turns it.
     # Switched off, nothing does: the wheel coasts at the speed it had, exactly (the pin's
@@ -926,17 +926,24 @@ def test_a_row_switched_off_stops_acting(row):
     wheel.add_circle(0.5)
     settings = {"motor": {"motor_speed": 100.0, "max_motor_torque": 1.0},
                 "spring": {"spring_hertz": 2.0, "target_angle": 3.0},
-                "limit": {"lower_angle": -0.1, "upper_angle": 0.1}}[row]
-    j = w.add_revolute_joint(hub, wheel, (0, 0), **settings)
+                "limit": {"lower_angle": -0.1, "upper_angle": 0.1}}.get(row)
+    if row == "ratchet":  # an angle joint whose ratchet lets the angle only grow
+        j = w.add_angle_joint(hub, wheel, ratchet=0.5)
+    else:
+        j = w.add_revolute_joint(hub, wheel, (0, 0), **settings)
     for _ in range(10):
-        if row == "limit":
-            wheel.apply_torque(2.0)  # pressed against the upper limit, held there
+        if row in ("limit", "ratchet"):
+            # pressed against the upper limit, or back against the ratchet: held there
+            wheel.apply_torque(2.0 if row == "limit" else -2.0)
         w.step(DT)
     assert abs(j.reaction_torque) > 0.01  # the row was acting
     if row == "motor":
         j.max_motor_torque = 0.0
     elif row == "spring":
         j.spring_hertz = 0.0
+    elif row == "ratchet":
+        j.ratchet = None
+        wheel.angular_velocity = -2.0
     else:
         j.lower_angle, j.upper_angle = None, None
         wheel.angular_velocity = -2.0

@@ -875,11 +875,13 @@ class Joints:
         # A row switched off drops its accumulated impulse (as Box2D v3's EnableMotor,
         # EnableLimit, EnableSpring do): the warm start would otherwise go on applying
         # the last one, a motor turned off still driving. (A distance joint's spring
-        # column is its rod's too: it stays.)
-        gone = old & ~int(st.flags[slot])
+        # column is its rod's too: it stays. An angle joint's ratchet is a limit row.)
+        now = int(st.flags[slot])
+        gone = old & ~now
+        limits = K.J_LIMIT | (K.J_RATCHET if kind == "angle" else 0)
         if gone & K.J_MOTOR_ON:
             st.imp[slot, _I_MOTOR] = 0.0
-        if gone & K.J_LIMIT:
+        if old & limits and not now & limits:
             st.imp[slot, _I_LOWER] = st.imp[slot, _I_UPPER] = 0.0
         if gone & K.J_SPRING and kind != "distance":
             st.imp[slot, _I_SPRING] = 0.0
