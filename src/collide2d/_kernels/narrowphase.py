@@ -142,16 +142,6 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
     c_timp = new.timp
     c_flags = new.flags
     began = new.began
-    # Rows not written below keep zeros (unused points of a one-point manifold included).
-    c_count[:n] = 0
-    c_normal[:n] = 0.0
-    c_point[:n] = 0.0
-    c_sep[:n] = 0.0
-    c_id[:n] = 0
-    c_nimp[:n] = 0.0
-    c_timp[:n] = 0.0
-    c_flags[:n] = 0
-    began[:n] = False
     pts = np.empty((2, 2))
     seps = np.empty(2)
     ids = np.empty(2, dtype=np.int64)
@@ -176,7 +166,11 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
     m = 0
     j = 0  # cursor into the old table
     old_matched = np.zeros(n_old, dtype=np.bool_)
-    for i in range(n):
+    # An old row ends when it touched and its pair is gone or no longer touches (marked
+    # as the rows are matched below).
+    ended[:n_old] = False
+    i = 0
+    while i < n:
         a = pa[i]
         b = pb[i]
         key = a * n_shapes + b
@@ -187,24 +181,40 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
         bb = s_body[b]
         if not active[i]:
             if has_old:
-                # Asleep: keep the manifold exactly as it was.
-                c_a[m] = a
-                c_b[m] = b
-                c_resp[m] = pr[i]
-                c_count[m] = o_count[j]
-                c_flags[m] = o_flags[j]
-                # Element by element: a row assignment compiles Numba's shape check and
-                # its error message, seconds of a first compile.
-                for q in range(2):
-                    c_normal[m, q] = o_normal[j, q]
-                    c_point[m, q, 0] = o_point[j, q, 0]
-                    c_point[m, q, 1] = o_point[j, q, 1]
-                    c_sep[m, q] = o_sep[j, q]
-                    c_id[m, q] = o_id[j, q]
-                    c_nimp[m, q] = o_nimp[j, q]
-                    c_timp[m, q] = o_timp[j, q]
-                old_matched[j] = True
-                m += 1
+                # Asleep: keep the manifold exactly as it was, with the run of sleeping
+                # pairs after it that match the old rows after its (both tables are in
+                # pair order, so a settled pile's rows are one long run): copied array by
+                # array, a contiguous run each. Element by element: a slice assignment
+                # compiles Numba's shape check and its error message, seconds of a
+                # first compile.
+                r = 1
+                while (i + r < n and j + r < n_old and not active[i + r]
+                       and o_a[j + r] == pa[i + r] and o_b[j + r] == pb[i + r]):
+                    r += 1
+                for u in range(r):
+                    c_a[m + u] = pa[i + u]
+                    c_b[m + u] = pb[i + u]
+                    c_resp[m + u] = pr[i + u]
+                    c_count[m + u] = o_count[j + u]
+                    c_flags[m + u] = o_flags[j + u]
+                    began[m + u] = False
+                    old_matched[j + u] = True
+                for u in range(r):
+                    for q in range(2):
+                        c_normal[m + u, q] = o_normal[j + u, q]
+                        c_sep[m + u, q] = o_sep[j + u, q]
+                        c_id[m + u, q] = o_id[j + u, q]
+                for u in range(r):
+                    for q in range(2):
+                        c_nimp[m + u, q] = o_nimp[j + u, q]
+                        c_timp[m + u, q] = o_timp[j + u, q]
+                        c_point[m + u, q, 0] = o_point[j + u, q, 0]
+                        c_point[m + u, q, 1] = o_point[j + u, q, 1]
+                m += r
+                i += r
+                j += r
+                continue
+            i += 1
             continue
         na = s_vcount[a]
         nb = s_vcount[b]
@@ -242,6 +252,7 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
                                     vworld, s_vstart[b], nb, s_radius[b], margin,
                                     pts, seps, ids)
         if count == 0:
+            i += 1
             continue
         passing = False
         if (one_way[a, 0] != 0.0 or one_way[a, 1] != 0.0 or one_way[b, 0] != 0.0
@@ -271,14 +282,15 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
         c_count[m] = count
         c_normal[m, 0] = nx
         c_normal[m, 1] = ny
-        for k in range(count):
-            c_point[m, k, 0] = pts[k, 0]
-            c_point[m, k, 1] = pts[k, 1]
-            c_sep[m, k] = seps[k]
-            c_id[m, k] = ids[k]
+        for k in range(2):
+            # (A one-point manifold's second point is zeros.)
+            c_point[m, k, 0] = pts[k, 0] if k < count else 0.0
+            c_point[m, k, 1] = pts[k, 1] if k < count else 0.0
+            c_sep[m, k] = seps[k] if k < count else 0.0
+            c_id[m, k] = ids[k] if k < count else 0
             c_nimp[m, k] = 0.0
             c_timp[m, k] = 0.0
-            if has_old:
+            if has_old and k < count:
                 # Warm start: same feature pair as last step keeps its impulses.
                 for q in range(o_count[j]):
                     if o_id[j, q] == ids[k]:
@@ -287,8 +299,11 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
         was_touching = has_old and (o_flags[j] & C_TOUCHING) != 0
         if has_old:
             old_matched[j] = True
-        c_flags[m] = C_PASSING if passing else (C_TOUCHING if touching else 0)
+        flags = C_PASSING if passing else (C_TOUCHING if touching else 0)
+        c_flags[m] = flags
         began[m] = touching and not was_touching
+        if was_touching and not (flags & C_TOUCHING):
+            ended[j] = True
         # A moving body touching a sleeping one wakes it (its island follows); so does one
         # closing in on it within the margin: left asleep, the sleeper is fixed to the
         # solver, which would stop the mover dead at its surface, momentum lost.
@@ -299,21 +314,21 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
             if kind[bb] == DYNAMIC and not b_flags[bb] & B_AWAKE:
                 b_flags[bb] |= B_AWAKE
         m += 1
-    # Ended: old touching rows that are gone or no longer touching.
-    ended[:n_old] = False
+        i += 1
+    # Old touching rows whose pair is gone end too.
     for q in range(n_old):
-        if o_flags[q] & C_TOUCHING:
-            if not old_matched[q]:
-                ended[q] = True
-    # Rows that matched but stopped touching end too.
-    j = 0
-    for i in range(m):
-        key = c_a[i] * n_shapes + c_b[i]
-        while j < n_old and o_a[j] * n_shapes + o_b[j] < key:
-            j += 1
-        if j < n_old and o_a[j] == c_a[i] and o_b[j] == c_b[i]:
-            if (o_flags[j] & C_TOUCHING) and not (c_flags[i] & C_TOUCHING):
-                ended[j] = True
+        if (o_flags[q] & C_TOUCHING) and not old_matched[q]:
+            ended[q] = True
+    # The rows past the last written, up to the pairs' count, are zeros.
+    c_count[m:n] = 0
+    c_normal[m:n] = 0.0
+    c_point[m:n] = 0.0
+    c_sep[m:n] = 0.0
+    c_id[m:n] = 0
+    c_nimp[m:n] = 0.0
+    c_timp[m:n] = 0.0
+    c_flags[m:n] = 0
+    began[m:n] = False
     return m
 
 
