@@ -441,8 +441,10 @@ class JointStore(SlotStore):
         "level": ((), np.int64, 0),        # of the solved joints (joints.order_joints)
         "seq": ((), np.int64, 0),          # the solved joints' slots in solve order
         "run": ((), np.int64, 0),          # at a run's first position in seq: one past its end
+        "wseq": ((), np.int64, 0),         # the solved joints' slots in slot order
+        "wrun": ((), np.int64, 0),         # run ends along wseq, as run along seq
     }
-    TRANSIENT = frozenset(("frame", "on", "level", "seq", "run"))
+    TRANSIENT = frozenset(("frame", "on", "level", "seq", "run", "wseq", "wrun"))
     View = V.JointView
     _VIEW_EXTRA = ("keys",)
 

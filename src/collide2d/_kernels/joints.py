@@ -85,10 +85,13 @@ SolveStep = namedtuple("SolveStep", ("inv_m", "inv_i", "dp", "dq"))
 
 
 @njit(inline="always")
-def narrow_joints(J, b, t):
+def narrow_joints(J, b, t, slot_order=False):
     """The substeps' views of the joints, bodies and step (``SolveJoints``, ``SolveBodies``,
-    ``SolveStep``) from the whole ones."""
-    return (SolveJoints(J.seq, J.kind, J.run, J.body_a, J.body_b, J.flags, J.imp, J.frame,
+    ``SolveStep``) from the whole ones; with ``slot_order`` (a compile-time constant) the
+    joints go in slot order (``wseq``, ``wrun``), else level by level (``seq``, ``run``)."""
+    seq = J.wseq if slot_order else J.seq
+    run = J.wrun if slot_order else J.run
+    return (SolveJoints(seq, J.kind, run, J.body_a, J.body_b, J.flags, J.imp, J.frame,
                         J.ref_angle, J.lower, J.upper, J.motor_speed, J.max_motor, J.hertz,
                         J.hertz2, J.target, J.length, J.ratio, J.notch, J.max_force,
                         J.max_torque, J.correction),
@@ -170,6 +173,7 @@ def order_joints(J, n, t):
     level = J.level
     seq = J.seq
     run = J.run
+    wseq = J.wseq
     inv_m = t.inv_m
     inv_i = t.inv_i
     # Each body's next free level: the islands' integer room, free once they woke what the
@@ -207,6 +211,7 @@ def order_joints(J, n, t):
         if ma:
             nxt[ia] = lv + 1
         level[j] = lv
+        wseq[count] = j
         if lv == top:
             run[top] = 0
             top += 1
@@ -221,6 +226,15 @@ def order_joints(J, n, t):
         if on[j]:
             seq[run[level[j]]] = j
             run[level[j]] += 1
+    _mark_runs(kinds, seq, run, count)
+    _mark_runs(kinds, wseq, J.wrun, count)
+    return count
+
+
+@njit(inline="always")
+def _mark_runs(kinds, seq, run, count):
+    """At the first position of each run of one kind along ``seq[:count]``, one past its
+    last, in ``run``."""
     q = 0
     while q < count:
         kind = kinds[seq[q]]
@@ -229,7 +243,6 @@ def order_joints(J, n, t):
             e += 1
         run[q] = e
         q = e
-    return count
 
 
 # The dispatchers below are inlined into the substep stages and take the narrow views. A

@@ -42,13 +42,15 @@ SensorView = namedtuple("SensorView", SENSOR_FIELDS)
 #: substep) and the last step's reaction (fx, fy, torque); ``frame`` is what ``prepare``
 #: works out for the substeps, ``on`` whether the step solves the joint, its ``level``,
 #: ``seq`` the solved joints' slots in solve order (level by level), ``run`` where a run of
-#: one kind in ``seq`` ends. (The store's ``keys``, the body pairs its joints
+#: one kind in ``seq`` ends, ``wseq`` and ``wrun`` the same in slot order (the warm
+#: start's). (The store's ``keys``, the body pairs its joints
 #: keep apart, reach the step as pair rules.)
 JOINT_FIELDS = ("kind", "flags", "body_a", "body_b", "generation", "order", "local_a",
                 "local_b", "axis", "ref_angle", "lower", "upper", "motor_speed", "max_motor",
                 "hertz", "zeta", "hertz2", "zeta2", "target", "length", "ratio", "notch",
                 "max_force", "max_torque", "correction", "point", "break_force",
-                "break_torque", "imp", "reaction", "frame", "on", "level", "seq", "run")
+                "break_torque", "imp", "reaction", "frame", "on", "level", "seq", "run", "wseq",
+                "wrun")
 JointView = namedtuple("JointView", JOINT_FIELDS)
 
 #: Pair rules (``_store.PairRules``): responses for pairs of collision types, sorted keys

@@ -229,7 +229,9 @@ def _copy_world(bs, ss, js, i, tb, ts, tj):
     _copy_array(j.on, tj.on)
     _copy_array(j.level, tj.level)
     _copy_array(j.seq, tj.seq)
+    _copy_array(j.wseq, tj.wseq)
     _copy_array(j.run, tj.run)
+    _copy_array(j.wrun, tj.wrun)
     return 0
 
 
