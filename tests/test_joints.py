@@ -787,14 +787,17 @@ def _check_level_order(w, window):
         shared = [x for j in on if levels[j] == lv for x in (J.body_a[j], J.body_b[j])
                   if movable(x)]
         assert len(shared) == len(set(shared))
-    # Runs: each stretch of one kind along seq, its first position holding its end.
-    q = 0
-    while q < len(on):
-        e = q + 1
-        while e < len(on) and J.kind[order[e]] == J.kind[order[q]]:
-            e += 1
-        assert J.run[q] == e
-        q = e
+    # Runs: each stretch of one kind along seq, its first position holding its end; the
+    # warm start's slot order (wseq) and its runs the same way.
+    assert J.wseq[: len(on)].tolist() == on
+    for seq, run in ((order, J.run), (on, J.wrun)):
+        q = 0
+        while q < len(on):
+            e = q + 1
+            while e < len(on) and J.kind[seq[e]] == J.kind[seq[q]]:
+                e += 1
+            assert run[q] == e
+            q = e
     return len(on), len(set(levels.values()))
 
 
@@ -810,6 +813,45 @@ def test_joints_are_solved_level_by_level_in_slot_order():
     solved, levels = _check_level_order(w, LEVEL_WINDOW)
     assert solved == len(w.joints) - 1  # all but the disabled one
     assert levels >= 4  # the chain makes levels, the static body does not
+
+
+@pytest.mark.nojit
+def test_the_order_is_made_again_when_a_joint_or_a_body_changes():
+    # A step keeps the last order while every joint is solved or not, and its bodies
+    # movable or not, as when it was made. After each change below (a joint disabled and
+    # enabled, a body put to sleep and woken, a body made static, a joint removed and
+    # another joining other bodies in its slot) the order must be the brute force's.
+    from collide2d._kernels.joints import LEVEL_WINDOW
+
+    w = _mixed_world()
+    bodies = w.bodies[1:]
+
+    def steps(k=2):
+        for _ in range(k):
+            w.step(DT)
+            _check_level_order(w, LEVEL_WINDOW)
+
+    steps()
+    chain = w.joints[3]
+    chain.enabled = False
+    steps()
+    chain.enabled = True
+    steps()
+    bodies[2].awake = False  # no longer movable: its joints share it freely
+    steps(1)
+    bodies[2].awake = True
+    steps()
+    bodies[5].kind = "static"
+    steps()
+    bodies[5].kind = "dynamic"
+    steps()
+    gone = w.joints[1]
+    slot = gone._slot
+    w.remove(gone)
+    new = w.add_revolute_joint(bodies[0], bodies[7], tuple(bodies[7].position))
+    assert new._slot == slot  # the freed slot, now joining other bodies
+    steps()
+    assert int(w._step_buffers.state[0]["n_joints_on"]) == len(w.joints) - 1
 
 
 @pytest.mark.nojit

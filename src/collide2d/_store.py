@@ -443,8 +443,9 @@ class JointStore(SlotStore):
         "run": ((), np.int64, 0),          # at a run's first position in seq: one past its end
         "wseq": ((), np.int64, 0),         # the solved joints' slots in slot order
         "wrun": ((), np.int64, 0),         # run ends along wseq, as run along seq
+        "solved": ((), np.int8, -1),       # what the order was made for (prepare_joints)
     }
-    TRANSIENT = frozenset(("frame", "on", "level", "seq", "run", "wseq", "wrun"))
+    TRANSIENT = frozenset(("frame", "on", "level", "seq", "run", "wseq", "wrun", "solved"))
     View = V.JointView
     _VIEW_EXTRA = ("keys",)
 

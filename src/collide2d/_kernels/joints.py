@@ -102,19 +102,38 @@ def narrow_joints(J, b, t, slot_order=False):
 # whole views field by field.
 @njit(inline="always")
 def prepare_joints(J, n, b, t, h, contact_hertz, scale):
-    """Frames of the joints the substeps solve, and their order (``order_joints``); returns
-    how many. ``scale``: the warm start's factor (old substep count over new: the impulses
-    are per substep)."""
+    """Frames of the joints the substeps solve, and their order (``order_joints``, made
+    again only when a joint or a body's movability changed since it was made); returns how
+    many. ``scale``: the warm start's factor (old substep count over new: the impulses are
+    per substep)."""
     joint_soft = make_soft(min(2.0 * contact_hertz, 0.25 / h), JOINT_DAMPING_RATIO, h)
+    # The last order stands while every joint is solved or not, and its bodies movable or
+    # not, as when it was made (``solved``); ``count`` counts the solved joints.
+    changed = False
+    count = 0
+    solved = J.solved
+    inv_m = t.inv_m
+    inv_i = t.inv_i
     for j in range(n):
         J.on[j] = False
         flags = J.flags[j]
-        if not (flags & J_ALIVE) or not (flags & J_ENABLED):
-            continue
+        code = 0
         ia = J.body_a[j]
         ib = J.body_b[j]
-        if t.inv_m[ib] == 0.0 and (ia < 0 or t.inv_m[ia] == 0.0):
-            continue  # nothing to move: asleep, or between fixed bodies
+        if ((flags & J_ALIVE) and (flags & J_ENABLED)
+                and not (inv_m[ib] == 0.0 and (ia < 0 or inv_m[ia] == 0.0))):
+            # (else nothing to move: asleep, or between fixed bodies)
+            code = 1
+            if ia >= 0 and (inv_m[ia] > 0.0 or inv_i[ia] > 0.0):
+                code |= 2
+            if inv_m[ib] > 0.0 or inv_i[ib] > 0.0:
+                code |= 4
+        if solved[j] != code:
+            solved[j] = code
+            changed = True
+        if code == 0:
+            continue
+        count += 1
         J.on[j] = True
         imp = J.imp[j]
         if scale != 1.0:
@@ -150,7 +169,7 @@ def prepare_joints(J, n, b, t, h, contact_hertz, scale):
             prepare_gear(J, j, b, t, ia, ib)
         else:
             prepare_angle(J, j, b, t, ia, ib)
-    return order_joints(J, n, t)
+    return order_joints(J, n, t) if changed else count
 
 
 @njit(inline="always")

@@ -232,6 +232,7 @@ def _copy_world(bs, ss, js, i, tb, ts, tj):
     _copy_array(j.wseq, tj.wseq)
     _copy_array(j.run, tj.run)
     _copy_array(j.wrun, tj.wrun)
+    _copy_array(j.solved, tj.solved)
     return 0
 
 
