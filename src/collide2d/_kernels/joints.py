@@ -9,7 +9,7 @@ impulses, ``solve_joints`` solves them before the contacts, with ``use_bias`` Tr
 without it (the relax pass) after the positions moved; ``store_joints`` turns the impulses
 into reactions (N, N m), breaks the joints past their limits and moves ratchets on.
 The substeps solve joints level by level (``order_joints``), which gives the slot order's
-results: the same inputs give the same bits.
+results: the same inputs give the same bits; the warm start walks them in slot order.
 
 The stiff rows (points, rods, limits, locked angles) use the joints' softness for their
 position bias, as Box2D v3 does: twice the contact hertz, damping ratio
