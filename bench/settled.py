@@ -81,7 +81,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     engines = args.engines.split(",")
     print("# Settled scenes, sleeping on\n\n`python bench/settled.py`: each engine steps its "
-          "scene until every body sleeps, then times more steps (us per step).\n")
+          "scene until every body sleeps, then times more steps (us per step); then again "
+          "with a ball falling 300 m away, awake (a sleeping level with a player in it).\n")
     print("| scene | engine | asleep at (s) | settled step (us) | one body awake elsewhere (us) |")
     print("|---|---|---|---|---|")
     for name in args.scenes:
