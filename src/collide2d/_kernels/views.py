@@ -44,8 +44,8 @@ SensorView = namedtuple("SensorView", SENSOR_FIELDS)
 #: ``seq`` the solved joints' slots in solve order (level by level), ``run`` where a run of
 #: one kind in ``seq`` ends, ``wseq`` and ``wrun`` the same in slot order (the warm
 #: start's), ``solved`` what the order was made for: 0 not solved, else 1, plus 2 and 4
-#: for A and B movable (-1: no order yet, as a new slot has). (The store's ``keys``, the body pairs its joints
-#: keep apart, reach the step as pair rules.)
+#: for A and B movable (-1: no order yet, as a new slot has). (The store's ``keys``, the
+#: body pairs its joints keep apart, reach the step as pair rules.)
 JOINT_FIELDS = ("kind", "flags", "body_a", "body_b", "generation", "order", "local_a",
                 "local_b", "axis", "ref_angle", "lower", "upper", "motor_speed", "max_motor",
                 "hertz", "zeta", "hertz2", "zeta2", "target", "length", "ratio", "notch",
