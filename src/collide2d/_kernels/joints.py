@@ -87,8 +87,8 @@ SolveStep = namedtuple("SolveStep", ("inv_m", "inv_i", "dp", "dq"))
 @njit(inline="always")
 def narrow_joints(J, b, t, slot_order=False):
     """The substeps' views of the joints, bodies and step (``SolveJoints``, ``SolveBodies``,
-    ``SolveStep``) from the whole ones; with ``slot_order`` (a compile-time constant) the
-    joints go in slot order (``wseq``, ``wrun``), else level by level (``seq``, ``run``)."""
+    ``SolveStep``) from the whole ones; with ``slot_order`` True the joints go in slot
+    order (``wseq``, ``wrun``: the warm start's), else level by level (``seq``, ``run``)."""
     seq = J.wseq if slot_order else J.seq
     run = J.wrun if slot_order else J.run
     return (SolveJoints(seq, J.kind, run, J.body_a, J.body_b, J.flags, J.imp, J.frame,
