@@ -73,6 +73,12 @@ JOINT_DAMPING_RATIO = 2.0
 # few hundred joints' rows and bodies stay in a core's caches while a pass reorders them.
 LEVEL_WINDOW = 256
 
+# What a joint's ``solved`` code holds (prepare_joints): solved this step, and each of its
+# bodies movable; 0 not solved. The order (order_joints) is made from these codes alone.
+SOLVED = 1
+A_MOVES = 2
+B_MOVES = 4
+
 # Narrow views for the kinds' runs, with the field names of the store's and the step's
 # views: a compiled call passes every array of the tuples it is given field by field, 29
 # arrays here against 96 in the whole views (the fixed cost of a run, paid per pass).
@@ -122,12 +128,13 @@ def prepare_joints(J, n, b, t, h, contact_hertz, scale):
         ib = J.body_b[j]
         if ((flags & J_ALIVE) and (flags & J_ENABLED)
                 and not (inv_m[ib] == 0.0 and (ia < 0 or inv_m[ia] == 0.0))):
-            # (else nothing to move: asleep, or between fixed bodies)
-            code = 1
+            # (else nothing to move: asleep, or between fixed bodies). Immovable bodies
+            # (static, kinematic, asleep, the world) have zero inverse masses.
+            code = SOLVED
             if ia >= 0 and (inv_m[ia] > 0.0 or inv_i[ia] > 0.0):
-                code |= 2
+                code |= A_MOVES
             if inv_m[ib] > 0.0 or inv_i[ib] > 0.0:
-                code |= 4
+                code |= B_MOVES
         if solved[j] != code:
             solved[j] = code
             changed = True
@@ -174,7 +181,8 @@ def prepare_joints(J, n, b, t, h, contact_hertz, scale):
 
 @njit(inline="always")
 def order_joints(J, n, t):
-    """The solve order of the joints marked ``on``, level by level: a joint's level is one
+    """The solve order of the joints ``prepare_joints`` marked solved (their ``solved``
+    codes, which also say which bodies move), level by level: a joint's level is one
     more than the highest level of the joints before it (in slot order) that share one of
     its movable bodies, and ``seq`` lists the joints by level, in slot order within one (a
     counting sort). Two joints of one level share no movable body, so consecutive joints
@@ -185,7 +193,7 @@ def order_joints(J, n, t):
     joints only within a window, whose rows stay in cache. ``run``, at the first position
     of each run of one kind in ``seq``, holds one past its last. Returns how many joints
     are solved."""
-    on = J.on
+    solved = J.solved
     body_a = J.body_a
     body_b = J.body_b
     kinds = J.kind
@@ -193,13 +201,11 @@ def order_joints(J, n, t):
     seq = J.seq
     run = J.run
     wseq = J.wseq
-    inv_m = t.inv_m
-    inv_i = t.inv_i
     # Each body's next free level: the islands' integer room, free once they woke what the
     # contacts and joints link.
     nxt = t.body_int
     for j in range(n):
-        if on[j]:
+        if solved[j] > 0:
             nxt[body_b[j]] = 0
             if body_a[j] >= 0:
                 nxt[body_a[j]] = 0
@@ -209,18 +215,18 @@ def order_joints(J, n, t):
     top = 0
     base = 0
     for j in range(n):
-        if not on[j]:
+        code = solved[j]
+        if code <= 0:
             continue
         if count % LEVEL_WINDOW == 0:
             base = top
         ia = body_a[j]
         ib = body_b[j]
-        # Immovable bodies (static, kinematic, asleep, the world) have zero inverse masses:
-        # a joint leaves their velocities as they are (a -0.0 may become 0.0, which no
-        # moving body reads differently), so they are shared freely, as in the contacts'
-        # colouring.
-        ma = ia >= 0 and (inv_m[ia] > 0.0 or inv_i[ia] > 0.0)
-        mb = inv_m[ib] > 0.0 or inv_i[ib] > 0.0
+        # A joint leaves an immovable body's velocities as they are (a -0.0 may become 0.0,
+        # which no moving body reads differently), so such bodies are shared freely, as in
+        # the contacts' colouring.
+        ma = (code & A_MOVES) != 0
+        mb = (code & B_MOVES) != 0
         lv = base
         if ma:
             lv = max(lv, nxt[ia])
@@ -242,7 +248,7 @@ def order_joints(J, n, t):
         run[lv] = first
         first += size
     for j in range(n):
-        if on[j]:
+        if solved[j] > 0:
             seq[run[level[j]]] = j
             run[level[j]] += 1
     _mark_runs(kinds, seq, run, count)
