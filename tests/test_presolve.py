@@ -76,7 +76,8 @@ def test_disabling_by_shape_ids_without_between():
 def test_a_handler_between_two_types_sees_only_those_pairs_oriented_and_writes_back():
     # Three type-2 crates on a type-1 floor and one on a type-3 slab; the middle crates are
     # created before the floor (lower shape ids), so the table holds them both ways round.
-    w = c2d.World(gravity=(0.0, -G))
+    # (Sleeping off: a crate at rest would fall asleep, and its contact leave pre-solve.)
+    w = c2d.World(gravity=(0.0, -G), sleeping=False)
     early = []
     for x in (-1.0, 1.0):
         b = w.add_body(position=(x, 0.5))
@@ -322,3 +323,27 @@ def test_a_handler_for_one_type_twice_gets_lower_ids_first():
     rows = sorted(zip(*got[0], strict=True))
     # Lower crate to upper crate: normal up; lower crate to floor: normal down.
     assert rows == sorted([(low, high, 1.0), (low, fl, -1.0)])
+
+
+@pytest.mark.nojit
+def test_a_sleeping_contact_is_not_handed_to_pre_solve_until_it_wakes():
+    # Nothing solves a contact between a sleeping crate and the floor (as in Box2D v3 and
+    # pymunk, whose pre-solve skips sleeping contacts): it leaves pre-solve when the crate
+    # falls asleep and comes back in the step a push wakes it.
+    w = c2d.World(gravity=(0.0, -G))
+    w.add_body(kind="static").add_box(6.0, 1.0, offset=(0.0, -0.5))
+    crate = w.add_body(position=(0.0, 0.5))
+    crate.add_box(1.0, 1.0)
+    seen = []
+    w.on_pre_solve(lambda pre: seen.append(len(pre.shape_a)))
+    for _ in range(120):
+        w.step(DT)
+        if not crate.awake:
+            break
+    assert not crate.awake and seen[-1] == 1
+    del seen[:]
+    w.step(DT)
+    assert seen == [0]
+    crate.apply_impulse((0.5, 0.0))
+    w.step(DT)
+    assert crate.awake and seen == [0, 1]

@@ -481,6 +481,9 @@ class StepBuffers:
     def __init__(self):
         self.contacts = ContactStore(16)
         self.sensors = SensorStore(16)
+        # The world's sleeping contact rows (_kernels/asleep.py): world state, held here to
+        # grow with the pairs' room; ``count`` is brought up to date after each step.
+        self.asleep = ContactStore(16)
         self.arrays: dict[str, np.ndarray] = {}
         self.body_capacity = 0
         self.pair_capacity = 0
@@ -524,6 +527,13 @@ class StepBuffers:
             self.contacts = ContactStore(self.pair_capacity)
             self._views.clear()
 
+    def fit_asleep(self, pairs: int, n_asleep: int) -> None:
+        """Room in the sleeping table for its ``n_asleep`` rows and ``pairs`` more (a step
+        may send every pair to sleep), its rows kept."""
+        if pairs + n_asleep > self.asleep.capacity:
+            self.asleep.reserve(max(pairs + n_asleep, 2 * self.asleep.capacity))
+            self._views.clear()
+
     def fit_sensors(self, rows: int) -> None:
         if self.sensors.capacity < rows:
             self.sensors = SensorStore(max(rows, 2 * self.sensors.capacity))
@@ -549,12 +559,12 @@ class StepBuffers:
         """The StepView. The tables alternate with the world's from step to step, so a
         view is kept per pair of tables (same objects from step to step: the compiled step
         checks each new one's types once)."""
-        key = (id(self.contacts.table), id(self.sensors.table))
+        key = (id(self.contacts.table), id(self.sensors.table), id(self.asleep.table))
         view = self._views.get(key)
         if view is None:
             a = self.arrays
-            view = V.StepView(self.contacts.table, self.sensors.table,
-                              *(a[name] for name in V.STEP_FIELDS[2:-4]),
+            view = V.StepView(self.contacts.table, self.sensors.table, self.asleep.table,
+                              *(a[name] for name in V.STEP_FIELDS[3:-4]),
                               self.soft, self.soft_static, self.colour_start, self.state)
             if len(self._views) >= 8:
                 self._views.clear()

@@ -458,8 +458,9 @@ class WorldBatch:
         out = ContactCounts(*(np.zeros((n, m), np.int64) for _ in range(3)))
         self._refresh()
         L = self._lists
-        _k.contact_events(L["shapes"], L["cw"], L["cb"], self._parity,
+        _k.contact_events(L["shapes"], L["cw"], L["cb"], L["ca"], self._parity,
                           self._params["n_contacts"].copy(), self._prev,
+                          self._params["n_asleep"].copy(),
                           np.ascontiguousarray(pairs[:, 0]), np.ascontiguousarray(pairs[:, 1]),
                           *out)
         return out
@@ -618,6 +619,7 @@ class WorldBatch:
         for table in (w._sensors, buffers.sensors):
             table.reserve(sensors)
         buffers.fit(w._bodies.capacity, pairs)
+        buffers.fit_asleep(pairs, buffers.asleep.count)
         buffers.fit_sensors(sensors)
         # The record's dt is written by step(); the counts and views as World.step does.
         _, wv, _ = w._begin_step(1.0)
@@ -626,7 +628,7 @@ class WorldBatch:
         tv1 = tv._replace(contacts=w._contacts.table, sensors=w._sensors.table)
         entries = {"ws0": wv, "ts0": tv, "ws1": wv1, "ts1": tv1, "bodies": wv.bodies,
                    "shapes": wv.shapes, "joints": wv.joints, "cw": wv.contacts,
-                   "cb": wv1.contacts}
+                   "cb": wv1.contacts, "ca": tv.asleep}
         if self._lists is None:  # the first world: every entry starts as its views
             self._lists_tier = _kl._tier  # before a call that may switch it
             self._lists = {name: _kl.filled(value, len(self._worlds))
@@ -652,6 +654,7 @@ class WorldBatch:
         w._contacts.count = int(self._params[i]["n_contacts"])
         w._sensors.count = int(self._params[i]["n_sensors"])
         w._step_buffers.contacts.count = int(self._prev[i])
+        w._step_buffers.asleep.count = int(self._params[i]["n_asleep"])
         w._step_buffers.sensors.count = int(self._prev_sensors[i])
         w.time = float(self.times[i])
         w._record = [0.0, -1, -1, -1]

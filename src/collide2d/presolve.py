@@ -24,7 +24,7 @@ from .body import _SLOT_BITS
 class PreSolve(NamedTuple):
     """The step's contacts, as a pre-solve callback gets them: one row per contact manifold
     the solver is about to solve (solid pairs with points, including speculative ones a
-    hair apart, ``separation > 0``).
+    hair apart, ``separation > 0``; not those whose bodies sleep or are fixed).
 
     Read-only (copies): ``shape_a``, ``shape_b`` (shape ids, ``Shape.id``), ``body_a``,
     ``body_b`` (body ids, ``Body.id``), ``normal`` (k, 2) unit, from shape_a to shape_b,

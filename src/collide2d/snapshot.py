@@ -305,7 +305,7 @@ def _free_heap(saved: np.ndarray) -> list[int]:
 
 def _event_rows(world, store: str, rows: str):
     if store == "_contacts":
-        return world._contacts.rows() if rows == "current" else world._ended_contacts()
+        return world._contact_rows() if rows == "current" else world._ended_contacts()
     return world._sensors.rows() if rows == "current" else world._ended_sensors()
 
 
@@ -1073,7 +1073,8 @@ def assign(dst, src, same: bool = False, arrays: bool = True) -> bool:
     src._check_unlocked()
     buffers = src._step_buffers
     if (src._contacts.count or src._sensors.count or buffers.contacts.count
-            or buffers.sensors.count or any(dst._callbacks.values()) or dst._joints.on_break
+            or buffers.sensors.count or buffers.asleep.count or any(dst._callbacks.values())
+            or dst._joints.on_break
             or not (same or same_layout(dst, src))):
         return False
     for a, b in ((dst._bodies, src._bodies), (dst._shapes, src._shapes),
@@ -1098,5 +1099,7 @@ def assign(dst, src, same: bool = False, arrays: bool = True) -> bool:
     dst._params[0]["settled"] = min(int(dst._params[0]["settled"]), 1)
     dst._contacts.count = dst._sensors.count = 0
     dst._step_buffers.contacts.count = dst._step_buffers.sensors.count = 0
+    dst._step_buffers.asleep.count = 0
+    dst._params[0]["n_asleep"] = 0
     dst._joints.broken = []
     return True

@@ -97,6 +97,14 @@ def _oriented(ev: ContactEvent, types: tuple[int, int], between: tuple[int, int]
     return None
 
 
+def _merged(x, y):
+    """Two ContactViews of rows in pair order, as one in pair order (copies)."""
+    key = np.concatenate((x.a, y.a)) << 32 | np.concatenate((x.b, y.b))
+    order = np.argsort(key, kind="stable")
+    return _views.ContactView(*(np.concatenate((u, v))[order] for u, v in zip(x, y,
+                                                                              strict=True)))
+
+
 def _delegate(component: str, cls: type, name: str):
     """World's member ``name``, answered by one of its components (``self.<component>``, of
     class ``cls``): a method with the component method's signature and docstring
@@ -524,23 +532,29 @@ class World:
         owner = shapes[0].body._shapes
         owner[:] = [shape for shape in owner if id(shape) not in gone]
         # Drop the contacts and sensor overlaps that name a removed row.
-        self._contacts.keep(~touching)
+        for table, named in zip((self._contacts, self._step_buffers.asleep), touching,
+                                strict=True):
+            table.keep(~named)
         sensors = self._sensors.rows()
         self._sensors.keep(np.isin(sensors.a, rows, invert=True)
                            & np.isin(sensors.b, rows, invert=True))
         self._tables_changed()
 
-    def _wake_touching(self, rows) -> np.ndarray:
+    def _wake_touching(self, rows) -> tuple:
         """Wake every body in contact with one of the shape ``rows`` (their clocks restart);
-        returns which rows of the contact table name one of them."""
-        c = self._contacts.rows()
-        touching = np.isin(c.a, rows) | np.isin(c.b, rows)
+        returns which rows of the contact table, and of the sleeping rows, name one of
+        them."""
+        named = []
         body = self._shapes.body
-        others = np.unique(np.concatenate((body[c.a[touching]], body[c.b[touching]])))
         b = self._bodies
-        b.flags[others] |= S.B_AWAKE
-        b.sleep_time[others] = 0.0
-        return touching
+        for table in (self._contacts, self._step_buffers.asleep):
+            c = table.rows()
+            touching = np.isin(c.a, rows) | np.isin(c.b, rows)
+            others = np.unique(np.concatenate((body[c.a[touching]], body[c.b[touching]])))
+            b.flags[others] |= S.B_AWAKE
+            b.sleep_time[others] = 0.0
+            named.append(touching)
+        return tuple(named)
 
     def _topology_changed(self) -> None:
         self._shapes_dirty = True
@@ -732,12 +746,14 @@ class World:
         """The contact or sensor table was edited outside a step (a removal, a restore)."""
         self._params[0]["n_contacts"] = self._contacts.count
         self._params[0]["n_sensors"] = self._sensors.count
+        self._params[0]["n_asleep"] = self._step_buffers.asleep.count
 
     def _grow(self, buffers, stage: int) -> None:
         """A stage asked for more rows than the step's tables hold."""
         need = int(buffers.state[0]["need"])
         if stage == _step.PAIRS:
             buffers.fit(0, need)
+            buffers.fit_asleep(need, int(self._params[0]["n_asleep"]))
         else:
             buffers.fit_sensors(need)
 
@@ -747,6 +763,7 @@ class World:
         if not kept:
             self._contacts = buffers.swap_contacts(self._contacts)
             self._sensors = buffers.swap_sensors(self._sensors)
+        buffers.asleep.count = int(self._params[0]["n_asleep"])
         self._time += dt  # dt was checked: finite, positive, at most MAX_DT
         self._joints.after_step(buffers.read("n_broken"))
         for system in list(self._systems):
@@ -920,10 +937,24 @@ class World:
             raise ValueError(f"body {int(b.order[slot])} (world.bodies index): its position, "
                              "angle, velocity or force is NaN or inf; the step was not taken")
 
+    def _contact_rows(self):
+        """The world's contact rows after the last step (a ContactView, pair order): the
+        table the step wrote and the sleeping rows (_kernels/asleep.py), merged."""
+        c = self._contacts.rows()
+        d = self._step_buffers.asleep.rows()
+        if not len(d.a) or d.ended.all():
+            return c
+        return _merged(c, _views.ContactView(*(arr[~d.ended] for arr in d)))
+
     def _ended_contacts(self):
-        """Rows of the table the last step replaced that ended in it (a ContactView)."""
+        """Rows that ended in the last step (a ContactView, pair order): of the table it
+        replaced, and sleeping rows whose pair went or woke apart."""
         old = self._step_buffers.contacts.rows()
-        return _views.ContactView(*(arr[old.ended] for arr in old))
+        ended = _views.ContactView(*(arr[old.ended] for arr in old))
+        d = self._step_buffers.asleep.rows()
+        if not d.ended.any():
+            return ended
+        return _merged(ended, _views.ContactView(*(arr[d.ended] for arr in d)))
 
     def _ended_sensors(self):
         old = self._step_buffers.sensors.rows()
@@ -1006,13 +1037,13 @@ class World:
     # ------------------------------------------------------------------ contacts and events
     def contacts(self) -> ContactArrays:
         """Touching solid contacts after the last step, as arrays (shape ids, lower first)."""
-        c = self._contacts.rows()
+        c = self._contact_rows()
         return self._contact_arrays(c, (c.resp == SOLID) & ((c.flags & C_TOUCHING) != 0),
                                     c.impulse)
 
     def contact_begin_events(self) -> ContactArrays:
         """Solid contacts that began in the last step."""
-        c = self._contacts.rows()
+        c = self._contact_rows()
         return self._contact_arrays(c, (c.resp == SOLID) & c.began, c.impulse)
 
     def contact_end_events(self) -> ContactArrays:
@@ -1195,7 +1226,9 @@ class World:
         it solves them, with those contacts as arrays (:class:`PreSolve`): one Python call
         per step however many contacts.
 
-        ``pre`` holds one row per contact manifold the solver is about to solve: ``shape_a``,
+        ``pre`` holds one row per contact manifold the solver is about to solve (a contact
+        between bodies that sleep, or sleep against fixed ones, is left out until one wakes:
+        nothing solves it, as in Box2D v3 and pymunk): ``shape_a``,
         ``shape_b`` (shape ids, lower first), ``body_a``, ``body_b`` (body ids), ``normal``
         (from shape_a to shape_b), ``points``, ``count``, ``separation`` (m), ``new`` (began
         this step); and four arrays to write into, prefilled with what the solver would use:
@@ -1275,7 +1308,7 @@ class World:
         if not any(cb.values()) or not self._may_have_events():
             return
         calls = []
-        c = self._contacts.rows()
+        c = self._contact_rows()
         touching = (c.flags & C_TOUCHING) != 0
         solid = c.resp == SOLID
         ended = self._ended_contacts()
@@ -1326,12 +1359,14 @@ class World:
         that listens for begin and end."""
         cb = self._callbacks
         c = self._contacts
-        if cb["contact_persist"] and c.count:
+        d = self._step_buffers.asleep
+        if cb["contact_persist"] and (c.count or d.count):
             return True
         if cb["contact_begin"] and c.table.began[:c.count].any():
             return True
         old = self._step_buffers.contacts
-        if cb["contact_end"] and old.table.ended[:old.count].any():
+        if cb["contact_end"] and (old.table.ended[:old.count].any()
+                                  or d.table.ended[:d.count].any()):
             return True
         s = self._sensors
         if cb["sensor_begin"] and s.table.began[:s.count].any():

@@ -23,10 +23,12 @@ from .._jit import njit
 from .constants import B_ALIVE, B_AWAKE, C_TOUCHING, DYNAMIC, J_ALIVE, J_ENABLED, SOLID
 
 # What joins bodies into islands: the contact rows (shape rows ``c_a``, ``c_b``, response,
-# flags; ``s_body`` the shapes' bodies) and the first ``n_joints`` joint slots (bodies,
-# flags). Sleeping off, the step hands empty slices and no joints: nothing to follow.
+# flags; ``s_body`` the shapes' bodies), the sleeping table's rows (``d_*``, asleep.py;
+# its ended rows do not join) and the first ``n_joints`` joint slots (bodies, flags).
+# Sleeping off, the step hands empty slices and no joints: nothing to follow.
 Links = namedtuple("Links", ("c_a", "c_b", "c_resp", "c_flags", "s_body", "j_a", "j_b",
-                             "j_flags", "n_joints"))
+                             "j_flags", "n_joints", "d_a", "d_b", "d_resp", "d_flags",
+                             "d_ended"))
 
 
 @njit(inline="always")
@@ -68,12 +70,14 @@ def _mixed(kind, flags, a, b):
 
 
 @njit(_nrt=False)
-def wake_islands(n_bodies, kind, flags, links, parent, mark):
+def wake_islands(n_bodies, kind, flags, links, scan_asleep, parent, mark):
     """Wake every sleeping body linked (touching solid contacts, enabled joints, through
     other sleeping bodies) to an awake dynamic body. Returns how many woke. Islands are
     whole after each sleep stage, so only a link between an awake and a sleeping body (a
     new touch, a body woken by the user or the narrowphase) needs the union-find; most
-    steps end after the first loop.
+    steps end after the first loop. A sleeping row (``d_*``) links two bodies that could
+    not move when the step began: it can join an awake body only if the narrowphase woke
+    one since (``scan_asleep``), so it is looked at only then.
 
     Clocks are kept: the sleep stage decides as before, from the least-rested member, so an
     island a restless body touches stays awake while it is touched, and one woken by a
@@ -83,11 +87,20 @@ def wake_islands(n_bodies, kind, flags, links, parent, mark):
     again and slept 1 s later.
 
     ``parent`` and ``mark`` (one per body) are the union-find's room, overwritten."""
-    c_a, c_b, c_resp, c_flags, s_body, j_a, j_b, j_flags, n_joints = links
+    c_a, c_b, c_resp, c_flags = links.c_a, links.c_b, links.c_resp, links.c_flags
+    s_body, j_a, j_b, j_flags = links.s_body, links.j_a, links.j_b, links.j_flags
+    n_joints = links.n_joints
+    d_a, d_b, d_resp, d_flags = links.d_a, links.d_b, links.d_resp, links.d_flags
+    d_ended = links.d_ended
     mixed = False
     for i in range(c_a.shape[0]):
         if c_resp[i] == SOLID and (c_flags[i] & C_TOUCHING) and _mixed(
                 kind, flags, s_body[c_a[i]], s_body[c_b[i]]):
+            mixed = True
+            break
+    for i in range(d_a.shape[0] if scan_asleep and not mixed else 0):
+        if (d_resp[i] == SOLID and (d_flags[i] & C_TOUCHING) and not d_ended[i]
+                and _mixed(kind, flags, s_body[d_a[i]], s_body[d_b[i]])):
             mixed = True
             break
     for j in range(n_joints if not mixed else 0):
@@ -102,6 +115,9 @@ def wake_islands(n_bodies, kind, flags, links, parent, mark):
     for i in range(c_a.shape[0]):
         if c_resp[i] == SOLID and (c_flags[i] & C_TOUCHING):
             _join(parent, kind, s_body[c_a[i]], s_body[c_b[i]])
+    for i in range(d_a.shape[0]):
+        if d_resp[i] == SOLID and (d_flags[i] & C_TOUCHING) and not d_ended[i]:
+            _join(parent, kind, s_body[d_a[i]], s_body[d_b[i]])
     for j in range(n_joints):
         if ((j_flags[j] & J_ALIVE) and (j_flags[j] & J_ENABLED) and j_a[j] >= 0
                 and j_b[j] >= 0):
@@ -121,19 +137,29 @@ def wake_islands(n_bodies, kind, flags, links, parent, mark):
 
 
 @njit(_nrt=False)
-def update_sleep(n_bodies, bodies, links, dt, tolerances, enabled, parent, least):
+def update_sleep(n_bodies, bodies, links, dt, tolerances, enabled, woke_late, parent, least):
     """Each awake dynamic body's rest clock over ``dt``, then islands to sleep (see the
     module). ``tolerances`` (linear speed, angular speed, time to sleep); ``enabled``
     False wakes every sleeper. (``parent`` and ``least``, one per body, are the
-    union-find's room, overwritten.)"""
+    union-find's room, overwritten.)
+
+    A sleeping row (``d_*``) joins two bodies that sleep on with full clocks, whose island
+    changes nothing, so the rows are followed only when a body may have woken since they
+    were sorted out (``woke_late``: continuous collision woke a target) or a sleeper is
+    short of its time (put to sleep by the user): its island wakes whole."""
     kind = bodies.kind
     flags = bodies.flags
     vel = bodies.vel
     angvel = bodies.angvel
     sleep_time = bodies.sleep_time
     lin_tol, ang_tol, time_to_sleep = tolerances
-    c_a, c_b, c_resp, c_flags, s_body, j_a, j_b, j_flags, n_joints = links
+    c_a, c_b, c_resp, c_flags = links.c_a, links.c_b, links.c_resp, links.c_flags
+    s_body, j_a, j_b, j_flags = links.s_body, links.j_a, links.j_b, links.j_flags
+    n_joints = links.n_joints
+    d_a, d_b, d_resp, d_flags = links.d_a, links.d_b, links.d_resp, links.d_flags
+    d_ended = links.d_ended
     restless = False  # an awake body, or a sleeper whose clock is short of time_to_sleep
+    short = woke_late
     for b in range(n_bodies):
         if kind[b] != DYNAMIC or not (flags[b] & B_ALIVE):
             continue
@@ -148,6 +174,7 @@ def update_sleep(n_bodies, bodies, links, dt, tolerances, enabled, parent, least
             flags[b] |= B_AWAKE  # sleeping was turned off: wake (its clock starts next step)
         elif sleep_time[b] < time_to_sleep:
             restless = True
+            short = True
     if not enabled or not restless:
         # All asleep with full clocks: every island's least-rested member has rested.
         return
@@ -157,6 +184,9 @@ def update_sleep(n_bodies, bodies, links, dt, tolerances, enabled, parent, least
         if c_resp[i] != 1 or not (c_flags[i] & C_TOUCHING):
             continue
         _join(parent, kind, s_body[c_a[i]], s_body[c_b[i]])
+    for i in range(d_a.shape[0] if short else 0):
+        if d_resp[i] == SOLID and (d_flags[i] & C_TOUCHING) and not d_ended[i]:
+            _join(parent, kind, s_body[d_a[i]], s_body[d_b[i]])
     for j in range(n_joints):
         if (j_flags[j] & J_ALIVE) and (j_flags[j] & J_ENABLED) and j_a[j] >= 0:
             _join(parent, kind, j_a[j], j_b[j])
@@ -177,3 +207,13 @@ def update_sleep(n_bodies, bodies, links, dt, tolerances, enabled, parent, least
                 angvel[b] = 0.0
         else:
             flags[b] |= B_AWAKE
+
+
+@njit(_nrt=False)
+def awake_count(kind, flags, n_bodies):
+    """Awake dynamic bodies."""
+    k = 0
+    for b in range(n_bodies):
+        if kind[b] == DYNAMIC and (flags[b] & B_AWAKE):
+            k += 1
+    return k

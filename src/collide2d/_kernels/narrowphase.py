@@ -7,7 +7,7 @@ shape's face normals computed once per step; ``collide_segments`` for two segmen
 same results on scalars), then walks last step's contact table
 (also sorted by key) in step with it: impulses carry over for points whose feature ids match
 (warm starting), and begin / end flags fall out of the walk. Pairs whose bodies are all
-asleep or fixed keep last step's manifold unchanged.
+asleep or fixed keep their manifolds unchanged, aside in the sleeping table (asleep.py).
 
 Contact table (one row per pair in contact): shape rows a < b, response, point count,
 normal (from a to b), points, separations, feature ids, accumulated normal and tangent
@@ -17,6 +17,7 @@ impulses, and a touching flag.
 import numpy as np
 
 from .._jit import njit
+from .asleep import keep_asleep
 from .broadphase import MOVER_PAIRS, find_pairs, pair_shapes, small_pairs
 from .constants import B_AWAKE, C_PASSING, C_TOUCHING, DYNAMIC, IGNORE, KINEMATIC, SENSOR
 from .sat import (
@@ -96,15 +97,19 @@ def _active(kind, flags, vx, vy, w):
 
 
 @njit(_nrt=True)
-def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new):
+def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new, asleep,
+                  n_asleep):
     """Manifolds for the candidate pairs into the table ``new`` (capacity at least the
-    number of pairs), matched against the ``n_old`` rows of ``old``: impulses carry over,
-    ``new.began`` marks rows that began touching and ``old.ended`` rows that stopped.
-    Returns the number of rows written.
+    number of pairs), matched against the ``n_old`` rows of ``old`` and the ``n_asleep``
+    rows of ``asleep`` (asleep.py): impulses carry over, ``new.began`` marks rows that
+    began touching and ``old.ended`` (or ``asleep.ended``) rows that stopped. A pair whose
+    bodies can not move keeps its manifold in ``asleep``, where an old row of such a pair
+    goes; a sleeping row whose pair can move again is solved from it as from an old row.
+    Returns (rows written, rows of ``asleep`` now, bodies it woke).
 
     Compiled with reference counting (it allocates). Every array is taken from the views
     before the first branch: a view still in use after one keeps a counted reference to
-    each of its arrays for the call (four views)."""
+    each of its arrays for the call (five views)."""
     s_body = shapes.body
     s_vstart = shapes.vstart
     s_vcount = shapes.vcount
@@ -121,13 +126,18 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
     o_a = old.a
     o_b = old.b
     o_count = old.count
-    o_normal = old.normal
-    o_point = old.point
-    o_sep = old.sep
     o_id = old.id
     o_nimp = old.nimp
     o_timp = old.timp
     o_flags = old.flags
+    d_a = asleep.a
+    d_b = asleep.b
+    d_count = asleep.count
+    d_id = asleep.id
+    d_nimp = asleep.nimp
+    d_timp = asleep.timp
+    d_flags = asleep.flags
+    d_ended = asleep.ended
     one_way = shapes.one_way
     n = pa.shape[0]
     c_a = new.a
@@ -145,8 +155,8 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
     pts = np.empty((2, 2))
     seps = np.empty(2)
     ids = np.empty(2, dtype=np.int64)
-    # Which pairs can change (the rest keep last step's manifold); whether any of those is
-    # two polygons, which need face normals.
+    # Which pairs can change (the rest keep their manifolds asleep); whether any of those
+    # is two polygons, which need face normals.
     active = np.empty(n, dtype=np.bool_)
     polys = False
     for i in range(n):
@@ -163,8 +173,21 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
     nrm = np.empty((vworld.shape[0] if polys else 0, 2))
     if polys:
         vertex_normals(vworld, s_vstart, s_vcount, n_shapes, nrm)
+    # The sleeping rows' fates: kept in the table (asleep, or ended in this step and kept
+    # until the next for the surface to read), and ended. A row ended in the last step
+    # goes; a row no candidate matches lost its pair, and ends if it touched.
+    d_keep = np.empty(n_asleep, dtype=np.bool_)
+    d_end = np.empty(n_asleep, dtype=np.bool_)
+    for r in range(n_asleep):
+        gone = not d_ended[r] and (d_flags[r] & C_TOUCHING) != 0
+        d_keep[r] = gone
+        d_end[r] = gone
+    to_sleep = np.empty(n_old, dtype=np.int64)  # old rows whose pairs went to sleep
+    n_to_sleep = 0
+    woke = 0
     m = 0
     j = 0  # cursor into the old table
+    q = 0  # and into the sleeping rows
     old_matched = np.zeros(n_old, dtype=np.bool_)
     # An old row ends when it touched and its pair is gone or no longer touches (marked
     # as the rows are matched below).
@@ -177,45 +200,32 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
         while j < n_old and o_a[j] * n_shapes + o_b[j] < key:
             j += 1
         has_old = j < n_old and o_a[j] == a and o_b[j] == b
+        while q < n_asleep and d_a[q] * n_shapes + d_b[q] < key:
+            q += 1
+        in_asleep = q < n_asleep and d_a[q] == a and d_b[q] == b and not d_ended[q]
+        if in_asleep and has_old:
+            # (Only after a step that stopped half way: the old row stands, this one goes.)
+            d_keep[q] = False
+            d_end[q] = False
+            in_asleep = False
         ba = s_body[a]
         bb = s_body[b]
         if not active[i]:
             if has_old:
-                # Asleep: keep the manifold exactly as it was, with the run of sleeping
-                # pairs after it that match the old rows after its (both tables are in
-                # pair order, so a settled pile's rows are one long run): copied array by
-                # array, a contiguous run each. Element by element: a slice assignment
-                # compiles Numba's shape check and its error message, seconds of a
-                # first compile.
-                r = 1
-                while (i + r < n and j + r < n_old and not active[i + r]
-                       and o_a[j + r] == pa[i + r] and o_b[j + r] == pb[i + r]):
-                    r += 1
-                for u in range(r):
-                    c_a[m + u] = pa[i + u]
-                    c_b[m + u] = pb[i + u]
-                    c_resp[m + u] = pr[i + u]
-                    c_count[m + u] = o_count[j + u]
-                    c_flags[m + u] = o_flags[j + u]
-                    began[m + u] = False
-                    old_matched[j + u] = True
-                for u in range(r):
-                    for q in range(2):
-                        c_normal[m + u, q] = o_normal[j + u, q]
-                        c_sep[m + u, q] = o_sep[j + u, q]
-                        c_id[m + u, q] = o_id[j + u, q]
-                for u in range(r):
-                    for q in range(2):
-                        c_nimp[m + u, q] = o_nimp[j + u, q]
-                        c_timp[m + u, q] = o_timp[j + u, q]
-                        c_point[m + u, q, 0] = o_point[j + u, q, 0]
-                        c_point[m + u, q, 1] = o_point[j + u, q, 1]
-                m += r
-                i += r
-                j += r
-                continue
+                # Goes to sleep, its manifold kept as it was (merged in below).
+                to_sleep[n_to_sleep] = j
+                n_to_sleep += 1
+                old_matched[j] = True
+            elif in_asleep:
+                d_keep[q] = True
+                d_end[q] = False
             i += 1
             continue
+        if in_asleep:
+            # Awake again: solved from its sleeping row, which leaves the table (or stays
+            # this step as an ended row, below).
+            d_keep[q] = False
+            d_end[q] = False
         na = s_vcount[a]
         nb = s_vcount[b]
         count = -1
@@ -251,16 +261,23 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
             count, nx, ny = collide(vworld, s_vstart[a], na, s_radius[a],
                                     vworld, s_vstart[b], nb, s_radius[b], margin,
                                     pts, seps, ids)
+        # The row this pair had: last step's, or its sleeping one.
+        p_flags = o_flags[j] if has_old else (d_flags[q] if in_asleep else 0)
+        was_touching = (p_flags & C_TOUCHING) != 0
         if count == 0:
+            # No row: an old touching row ends (below), a sleeping one here.
+            if in_asleep and was_touching:
+                d_keep[q] = True
+                d_end[q] = True
             i += 1
             continue
         passing = False
         if (one_way[a, 0] != 0.0 or one_way[a, 1] != 0.0 or one_way[b, 0] != 0.0
                 or one_way[b, 1] != 0.0):
-            if has_old:
+            if has_old or in_asleep:
                 # Decided when the row began, kept while it lasts: a body passing through
                 # from below is not caught halfway.
-                passing = (o_flags[j] & C_PASSING) != 0
+                passing = (p_flags & C_PASSING) != 0
             else:
                 blocked = True
                 if one_way[a, 0] != 0.0 or one_way[a, 1] != 0.0:
@@ -290,20 +307,29 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
             c_id[m, k] = ids[k] if k < count else 0
             c_nimp[m, k] = 0.0
             c_timp[m, k] = 0.0
-            if has_old and k < count:
+            if k < count:
                 # Warm start: same feature pair as last step keeps its impulses.
-                for q in range(o_count[j]):
-                    if o_id[j, q] == ids[k]:
-                        c_nimp[m, k] = o_nimp[j, q]
-                        c_timp[m, k] = o_timp[j, q]
-        was_touching = has_old and (o_flags[j] & C_TOUCHING) != 0
+                if has_old:
+                    for u in range(o_count[j]):
+                        if o_id[j, u] == ids[k]:
+                            c_nimp[m, k] = o_nimp[j, u]
+                            c_timp[m, k] = o_timp[j, u]
+                elif in_asleep:
+                    for u in range(d_count[q]):
+                        if d_id[q, u] == ids[k]:
+                            c_nimp[m, k] = d_nimp[q, u]
+                            c_timp[m, k] = d_timp[q, u]
         if has_old:
             old_matched[j] = True
         flags = C_PASSING if passing else (C_TOUCHING if touching else 0)
         c_flags[m] = flags
         began[m] = touching and not was_touching
         if was_touching and not (flags & C_TOUCHING):
-            ended[j] = True
+            if has_old:
+                ended[j] = True
+            else:
+                d_keep[q] = True
+                d_end[q] = True
         # A moving body touching a sleeping one wakes it (its island follows); so does one
         # closing in on it within the margin: left asleep, the sleeper is fixed to the
         # solver, which would stop the mover dead at its surface, momentum lost.
@@ -311,25 +337,30 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new)
                         + (vel[bb, 1] - vel[ba, 1]) * ny < 0.0):
             if kind[ba] == DYNAMIC and not b_flags[ba] & B_AWAKE:
                 b_flags[ba] |= B_AWAKE
+                woke += 1
             if kind[bb] == DYNAMIC and not b_flags[bb] & B_AWAKE:
                 b_flags[bb] |= B_AWAKE
+                woke += 1
         m += 1
         i += 1
     # Old touching rows whose pair is gone end too.
-    for q in range(n_old):
-        if (o_flags[q] & C_TOUCHING) and not old_matched[q]:
-            ended[q] = True
-    # The rows past the last written, up to the pairs' count, are zeros.
-    c_count[m:n] = 0
-    c_normal[m:n] = 0.0
-    c_point[m:n] = 0.0
-    c_sep[m:n] = 0.0
-    c_id[m:n] = 0
-    c_nimp[m:n] = 0.0
-    c_timp[m:n] = 0.0
-    c_flags[m:n] = 0
-    began[m:n] = False
-    return m
+    for u in range(n_old):
+        if (o_flags[u] & C_TOUCHING) and not old_matched[u]:
+            ended[u] = True
+    n_kept = n_asleep
+    if n_to_sleep > 0 or _changed(d_ended, d_keep, d_end, n_asleep):
+        n_kept = keep_asleep(asleep, n_asleep, d_keep, d_end, old, to_sleep[:n_to_sleep])
+    return m, n_kept, woke
+
+
+@njit(_nrt=False)
+def _changed(d_ended, d_keep, d_end, n):
+    """Whether any sleeping row leaves the table or ends (one that ended in the last step
+    leaves now)."""
+    for r in range(n):
+        if d_ended[r] or d_end[r] or not d_keep[r]:
+            return True
+    return False
 
 
 @njit(_nrt=False)

@@ -14,8 +14,10 @@ Stages, in order (``STAGES``):
 
 1. ``place``: shapes to world space and fattened boxes (poses.py)
 2. ``pairs``: candidate pairs (broadphase.py; kept between steps: proxies.py)
-3. ``collide``: manifolds, warm-start matching, begin / end (narrowphase.py), each row's
-   friction, restitution and surface speed (materials.py). With a pre-solve callback
+3. ``collide``: manifolds, warm-start matching, begin / end, sleeping pairs' rows kept
+   aside (narrowphase.py, asleep.py), sleeping islands an awake body touches woken with
+   their rows (islands.py), each row's friction, restitution and surface speed
+   (materials.py). With a pre-solve callback
    registered (``p["presolve"]``), ``run_step`` returns ``PRESOLVE`` here: the surface
    calls the callbacks, which may change those and disable rows for this step, and runs
    the step again from ``prepare``.
@@ -68,6 +70,7 @@ import numpy as np
 
 from .._jit import njit
 from .arcade import arcade_response
+from .asleep import clear_ended, rescale_asleep, wake_rows
 from .broadphase import has_sensors, pair_shapes, small_pairs
 from .ccd import continuous_step, sweep_may_hit
 from .constants import SENSOR, SOLID
@@ -82,7 +85,7 @@ from .integrate import (
     integrate_positions,
     integrate_velocities,
 )
-from .islands import Links, update_sleep, wake_islands
+from .islands import Links, awake_count, update_sleep, wake_islands
 from .joints import (
     narrow_joints,
     prepare_joints,
@@ -147,8 +150,9 @@ def pairs(w, p, t):
     st = t.state[0]
     s = w.shapes
     pair_a, pair_b, pair_resp = t.pair_a, t.pair_b, t.pair_resp
-    # Every pair may become a contact row and a constraint row.
-    room = min(pair_a.shape[0], t.contacts.a.shape[0], t.rows.shape[0])
+    # Every pair may become a contact row and a constraint row, or go to sleep.
+    room = min(pair_a.shape[0], t.contacts.a.shape[0], t.rows.shape[0],
+               t.asleep.a.shape[0] - prm["n_asleep"])
     kind = w.bodies.kind
     ps = pair_shapes(s, s.fat, kind, w.rules, prm["n_movers"], prm["n_statics"])
     out = (pair_a, pair_b, pair_resp)
@@ -171,17 +175,40 @@ def pairs(w, p, t):
 
 @njit(_nrt=False)
 def collide(w, p, t):
+    """Manifolds (sleeping pairs' kept aside: asleep.py), then the sleeping islands an awake
+    body now touches or joins woken, their rows back in the step's table, before anything
+    reads who is awake (a pre-solve callback, the solver); then the rows' materials."""
     prm = p[0]
     st = t.state[0]
-    k = st["n_pairs"]
-    m = 0
-    if k > 0 or prm["n_contacts"] > 0:  # (no pairs and no old rows: nothing to write)
-        m = collide_pairs(t.pair_a[:k], t.pair_b[:k], t.pair_resp[:k], w.shapes, w.bodies,
-                          prm["n_shapes"], prm["margin"], w.contacts, prm["n_contacts"],
-                          t.contacts)
-    st["n_contacts"] = m
+    b = w.bodies
     s = w.shapes
     c = t.contacts
+    d = t.asleep
+    J = w.joints
+    k = st["n_pairs"]
+    m = 0
+    n_asleep = prm["n_asleep"]
+    woke = 0
+    # (no pairs and no old or sleeping rows: nothing to write)
+    if k > 0 or prm["n_contacts"] > 0 or n_asleep > 0:
+        m, n_asleep, woke = collide_pairs(t.pair_a[:k], t.pair_b[:k], t.pair_resp[:k], s, b,
+                                          prm["n_shapes"], prm["margin"], w.contacts,
+                                          prm["n_contacts"], c, d, n_asleep)
+    # Sleeping off, nothing sleeps: no links to follow.
+    on = prm["sleeping"] != 0
+    linked = m * on
+    n_d = n_asleep * on
+    nb = prm["n_bodies"]
+    woke += wake_islands(nb, b.kind, b.flags,
+                         Links(c.a[:linked], c.b[:linked], c.resp[:linked], c.flags[:linked],
+                               s.body, J.body_a, J.body_b, J.flags, prm["n_joints"] * on,
+                               d.a[:n_d], d.b[:n_d], d.resp[:n_d], d.flags[:n_d],
+                               d.ended[:n_d]),
+                         woke > 0, t.body_int, t.body_float)
+    if woke > 0 and n_asleep > 0:
+        m, n_asleep = wake_rows(d, n_asleep, c, m, b.kind, b.flags, s.body)
+    st["n_contacts"] = m
+    prm["n_asleep"] = n_asleep
     contact_materials(c.a, c.b, m, s.friction, s.elasticity, s.surface_speed, t.material)
     return 0
 
@@ -208,26 +235,15 @@ def prepare_contacts_stage(w, p, t):
     b = w.bodies
     s = w.shapes
     c = t.contacts
-    J = w.joints
     nb = prm["n_bodies"]
     m = st["n_contacts"]
     gx = prm["gx"]
     gy = prm["gy"]
     dt = prm["dt"]
-    kind, flags, gravity_scale, inv_m = b.kind, b.flags, b.gravity_scale, t.inv_m
-    c_a, c_b, c_resp, c_flags = c.a[:m], c.b[:m], c.resp[:m], c.flags[:m]
+    gravity_scale, inv_m = b.gravity_scale, t.inv_m
     c_normal, c_nimp, c_timp, c_impulse = c.normal[:m], c.nimp[:m], c.timp[:m], c.impulse[:m]
-    s_body = s.body
     soft, soft_static, heavy, touched = t.soft, t.soft_static, t.heavy, t.touched
     t_rows, t_ba, t_bb = t.rows, t.ba, t.bb
-    # Sleeping islands an awake body now touches or joins wake before the solver reads who
-    # is awake (begin_step's masses, the joints' rows). Sleeping off, nothing sleeps: no
-    # links to follow.
-    linked = m * (prm["sleeping"] != 0)
-    wake_islands(nb, kind, flags,
-                 Links(c_a[:linked], c_b[:linked], c_resp[:linked], c_flags[:linked], s_body,
-                       J.body_a, J.body_b, J.flags, prm["n_joints"] * (prm["sleeping"] != 0)),
-                 t.body_int, t.body_float)
     mo = _body_motion(w, t)
     begin_step(mo, nb, b.pos, b.rot, b.local_com, b.inv_mass, b.inv_inertia, t.com0)
     # Restitution's energy bound: only contacts read it, so without any it is skipped.
@@ -259,8 +275,10 @@ def prepare_contacts_stage(w, p, t):
         substeps = n
         h = dt / substeps
     if substeps != n_prev:
-        # The table's impulses are per substep: the warm start keeps the same force.
+        # The table's impulses are per substep: the warm start keeps the same force (the
+        # sleeping rows' too, for when they wake).
         rescale_impulses(c_nimp, c_timp, n_prev / substeps)
+        rescale_asleep(t.asleep, prm["n_asleep"], n_prev / substeps)
     st["substeps"] = substeps
     st["h"] = h
     st["contact_hertz"] = contact_hertz
@@ -449,11 +467,15 @@ def continuous(w, p, t):
     prm = p[0]
     b = w.bodies
     s = w.shapes
+    t.state[0]["woke_late"] = 0
     if sweep_may_hit(prm["n_bodies"], prm["n_shapes"], b.kind, b.flags, t.com, t.com0,
                      b.angle, t.angle0, s, w.rules, prm["dynamic_response"], prm["n_movers"],
                      prm["n_statics"]):
+        # (Targets it wakes may have sleeping rows: the sleep stage follows them.)
+        before = awake_count(b.kind, b.flags, prm["n_bodies"])
         continuous_step(b, s, w.rules, t, prm["n_bodies"], prm["n_shapes"], prm["slop"],
                         prm["dynamic_response"])
+        t.state[0]["woke_late"] = awake_count(b.kind, b.flags, prm["n_bodies"]) - before
     return 0
 
 
@@ -476,12 +498,16 @@ def sleep(w, p, t):
     b = w.bodies
     c = t.contacts
     m = t.state[0]["n_contacts"]
+    d = t.asleep
+    n_d = prm["n_asleep"]
     J = w.joints
     update_sleep(prm["n_bodies"], b,
                  Links(c.a[:m], c.b[:m], c.resp[:m], c.flags[:m], w.shapes.body, J.body_a,
-                       J.body_b, J.flags, prm["n_joints"]),
+                       J.body_b, J.flags, prm["n_joints"], d.a[:n_d], d.b[:n_d],
+                       d.resp[:n_d], d.flags[:n_d], d.ended[:n_d]),
                  prm["dt"], (prm["sleep_linear"], prm["sleep_angular"], prm["time_to_sleep"]),
-                 prm["sleeping"] != 0, t.body_int, t.body_float)
+                 prm["sleeping"] != 0, t.state[0]["woke_late"] > 0, t.body_int,
+                 t.body_float)
     return 0
 
 
@@ -676,6 +702,8 @@ def keep(w, p, t, clear):
     if clear:
         keep_tables(w.contacts.began, w.contacts.impulse, m, t.contacts.ended, w.sensors.began,
                     ns, t.sensors.ended, w.joints.on, w.joints.reaction, nj)
+        # Sleeping rows that ended in the last step leave (a walk would drop them).
+        prm["n_asleep"] = clear_ended(t.asleep, prm["n_asleep"])
     st["n_pairs"] = 0
     st["n_contacts"] = m
     st["n_rows"] = 0

@@ -79,6 +79,9 @@ WorldView = namedtuple("WorldView", ("bodies", "shapes", "contacts", "sensors", 
 #: constraint rows, and the step record. Capacity-sized, kept between steps.
 STEP_FIELDS = (
     "contacts", "sensors",
+    # the world's sleeping contact rows (asleep.py), kept here between steps: they grow
+    # with the pairs' room
+    "asleep",
     # candidate pairs (shape rows a < b, sorted) and their responses; per row of the
     # contact table written, what the solver uses for it this step (materials.py: friction,
     # restitution, surface speed, enabled 1 / 0), open to a pre-solve callback. One wide
@@ -127,6 +130,7 @@ PARAMS_DTYPE = np.dtype([
     ("n_movers", np.int64), ("n_statics", np.int64),
     ("n_bodies", np.int64), ("n_shapes", np.int64),
     ("n_contacts", np.int64), ("n_sensors", np.int64),  # rows of the world's tables
+    ("n_asleep", np.int64),  # and of its sleeping contact rows (asleep.py)
     # solver extras, each switchable (1 on; World's settings of the same names)
     ("mass_ratio_passes", np.int64), ("shed_weight", np.int64),
     ("restitution_energy_cap", np.int64), ("block_impacts", np.int64),
@@ -158,6 +162,8 @@ STEP_DTYPE = np.dtype([
     # the buffers' proxy pairs: whether they are kept (0 once their arrays are replaced),
     # and how many
     ("pairs_kept", np.int64), ("n_kept", np.int64),
+    # bodies continuous collision woke (their sleeping rows join islands: islands.py)
+    ("woke_late", np.int64),
 ])
 
 # ---------------------------------------------------------------------------- particles

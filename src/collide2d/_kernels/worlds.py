@@ -349,21 +349,22 @@ def _of_types(ta, tb, type_a, type_b):
 
 
 @njit(parallel=True, _nrt=True, entry=True)
-def contact_events(ss, cw, cb, parity, n_contacts, prev_contacts, type_a, type_b, began,
-                   ended, touching):
+def contact_events(ss, cw, cb, ca, parity, n_contacts, prev_contacts, n_asleep, type_a,
+                   type_b, began, ended, touching):
     """Per world i and pair k of collision types (``type_a[k]``, ``type_b[k]``, either way
     round): solid contacts that began touching in the last step, ended in it, and touch now.
 
     ``cw[i]`` is world i's own contact table, ``cb[i]`` its step buffers'; after a step with
-    parity p (already flipped) the current table is ``cw`` when p is 0."""
+    parity p (already flipped) the current table is ``cw`` when p is 0. ``ca[i]`` holds its
+    sleeping rows (asleep.py): they touch now, or ended in the last step."""
     for i in prange(len(ss)):
-        _events_world(ss, cw, cb, parity, n_contacts, prev_contacts, type_a, type_b, began,
-                      ended, touching, np.int64(i))
+        _events_world(ss, cw, cb, ca, parity, n_contacts, prev_contacts, n_asleep, type_a,
+                      type_b, began, ended, touching, np.int64(i))
 
 
 @njit(_nrt=False)
-def _events_world(ss, cw, cb, parity, n_contacts, prev_contacts, type_a, type_b, began,
-                  ended, touching, i):
+def _events_world(ss, cw, cb, ca, parity, n_contacts, prev_contacts, n_asleep, type_a,
+                  type_b, began, ended, touching, i):
     col = borrow(ss, i).collision_type
     if parity[i] == 0:
         cur = borrow(cw, i)
@@ -394,6 +395,18 @@ def _events_world(ss, cw, cb, parity, n_contacts, prev_contacts, type_a, type_b,
         for k in range(type_a.shape[0]):
             if _of_types(ta, tb, type_a[k], type_b[k]):
                 ended[i, k] += 1
+    d = borrow(ca, i)
+    for r in range(n_asleep[i]):
+        if d.resp[r] != SOLID:
+            continue
+        ta = col[d.a[r]]
+        tb = col[d.b[r]]
+        for k in range(type_a.shape[0]):
+            if _of_types(ta, tb, type_a[k], type_b[k]):
+                if d.ended[r]:
+                    ended[i, k] += 1
+                elif d.flags[r] & C_TOUCHING:
+                    touching[i, k] += 1
     return 0
 
 
