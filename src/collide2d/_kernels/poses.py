@@ -12,7 +12,7 @@ level of any size costs nothing then.
 import math
 
 from .._jit import njit
-from .constants import S_ALIVE, STATIC
+from .constants import B_ALIVE, KINEMATIC, S_ALIVE, STATIC
 
 # How far (m) a shape's proxy, the box the broadphase pairs, reaches past its fattened box:
 # a shape moving less than this since its proxy was set keeps it, and keeps its pairs. At
@@ -169,14 +169,19 @@ def enclose(r, fat, proxy, escaped):
 
 
 @njit(_nrt=False)
-def finish_shapes(pos, rot, s, n_movers):
-    """The shapes that can move (the index's first ``n_movers`` rows) at their bodies'
-    final poses: world vertices and exact boxes. A step never moves a static body's
-    shapes, which the step's ``place`` (or the last step) left at their poses: a large
-    static level costs nothing here."""
+def finish_shapes(pos, rot, s, n_movers, inv_m, kind, flags):
+    """The shapes that moved (of the index's first ``n_movers`` rows: their bodies awake
+    and dynamic this step, ``inv_m`` not zero, or kinematic) at their bodies' final poses:
+    world vertices and exact boxes. A step moves no other body, whose shapes the step's
+    ``place`` (or the last step) left at their poses: a large static level, or a sleeping
+    pile, costs nothing here."""
     order = s.order
+    s_body = s.body
     for u in range(n_movers):
-        _place_shape(order[u], pos, rot, s)
+        r = order[u]
+        b = s_body[r]
+        if inv_m[b] != 0.0 or (kind[b] == KINEMATIC and (flags[b] & B_ALIVE)):
+            _place_shape(r, pos, rot, s)
 
 
 @njit(_nrt=False)

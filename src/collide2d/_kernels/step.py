@@ -488,7 +488,7 @@ def finish(w, p, t):
     s = w.shapes
     end_step(b.pos, b.angle, t.angle0, b.rot, b.local_com, t.com, b.force, b.torque, t.inv_m,
              b.kind, b.flags, prm["n_bodies"])
-    finish_shapes(b.pos, b.rot, s, prm["n_movers"])
+    finish_shapes(b.pos, b.rot, s, prm["n_movers"], t.inv_m, b.kind, b.flags)
     return 0
 
 
