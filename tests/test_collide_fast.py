@@ -26,6 +26,7 @@ from shapely.geometry import LinearRing, Point
 
 import collide2d as c2d
 from collide2d._kernels import broadphase, narrowphase, sat
+from collide2d._kernels.constants import B_AWAKE
 from collide2d._kernels.views import PairShapes
 from collide2d._store import ContactStore
 from collide2d.world import SPECULATIVE_DISTANCE
@@ -482,9 +483,12 @@ def test_collide_pairs_rows_match_collide():
     pa, pb, pr = find_pairs(ps, s.count, broadphase.SOLID, broadphase.SOLID)
     old = w._contacts
     new = ContactStore(len(pa))
-    bodies = b.view()._replace(flags=b.flags.copy())
-    m = collide_pairs(pa, pb, pr, s.view(), bodies, s.count, MARGIN, old.table,
-                                  old.count, new.table)
+    # Every body awake (a copy of the flags): each pair's manifold is computed, none kept
+    # aside asleep.
+    bodies = b.view()._replace(flags=b.flags | B_AWAKE)
+    m, _, _ = collide_pairs(pa, pb, pr, s.view(), bodies, s.count, MARGIN, old.table,
+                            old.count, new.table, ContactStore(len(pa)).table, 0, False,
+                            np.ones(b.count, np.int64))
     new.count = m
     rows_new = new.rows()
     c_a, c_b, c_count, c_normal = rows_new.a, rows_new.b, rows_new.count, rows_new.normal

@@ -18,7 +18,7 @@ import numpy as np
 
 from .._jit import njit
 from .asleep import keep_asleep
-from .broadphase import MOVER_PAIRS, find_pairs, pair_shapes, small_pairs
+from .broadphase import MOVER_PAIRS, boxes_apart, find_pairs, pair_shapes, small_pairs
 from .constants import B_AWAKE, C_PASSING, C_TOUCHING, DYNAMIC, IGNORE, KINEMATIC, SENSOR
 from .sat import (
     closest_segment_segment,
@@ -96,9 +96,25 @@ def _active(kind, flags, vx, vy, w):
     return False
 
 
+@njit(_nrt=False)
+def body_moving(kind, flags, vel, angvel, n_bodies, moving):
+    """Per body, 1 where its motion can change a contact (``_active``), else 0."""
+    for b in range(n_bodies):
+        moving[b] = 1 if _active(kind[b], flags[b], vel[b, 0], vel[b, 1], angvel[b]) else 0
+
+
+@njit(inline="always")
+def _sleeps_on(a, b, s_body, moving, fat):
+    """An old row's pair, left out of the quiet candidates, is one of two bodies that could
+    not move when the step began (``moving``, as the candidates were chosen: the walk wakes
+    bodies as it goes) whose fattened boxes overlap (a candidate, had it been listed)."""
+    return (moving[s_body[a]] == 0 and moving[s_body[b]] == 0
+            and not boxes_apart(fat, a, b))
+
+
 @njit(_nrt=True)
 def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new, asleep,
-                  n_asleep):
+                  n_asleep, quiet, moving):
     """Manifolds for the candidate pairs into the table ``new`` (capacity at least the
     number of pairs), matched against the ``n_old`` rows of ``old`` and the ``n_asleep``
     rows of ``asleep`` (asleep.py): impulses carry over, ``new.began`` marks rows that
@@ -107,6 +123,12 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new,
     goes; a sleeping row whose pair can move again is solved from it as from an old row.
     Returns (rows written, rows of ``asleep`` now, bodies it woke).
 
+    ``quiet``: the candidates leave out pairs of two bodies that can not move (``moving``
+    0 for both, per body: ``body_moving`` at the step's start; proxies.py), every one of
+    which is still a candidate: a sleeping row no candidate matches then sleeps on, and an
+    old row of such a pair goes to sleep if the fattened boxes still overlap (as the
+    candidates would have them), else it is gone.
+
     Compiled with reference counting (it allocates). Every array is taken from the views
     before the first branch: a view still in use after one keeps a counted reference to
     each of its arrays for the call (five views)."""
@@ -114,6 +136,7 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new,
     s_vstart = shapes.vstart
     s_vcount = shapes.vcount
     s_radius = shapes.radius
+    s_fat = shapes.fat
     vworld = shapes.vworld
     kind = bodies.kind
     b_flags = bodies.flags
@@ -180,8 +203,8 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new,
     d_end = np.empty(n_asleep, dtype=np.bool_)
     for r in range(n_asleep):
         gone = not d_ended[r] and (d_flags[r] & C_TOUCHING) != 0
-        d_keep[r] = gone
-        d_end[r] = gone
+        d_keep[r] = gone or (quiet and not d_ended[r])
+        d_end[r] = gone and not quiet
     to_sleep = np.empty(n_old, dtype=np.int64)  # old rows whose pairs went to sleep
     n_to_sleep = 0
     woke = 0
@@ -198,6 +221,10 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new,
         b = pb[i]
         key = a * n_shapes + b
         while j < n_old and o_a[j] * n_shapes + o_b[j] < key:
+            if quiet and _sleeps_on(o_a[j], o_b[j], s_body, moving, s_fat):
+                to_sleep[n_to_sleep] = j
+                n_to_sleep += 1
+                old_matched[j] = True
             j += 1
         has_old = j < n_old and o_a[j] == a and o_b[j] == b
         while q < n_asleep and d_a[q] * n_shapes + d_b[q] < key:
@@ -343,6 +370,12 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new,
                 woke += 1
         m += 1
         i += 1
+    while quiet and j < n_old:
+        if _sleeps_on(o_a[j], o_b[j], s_body, moving, s_fat):
+            to_sleep[n_to_sleep] = j
+            n_to_sleep += 1
+            old_matched[j] = True
+        j += 1
     # Old touching rows whose pair is gone end too.
     for u in range(n_old):
         if (o_flags[u] & C_TOUCHING) and not old_matched[u]:

@@ -134,21 +134,6 @@ def _fatten(r, aabb, fat, margin):
     return changed
 
 
-@njit(_nrt=False)
-def fatten_movers(s, n_movers, margin):
-    """The fattened boxes of the shapes that can move (the index's first ``n_movers``
-    rows), from their exact boxes, and their proxies moved where needed: a step whose
-    shapes are where the last step left them moves no vertex, and leaves the static
-    shapes' boxes as they are. Returns how many proxies moved."""
-    order, aabb, fat, proxy, escaped = s.order, s.aabb, s.fat, s.proxy, s.escaped
-    n_escaped = 0
-    for u in range(n_movers):
-        r = order[u]
-        _fatten(r, aabb, fat, margin)
-        n_escaped += enclose(r, fat, proxy, escaped)
-    return n_escaped
-
-
 @njit(inline="always")
 def enclose(r, fat, proxy, escaped):
     """Shape ``r``'s proxy: kept while it holds the fattened box, else that box enlarged
@@ -169,19 +154,24 @@ def enclose(r, fat, proxy, escaped):
 
 
 @njit(_nrt=False)
-def finish_shapes(pos, rot, s, n_movers, inv_m, kind, flags):
+def finish_shapes(pos, rot, s, n_movers, inv_m, kind, flags, margin):
     """The shapes that moved (of the index's first ``n_movers`` rows: their bodies awake
     and dynamic this step, ``inv_m`` not zero, or kinematic) at their bodies' final poses:
-    world vertices and exact boxes. A step moves no other body, whose shapes the step's
-    ``place`` (or the last step) left at their poses: a large static level, or a sleeping
-    pile, costs nothing here."""
-    order = s.order
-    s_body = s.body
+    world vertices, exact boxes, fattened boxes and proxies, as ``place_shapes`` leaves
+    every shape. Returns how many proxies moved. A step moves no other body, whose shapes
+    are where the step's ``place`` (or the last step) left them: a large static level, or
+    a sleeping pile, costs nothing here, and the next step starts with every shape
+    placed."""
+    order, s_body, aabb, fat, proxy, escaped = s.order, s.body, s.aabb, s.fat, s.proxy, s.escaped
+    n_escaped = 0
     for u in range(n_movers):
         r = order[u]
         b = s_body[r]
         if inv_m[b] != 0.0 or (kind[b] == KINEMATIC and (flags[b] & B_ALIVE)):
             _place_shape(r, pos, rot, s)
+            _fatten(r, aabb, fat, margin)
+            n_escaped += enclose(r, fat, proxy, escaped)
+    return n_escaped
 
 
 @njit(_nrt=False)

@@ -13,7 +13,9 @@ fattened boxes finds, in the same order, and the contacts are the same bits.
 
 The kept pairs are valid while nothing that decides a response changes (shapes added or
 removed, filters, pair rules, joints, body kinds): the surface then clears the settings
-row's ``pairs_kept``, and replacing the buffers clears the step record's.
+row's ``pairs_kept``, and replacing the buffers clears the step record's. While they are
+kept, the pairs of two bodies that can not move are left out of the candidates: their
+manifolds sleep aside unchanged (asleep.py).
 """
 
 from .._jit import njit
@@ -33,7 +35,7 @@ GRID_ESCAPES = KEPT_ESCAPES
 
 @njit(_nrt=False)
 def proxy_pairs(ps_fat, ps, escaped, n_shapes, dynamic_response, kept, candidates, room,
-                prm, st):
+                prm, st, moving):
     """The step's candidate solid pairs into ``candidates`` = (a, b, response). Returns
     how many; past the ``room``, the rows the step needs (nothing usable written: the
     caller grows the buffers to that many; after the grid over the proxies, as many as
@@ -44,8 +46,15 @@ def proxy_pairs(ps_fat, ps, escaped, n_shapes, dynamic_response, kept, candidate
     found again by the grid over the proxies while few proxies move; then those whose
     fattened boxes overlap. While many move (a pile falling), the grid over the
     fattened boxes finds the candidates directly, as fewer boxes overlap there, and no
-    pairs are kept."""
+    pairs are kept.
+
+    Kept pairs of two shapes whose bodies can not move (``moving``: per body, 0 for
+    those, ``narrowphase.body_moving``) are left out (the step record's ``quiet`` then
+    1): their manifolds sleep as they are (asleep.py), and with nothing moved and nothing
+    changed since they were kept they are still candidates. Found again, every pair
+    is a candidate (``quiet`` 0): a change may have ended some."""
     n_escaped = prm["n_escaped"]
+    st["quiet"] = 0
     n = -1
     if prm["pairs_kept"] != 0 and st["pairs_kept"] != 0:
         n = update_kept(ps, escaped, n_shapes, dynamic_response, kept, st["n_kept"],
@@ -61,11 +70,15 @@ def proxy_pairs(ps_fat, ps, escaped, n_shapes, dynamic_response, kept, candidate
         n = pairs_into(ps, n_shapes, dynamic_response, SOLID, kept, room)
         if n > room:
             return n
+        prm["n_escaped"] = 0
+        prm["pairs_kept"] = 1
+        st["pairs_kept"] = 1
+        st["n_kept"] = n
+        return within_fat(kept, n, ps_fat.aabb, candidates)
     prm["n_escaped"] = 0
-    prm["pairs_kept"] = 1
-    st["pairs_kept"] = 1
     st["n_kept"] = n
-    return within_fat(kept, n, ps_fat.aabb, candidates)
+    st["quiet"] = 1
+    return within_fat_moving(kept, n, ps_fat.aabb, candidates, ps.body, moving)
 
 
 @njit(_nrt=False)
@@ -136,6 +149,26 @@ def _merge_back(ka, kb, kr, m, top, room, n_shapes):
             kr[o] = kr[j]
             j -= 1
     return n
+
+
+@njit(_nrt=False)
+def within_fat_moving(kept, n, fat, candidates, s_body, moving):
+    """As ``within_fat``, leaving out pairs of two shapes whose bodies can not move."""
+    ka, kb, kr = kept
+    ca, cb, cr = candidates
+    m = 0
+    for u in range(n):
+        a = ka[u]
+        b = kb[u]
+        if moving[s_body[a]] == 0 and moving[s_body[b]] == 0:
+            continue
+        if boxes_apart(fat, a, b):
+            continue
+        ca[m] = a
+        cb[m] = b
+        cr[m] = kr[u]
+        m += 1
+    return m
 
 
 @njit(_nrt=False)

@@ -29,7 +29,8 @@ Stages, in order (``STAGES``):
    bodies under heavy ones), ``integrate_positions``, ``relax`` (solver.py, integrate.py)
 6. ``restitution`` (solver.py)
 7. ``continuous``: fast and bullet bodies swept to their time of impact (ccd.py)
-8. ``finish``: body origins from centres, forces cleared, shapes at their final poses
+8. ``finish``: body origins from centres, forces cleared, the moved shapes at their final
+   poses (exact and fattened boxes, proxies)
 9. ``sleep``: sleeping islands (islands.py)
 10. ``sensors``: sensor overlaps at the final poses (broadphase.py, narrowphase.py)
 
@@ -95,8 +96,8 @@ from .joints import (
 )
 from .lists import borrow, filled
 from .materials import contact_materials
-from .narrowphase import collide_pairs, find_sensor_pairs
-from .poses import body_rotations, fatten_movers, finish_shapes, place_shapes
+from .narrowphase import body_moving, collide_pairs, find_sensor_pairs
+from .poses import body_rotations, finish_shapes, place_shapes
 from .proxies import proxy_pairs
 from .settled import all_settled, keep_tables
 from .solver import (
@@ -130,15 +131,12 @@ KEPT = -3
 
 @njit(_nrt=False)
 def place(w, p, t):
-    """Shapes left at their poses by the last step (nothing moved since) only need the
-    moving ones' boxes fattened, and their bodies' rotations are those it left; else every
-    shape is placed (poses.py)."""
+    """Every shape at its body's pose (poses.py), unless the last step left them there,
+    fattened boxes and proxies too, with nothing moved since (``shapes_fresh``)."""
     prm = p[0]
     b = w.bodies
     s = w.shapes
-    if prm["shapes_fresh"] != 0:
-        prm["n_escaped"] += fatten_movers(s, prm["n_movers"], prm["margin"])
-    else:
+    if prm["shapes_fresh"] == 0:
         body_rotations(b.angle, prm["n_bodies"], b.rot)
         place_shapes(b.pos, b.rot, b.kind, s, p, 0)
     return 0
@@ -159,12 +157,17 @@ def pairs(w, p, t):
     k = small_pairs(ps, prm["n_shapes"], prm["dynamic_response"], SOLID, out, room)
     if k >= 0:
         prm["pairs_kept"] = 0  # (the proxy pairs are not kept up to date here)
+        st["quiet"] = 0
     else:
-        # The grid's worlds keep their pairs from step to step (proxies.py).
+        # The grid's worlds keep their pairs from step to step (proxies.py), and leave out
+        # those of bodies that can not move (t.body_int: which can, overwritten later).
+        b = w.bodies
+        body_moving(kind, b.flags, b.vel, b.angvel, prm["n_bodies"], t.body_int)
         k = proxy_pairs(ps, pair_shapes(s, s.proxy, kind, w.rules, prm["n_movers"],
                                         prm["n_statics"]),
                         s.escaped, prm["n_shapes"], prm["dynamic_response"],
-                        (t.proxy_a, t.proxy_b, t.proxy_resp), out, room, prm, st)
+                        (t.proxy_a, t.proxy_b, t.proxy_resp), out, room, prm, st,
+                        t.body_int)
     if k > room:
         st["need"] = k
         return 1
@@ -193,7 +196,8 @@ def collide(w, p, t):
     if k > 0 or prm["n_contacts"] > 0 or n_asleep > 0:
         m, n_asleep, woke = collide_pairs(t.pair_a[:k], t.pair_b[:k], t.pair_resp[:k], s, b,
                                           prm["n_shapes"], prm["margin"], w.contacts,
-                                          prm["n_contacts"], c, d, n_asleep)
+                                          prm["n_contacts"], c, d, n_asleep,
+                                          st["quiet"] != 0, t.body_int)
     # Sleeping off, nothing sleeps: no links to follow.
     on = prm["sleeping"] != 0
     linked = m * on
@@ -481,14 +485,16 @@ def continuous(w, p, t):
 
 @njit(_nrt=False)
 def finish(w, p, t):
-    """Body origins, forces cleared, and shapes at their final poses (exact boxes: queries
-    use them until the next change)."""
+    """Body origins, forces cleared, and the moved shapes at their final poses (exact
+    boxes, which queries use until the next change; fattened boxes and proxies, which the
+    next step's broadphase reads)."""
     prm = p[0]
     b = w.bodies
     s = w.shapes
     end_step(b.pos, b.angle, t.angle0, b.rot, b.local_com, t.com, b.force, b.torque, t.inv_m,
              b.kind, b.flags, prm["n_bodies"])
-    finish_shapes(b.pos, b.rot, s, prm["n_movers"], t.inv_m, b.kind, b.flags)
+    prm["n_escaped"] += finish_shapes(b.pos, b.rot, s, prm["n_movers"], t.inv_m, b.kind,
+                                      b.flags, prm["margin"])
     return 0
 
 

@@ -164,6 +164,8 @@ STEP_DTYPE = np.dtype([
     ("pairs_kept", np.int64), ("n_kept", np.int64),
     # bodies continuous collision woke (their sleeping rows join islands: islands.py)
     ("woke_late", np.int64),
+    # 1: the candidate pairs leave out those of two bodies that can not move (proxies.py)
+    ("quiet", np.int64),
 ])
 
 # ---------------------------------------------------------------------------- particles
