@@ -619,7 +619,7 @@ class WorldBatch:
         for table in (w._sensors, buffers.sensors):
             table.reserve(sensors)
         buffers.fit(w._bodies.capacity, pairs)
-        buffers.fit_asleep(pairs, buffers.asleep.count)
+        buffers.fit_asleep(pairs, int(w._params[0]["n_asleep"]))
         buffers.fit_sensors(sensors)
         # The record's dt is written by step(); the counts and views as World.step does.
         _, wv, _ = w._begin_step(1.0)
