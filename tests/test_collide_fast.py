@@ -27,7 +27,7 @@ from shapely.geometry import LinearRing, Point
 import collide2d as c2d
 from collide2d._kernels import broadphase, narrowphase, sat
 from collide2d._kernels.constants import B_AWAKE
-from collide2d._kernels.views import PairShapes
+from collide2d._kernels.views import NarrowRoom, PairShapes
 from collide2d._store import ContactStore
 from collide2d.world import SPECULATIVE_DISTANCE
 
@@ -486,9 +486,14 @@ def test_collide_pairs_rows_match_collide():
     # Every body awake (a copy of the flags): each pair's manifold is computed, none kept
     # aside asleep.
     bodies = b.view()._replace(flags=b.flags | B_AWAKE)
+    nv, no = s.vworld.shape[0], old.count
+    room = NarrowRoom(np.zeros(len(pa), np.bool_), np.zeros(no, np.bool_),
+                      np.zeros(no, np.int64), np.zeros(0, np.bool_), np.zeros(0, np.bool_),
+                      np.zeros((nv, 2)), *(np.zeros(nv) for _ in range(4)), np.zeros((2, 2)),
+                      np.zeros(2), np.zeros(2, np.int64))
     m, _, _ = collide_pairs(pa, pb, pr, s.view(), bodies, s.count, MARGIN, old.table,
                             old.count, new.table, ContactStore(len(pa)).table, 0, False,
-                            np.ones(b.count, np.int64))
+                            np.ones(b.count, np.int64), room)
     new.count = m
     rows_new = new.rows()
     c_a, c_b, c_count, c_normal = rows_new.a, rows_new.b, rows_new.count, rows_new.normal

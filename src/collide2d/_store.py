@@ -485,6 +485,13 @@ class StepBuffers:
         # grow with the pairs' room; ``count`` is brought up to date after each step.
         self.asleep = ContactStore(16)
         self.arrays: dict[str, np.ndarray] = {}
+        # The narrowphase's room (views.NarrowRoom), sized to the pairs, the sleeping table
+        # and the vertex pool.
+        self.narrow: dict[str, np.ndarray] = {
+            "keep": _arena.zeros(16, dtype=np.bool_), "end": _arena.zeros(16, dtype=np.bool_),
+            "points": _arena.zeros((2, 2)), "seps": _arena.zeros(2),
+            "ids": _arena.zeros(2, dtype=np.int64)}
+        self.vertex_capacity = 0
         self.body_capacity = 0
         self.pair_capacity = 0
         self.state = _arena.zeros(1, V.STEP_DTYPE)
@@ -494,6 +501,7 @@ class StepBuffers:
         self.colour_start = _arena.zeros(COLOURS + 2, dtype=np.int64)
         self._views: dict = {}
         self.fit(16, 16)
+        self.fit_vertices(64)
 
     def fit(self, bodies: int, pairs: int) -> None:
         """Hold at least ``bodies`` bodies and ``pairs`` pairs (grown by doubling)."""
@@ -519,6 +527,9 @@ class StepBuffers:
             self.arrays["material"] = _arena.zeros((cap, 4))  # materials.MATERIAL_COLUMNS
             for name, (shape, dtype) in self.ROWS.items():
                 self.arrays[name] = _arena.zeros((cap,) + shape, dtype=dtype)
+            self.narrow["active"] = _arena.zeros(cap, dtype=np.bool_)
+            self.narrow["matched"] = _arena.zeros(cap, dtype=np.bool_)
+            self.narrow["to_sleep"] = _arena.zeros(cap, dtype=np.int64)
             self.pair_capacity = cap
             self._views.clear()
         if pairs > self.contacts.capacity:
@@ -532,6 +543,18 @@ class StepBuffers:
         may send every pair to sleep), its rows kept."""
         if pairs + n_asleep > self.asleep.capacity:
             self.asleep.reserve(max(pairs + n_asleep, 2 * self.asleep.capacity))
+            self.narrow["keep"] = _arena.zeros(self.asleep.capacity, dtype=np.bool_)
+            self.narrow["end"] = _arena.zeros(self.asleep.capacity, dtype=np.bool_)
+            self._views.clear()
+
+    def fit_vertices(self, vertices: int) -> None:
+        """Room for the narrowphase's face normals of a vertex pool of ``vertices`` rows."""
+        if vertices > self.vertex_capacity:
+            cap = max(vertices, 2 * self.vertex_capacity)
+            self.narrow["normal"] = _arena.zeros((cap, 2))
+            for name in ("ex", "ey", "nx", "ny"):
+                self.narrow[name] = _arena.zeros(cap)
+            self.vertex_capacity = cap
             self._views.clear()
 
     def fit_sensors(self, rows: int) -> None:
@@ -562,10 +585,13 @@ class StepBuffers:
         key = (id(self.contacts.table), id(self.sensors.table), id(self.asleep.table))
         view = self._views.get(key)
         if view is None:
-            a = self.arrays
-            view = V.StepView(self.contacts.table, self.sensors.table, self.asleep.table,
-                              *(a[name] for name in V.STEP_FIELDS[3:-4]),
-                              self.soft, self.soft_static, self.colour_start, self.state)
+            own = {"contacts": self.contacts.table, "sensors": self.sensors.table,
+                   "asleep": self.asleep.table,
+                   "narrow": V.NarrowRoom(*(self.narrow[n] for n in V.NARROW_FIELDS)),
+                   "soft": self.soft, "soft_static": self.soft_static,
+                   "colour_start": self.colour_start, "state": self.state}
+            view = V.StepView(*(own[n] if n in own else self.arrays[n]
+                                for n in V.STEP_FIELDS))
             if len(self._views) >= 8:
                 self._views.clear()
             self._views[key] = view

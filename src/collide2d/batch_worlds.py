@@ -620,6 +620,7 @@ class WorldBatch:
             table.reserve(sensors)
         buffers.fit(w._bodies.capacity, pairs)
         buffers.fit_asleep(pairs, int(w._params[0]["n_asleep"]))
+        buffers.fit_vertices(w._shapes.vlocal.shape[0])
         buffers.fit_sensors(sensors)
         # The record's dt is written by step(); the counts and views as World.step does.
         _, wv, _ = w._begin_step(1.0)

@@ -695,6 +695,8 @@ class World:
         buffers = self._step_buffers
         if b.capacity > buffers.body_capacity:
             buffers.fit(b.capacity, 0)
+        if s.vlocal.shape[0] > buffers.vertex_capacity:
+            buffers.fit_vertices(s.vlocal.shape[0])
         bv, sv, ct, sn = b.view(), s.view(), self._contacts.table, self._sensors.table
         jv = self._joints.store.view()
         rv = self._rules.step_view(self._joints.store.keys)
@@ -763,7 +765,7 @@ class World:
         if not kept:
             self._contacts = buffers.swap_contacts(self._contacts)
             self._sensors = buffers.swap_sensors(self._sensors)
-        buffers.asleep.count = int(self._params[0]["n_asleep"])
+        buffers.asleep.count = buffers.read("n_asleep")
         self._time += dt  # dt was checked: finite, positive, at most MAX_DT
         self._joints.after_step(buffers.read("n_broken"))
         for system in list(self._systems):

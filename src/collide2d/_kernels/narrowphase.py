@@ -26,7 +26,7 @@ from .sat import (
     collide_polygons,
     collide_segments,
     shape_distance,
-    vertex_normals,
+    vertex_normals_into,
 )
 
 # A manifold point counts as touching (for events and islands) within this separation.
@@ -112,9 +112,9 @@ def _sleeps_on(a, b, s_body, moving, fat):
             and not boxes_apart(fat, a, b))
 
 
-@njit(_nrt=True)
+@njit(_nrt=False)
 def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new, asleep,
-                  n_asleep, quiet, moving):
+                  n_asleep, quiet, moving, room):
     """Manifolds for the candidate pairs into the table ``new`` (capacity at least the
     number of pairs), matched against the ``n_old`` rows of ``old`` and the ``n_asleep``
     rows of ``asleep`` (asleep.py): impulses carry over, ``new.began`` marks rows that
@@ -129,9 +129,59 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new,
     old row of such a pair goes to sleep if the fattened boxes still overlap (as the
     candidates would have them), else it is gone.
 
-    Compiled with reference counting (it allocates). Every array is taken from the views
-    before the first branch: a view still in use after one keeps a counted reference to
-    each of its arrays for the call (five views)."""
+    ``room`` (a NarrowRoom) holds what it works in, at least as many rows as the pairs, the
+    old rows, the sleeping rows and the vertex pool: it allocates nothing, and runs
+    without reference counting (counted, every read of an array a view or a call holds
+    cost atomics, a tenth of the walk)."""
+    # Which pairs can change (the rest keep their manifolds asleep); whether any of those
+    # is two polygons, which need face normals.
+    polys = _activity(pa, pb, shapes, bodies, room.active)
+    # Polygon face normals per vertex row of vworld: once per shape per step, not once per
+    # use in every pair the shape is part of.
+    if polys:
+        vertex_normals_into(shapes.vworld, shapes.vstart, shapes.vcount, n_shapes,
+                            room.normal, room.ex, room.ey, room.nx, room.ny)
+    m, n_to_sleep, woke = _walk(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old,
+                                new, asleep, n_asleep, quiet, moving, room)
+    n_kept = n_asleep
+    if n_to_sleep > 0 or _changed(asleep.ended, room.keep, room.end, n_asleep):
+        n_kept = keep_asleep(asleep, n_asleep, room.keep, room.end, old,
+                             room.to_sleep[:n_to_sleep])
+    return m, n_kept, woke
+
+
+@njit(_nrt=False)
+def _activity(pa, pb, shapes, bodies, active):
+    """Per candidate pair, whether a body of it can move (``active``); whether any such
+    pair is two polygons."""
+    s_body = shapes.body
+    s_vcount = shapes.vcount
+    kind = bodies.kind
+    b_flags = bodies.flags
+    vel = bodies.vel
+    angvel = bodies.angvel
+    polys = False
+    for i in range(pa.shape[0]):
+        a = pa[i]
+        b = pb[i]
+        ba = s_body[a]
+        bb = s_body[b]
+        act = (_active(kind[ba], b_flags[ba], vel[ba, 0], vel[ba, 1], angvel[ba])
+               or _active(kind[bb], b_flags[bb], vel[bb, 0], vel[bb, 1], angvel[bb]))
+        active[i] = act
+        polys |= act and s_vcount[a] >= 3 and s_vcount[b] >= 3
+    return polys
+
+
+@njit(_nrt=False)
+def _walk(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new, asleep, n_asleep,
+          quiet, moving, room):
+    """``collide_pairs``' walk over the candidates, in step with the old and the sleeping
+    rows. Returns (rows written, old rows sent to sleep (``room.to_sleep``), bodies
+    woken)."""
+    active, nrm, d_keep, d_end = room.active, room.normal, room.keep, room.end
+    to_sleep, old_matched = room.to_sleep, room.matched
+    pts, seps, ids = room.points, room.seps, room.ids
     s_body = shapes.body
     s_vstart = shapes.vstart
     s_vcount = shapes.vcount
@@ -175,46 +225,22 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new,
     c_timp = new.timp
     c_flags = new.flags
     began = new.began
-    pts = np.empty((2, 2))
-    seps = np.empty(2)
-    ids = np.empty(2, dtype=np.int64)
-    # Which pairs can change (the rest keep their manifolds asleep); whether any of those
-    # is two polygons, which need face normals.
-    active = np.empty(n, dtype=np.bool_)
-    polys = False
-    for i in range(n):
-        a = pa[i]
-        b = pb[i]
-        ba = s_body[a]
-        bb = s_body[b]
-        act = (_active(kind[ba], b_flags[ba], vel[ba, 0], vel[ba, 1], angvel[ba])
-               or _active(kind[bb], b_flags[bb], vel[bb, 0], vel[bb, 1], angvel[bb]))
-        active[i] = act
-        polys |= act and s_vcount[a] >= 3 and s_vcount[b] >= 3
-    # Polygon face normals per vertex row of vworld: once per shape per step, not once per
-    # use in every pair the shape is part of.
-    nrm = np.empty((vworld.shape[0] if polys else 0, 2))
-    if polys:
-        vertex_normals(vworld, s_vstart, s_vcount, n_shapes, nrm)
     # The sleeping rows' fates: kept in the table (asleep, or ended in this step and kept
     # until the next for the surface to read), and ended. A row ended in the last step
     # goes; a row no candidate matches lost its pair, and ends if it touched.
-    d_keep = np.empty(n_asleep, dtype=np.bool_)
-    d_end = np.empty(n_asleep, dtype=np.bool_)
     for r in range(n_asleep):
         gone = not d_ended[r] and (d_flags[r] & C_TOUCHING) != 0
         d_keep[r] = gone or (quiet and not d_ended[r])
         d_end[r] = gone and not quiet
-    to_sleep = np.empty(n_old, dtype=np.int64)  # old rows whose pairs went to sleep
     n_to_sleep = 0
     woke = 0
     m = 0
     j = 0  # cursor into the old table
     q = 0  # and into the sleeping rows
-    old_matched = np.zeros(n_old, dtype=np.bool_)
     # An old row ends when it touched and its pair is gone or no longer touches (marked
     # as the rows are matched below).
     ended[:n_old] = False
+    old_matched[:n_old] = False
     i = 0
     while i < n:
         a = pa[i]
@@ -380,10 +406,7 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new,
     for u in range(n_old):
         if (o_flags[u] & C_TOUCHING) and not old_matched[u]:
             ended[u] = True
-    n_kept = n_asleep
-    if n_to_sleep > 0 or _changed(d_ended, d_keep, d_end, n_asleep):
-        n_kept = keep_asleep(asleep, n_asleep, d_keep, d_end, old, to_sleep[:n_to_sleep])
-    return m, n_kept, woke
+    return m, n_to_sleep, woke
 
 
 @njit(_nrt=False)

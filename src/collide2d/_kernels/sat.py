@@ -58,7 +58,17 @@ def _polygon_normal(verts, off, n, k):
 def vertex_normals(verts, vstart, vcount, n_shapes, out):
     """Face normals of the polygons (n >= 3) among the first n_shapes shapes of a vertex pool,
     bit for bit as shape_axis gives them: ``out[r]`` is the normal of the face that
-    starts at vertex row r. Rows of other shapes get meaningless values.
+    starts at vertex row r. Rows of other shapes get meaningless values. (It allocates its
+    columns; ``vertex_normals_into`` takes them.)"""
+    nv = verts.shape[0]
+    vertex_normals_into(verts, vstart, vcount, n_shapes, out, np.empty(nv), np.empty(nv),
+                        np.empty(nv), np.empty(nv))
+
+
+@njit(error_model="numpy", _nrt=False)
+def vertex_normals_into(verts, vstart, vcount, n_shapes, out, ex, ey, nx, ny):
+    """``vertex_normals`` with its columns given (edge and normal x and y, each at least
+    as long as the pool's rows in use).
 
     One loop over all rows rather than one per shape: it has no branches, so LLVM vectorises
     it, and a normal (a square root and two divisions) then takes a fraction of the time.
@@ -66,8 +76,6 @@ def vertex_normals(verts, vstart, vcount, n_shapes, out):
     nv = 0
     for s in range(n_shapes):
         nv = max(nv, vstart[s] + vcount[s])
-    ex = np.empty(nv)
-    ey = np.empty(nv)
     for r in range(nv - 1):
         ex[r] = verts[r + 1, 0] - verts[r, 0]
         ey[r] = verts[r + 1, 1] - verts[r, 1]
@@ -78,9 +86,7 @@ def vertex_normals(verts, vstart, vcount, n_shapes, out):
             j = vstart[s]
             ex[i] = verts[j, 0] - verts[i, 0]
             ey[i] = verts[j, 1] - verts[i, 1]
-    nx = np.empty(nv)
-    ny = np.empty(nv)
-    _unit_normals(ex, ey, nx, ny)
+    _unit_normals(ex[:nv], ey[:nv], nx[:nv], ny[:nv])
     for r in range(nv):
         out[r, 0] = nx[r]
         out[r, 1] = ny[r]

@@ -168,8 +168,9 @@ def pairs(w, p, t):
                         s.escaped, prm["n_shapes"], prm["dynamic_response"],
                         (t.proxy_a, t.proxy_b, t.proxy_resp), out, room, prm, st,
                         t.body_int)
-    if k > room:
-        st["need"] = k
+    # (The narrowphase's room holds a row per pair and per old row.)
+    if k > room or prm["n_contacts"] > room:
+        st["need"] = max(k, prm["n_contacts"])
         return 1
     st["n_pairs"] = k
     st["need"] = 0
@@ -197,7 +198,7 @@ def collide(w, p, t):
         m, n_asleep, woke = collide_pairs(t.pair_a[:k], t.pair_b[:k], t.pair_resp[:k], s, b,
                                           prm["n_shapes"], prm["margin"], w.contacts,
                                           prm["n_contacts"], c, d, n_asleep,
-                                          st["quiet"] != 0, t.body_int)
+                                          st["quiet"] != 0, t.body_int, t.narrow)
     # Sleeping off, nothing sleeps: no links to follow.
     on = prm["sleeping"] != 0
     linked = m * on
@@ -737,6 +738,7 @@ def end_record(p, t):
     st = t.state[0]
     prm["n_contacts"] = st["n_contacts"]
     prm["n_sensors"] = st["n_sensors"]
+    st["n_asleep"] = prm["n_asleep"]  # (for the surface: the record reads faster)
     prm["substeps_prev"] = st["substeps"]
     prm["solved_gx"] = prm["gx"]
     prm["solved_gy"] = prm["gy"]

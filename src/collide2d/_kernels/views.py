@@ -90,6 +90,8 @@ STEP_FIELDS = (
     # the pairs whose proxies overlap (proxies.py), kept from step to step: the candidate
     # pairs above are those of them whose fattened boxes overlap
     "proxy_a", "proxy_b", "proxy_resp",
+    # the narrowphase's room (a NarrowRoom)
+    "narrow",
     # per body: centre of mass now and at the step's start, start angle, position and
     # rotation deltas, effective inverse masses (zero: immovable this step), restitution's
     # free velocities, and flags; room a stage may overwrite (an int and a float a body: the
@@ -109,6 +111,16 @@ STEP_FIELDS = (
     "state",
 )
 StepView = namedtuple("StepView", STEP_FIELDS)
+
+#: The narrowphase's room (``narrowphase.collide_pairs``), kept between steps so that it
+#: allocates nothing (and runs without reference counting): per candidate pair whether a
+#: body of it can move; per old contact row whether a candidate matched it, and the rows
+#: sent to sleep; per sleeping row its fate (kept, ended); per vertex of the pool the
+#: polygons' face normals and the columns they are worked out in; one manifold's points,
+#: separations and feature ids.
+NARROW_FIELDS = ("active", "matched", "to_sleep", "keep", "end", "normal", "ex", "ey", "nx",
+                 "ny", "points", "seps", "ids")
+NarrowRoom = namedtuple("NarrowRoom", NARROW_FIELDS)
 
 #: Settings of one step (the world's, copied in by the surface before each step).
 PARAMS_DTYPE = np.dtype([
@@ -166,6 +178,7 @@ STEP_DTYPE = np.dtype([
     ("woke_late", np.int64),
     # 1: the candidate pairs leave out those of two bodies that can not move (proxies.py)
     ("quiet", np.int64),
+    ("n_asleep", np.int64),  # the world's sleeping contact rows after the step
 ])
 
 # ---------------------------------------------------------------------------- particles
