@@ -19,7 +19,17 @@ import numpy as np
 from .._jit import njit
 from .asleep import keep_asleep
 from .broadphase import MOVER_PAIRS, boxes_apart, find_pairs, pair_shapes, small_pairs
-from .constants import B_AWAKE, C_PASSING, C_TOUCHING, DYNAMIC, IGNORE, KINEMATIC, SENSOR
+from .constants import (
+    B_ALIVE,
+    B_AWAKE,
+    C_PASSING,
+    C_TOUCHING,
+    DYNAMIC,
+    IGNORE,
+    KINEMATIC,
+    SENSOR,
+    STATIC,
+)
 from .sat import (
     closest_segment_segment,
     collide,
@@ -98,9 +108,15 @@ def _active(kind, flags, vx, vy, w):
 
 @njit(_nrt=False)
 def body_moving(kind, flags, vel, angvel, n_bodies, moving):
-    """Per body, 1 where its motion can change a contact (``_active``), else 0."""
+    """Per body, 1 where its motion can change a contact (``_active``), else 0. Returns how
+    many bodies that are not static can not move (asleep, or kinematic at rest)."""
+    still = 0
     for b in range(n_bodies):
-        moving[b] = 1 if _active(kind[b], flags[b], vel[b, 0], vel[b, 1], angvel[b]) else 0
+        act = _active(kind[b], flags[b], vel[b, 0], vel[b, 1], angvel[b])
+        moving[b] = 1 if act else 0
+        if not act and kind[b] != STATIC and (flags[b] & B_ALIVE):
+            still += 1
+    return still
 
 
 @njit(inline="always")
@@ -247,7 +263,9 @@ def _walk(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new, asleep,
         b = pb[i]
         key = a * n_shapes + b
         while j < n_old and o_a[j] * n_shapes + o_b[j] < key:
-            if quiet and _sleeps_on(o_a[j], o_b[j], s_body, moving, s_fat):
+            # (The cursor stays on a row a candidate matched until the next candidate.)
+            if quiet and not old_matched[j] and _sleeps_on(o_a[j], o_b[j], s_body, moving,
+                                                           s_fat):
                 to_sleep[n_to_sleep] = j
                 n_to_sleep += 1
                 old_matched[j] = True
@@ -397,7 +415,7 @@ def _walk(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new, asleep,
         m += 1
         i += 1
     while quiet and j < n_old:
-        if _sleeps_on(o_a[j], o_b[j], s_body, moving, s_fat):
+        if not old_matched[j] and _sleeps_on(o_a[j], o_b[j], s_body, moving, s_fat):
             to_sleep[n_to_sleep] = j
             n_to_sleep += 1
             old_matched[j] = True

@@ -35,7 +35,7 @@ GRID_ESCAPES = KEPT_ESCAPES
 
 @njit(_nrt=False)
 def proxy_pairs(ps_fat, ps, escaped, n_shapes, dynamic_response, kept, candidates, room,
-                prm, st, moving):
+                prm, st, moving, any_still):
     """The step's candidate solid pairs into ``candidates`` = (a, b, response). Returns
     how many; past the ``room``, the rows the step needs (nothing usable written: the
     caller grows the buffers to that many; after the grid over the proxies, as many as
@@ -52,7 +52,9 @@ def proxy_pairs(ps_fat, ps, escaped, n_shapes, dynamic_response, kept, candidate
     those, ``narrowphase.body_moving``) are left out (the step record's ``quiet`` then
     1): their manifolds sleep as they are (asleep.py), and with nothing moved and nothing
     changed since they were kept they are still candidates. Found again, every pair
-    is a candidate (``quiet`` 0): a change may have ended some."""
+    is a candidate (``quiet`` 0): a change may have ended some; so it is while every body
+    that is not static moves (``any_still`` False), when only static pairs, never
+    candidates, would be left out."""
     n_escaped = prm["n_escaped"]
     st["quiet"] = 0
     n = -1
@@ -77,6 +79,8 @@ def proxy_pairs(ps_fat, ps, escaped, n_shapes, dynamic_response, kept, candidate
         return within_fat(kept, n, ps_fat.aabb, candidates)
     prm["n_escaped"] = 0
     st["n_kept"] = n
+    if not any_still:
+        return within_fat(kept, n, ps_fat.aabb, candidates)
     st["quiet"] = 1
     return within_fat_moving(kept, n, ps_fat.aabb, candidates, ps.body, moving)
 

@@ -162,12 +162,12 @@ def pairs(w, p, t):
         # The grid's worlds keep their pairs from step to step (proxies.py), and leave out
         # those of bodies that can not move (t.body_int: which can, overwritten later).
         b = w.bodies
-        body_moving(kind, b.flags, b.vel, b.angvel, prm["n_bodies"], t.body_int)
+        still = body_moving(kind, b.flags, b.vel, b.angvel, prm["n_bodies"], t.body_int)
         k = proxy_pairs(ps, pair_shapes(s, s.proxy, kind, w.rules, prm["n_movers"],
                                         prm["n_statics"]),
                         s.escaped, prm["n_shapes"], prm["dynamic_response"],
                         (t.proxy_a, t.proxy_b, t.proxy_resp), out, room, prm, st,
-                        t.body_int)
+                        t.body_int, still > 0)
     # (The narrowphase's room holds a row per pair and per old row.)
     if k > room or prm["n_contacts"] > room:
         st["need"] = max(k, prm["n_contacts"])
