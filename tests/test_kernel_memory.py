@@ -108,3 +108,44 @@ def test_steps_and_queries_hold_no_more_memory_as_they_go(tmp_path):
     # reference to each array); after that, nothing more is held, round after round.
     held = [int(v) for v in out.stdout.split()]
     assert held[2:4] == held[4:6], out.stdout
+
+
+SMALL = textwrap.dedent("""
+    import collide2d as c2d
+    from numba.core.runtime import rtsys
+
+    def per_step(w):
+        for _ in range(30):
+            w.step(1 / 60)
+        before = rtsys.get_allocation_stats().alloc
+        for _ in range(200):
+            w.step(1 / 60)
+        return (rtsys.get_allocation_stats().alloc - before) / 200
+
+    w = c2d.World(gravity=(0.0, -10.0))
+    w.sleeping = False
+    w.add_body(kind="static").add_box(20.0, 1.0, offset=(0.0, -0.5))
+    for k in range(3):
+        w.add_body(position=(0.0, 0.5 + k)).add_box(1.0, 1.0)
+    w.add_body(position=(3.0, 0.4), angular_velocity=-3.0).add_circle(0.4)
+    touching = per_step(w)
+    empty = per_step(c2d.World(gravity=(0.0, -10.0)))
+    print(len(w.contacts().shape_a), touching, empty)
+""")
+
+
+@pytest.mark.skipif(not _jit.JIT_ENABLED, reason="nothing is compiled without Numba")
+def test_a_small_world_in_contact_allocates_only_restitutions_blocks(tmp_path):
+    # A column of boxes on the floor and a rolling ball, awake: polygons meet polygons and
+    # a circle, every step finds and solves contacts. The narrowphase works in the step
+    # buffers' room: per step, only restitution's two small blocks are allocated beyond
+    # what an empty world's step allocates.
+    env = dict(os.environ, NUMBA_NRT_STATS="1", COLLIDE2D_QUIET="1",
+               COLLIDE2D_BACKGROUND_COMPILE="0")
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (SRC, env.get("PYTHONPATH")) if p)
+    out = subprocess.run([sys.executable, "-c", SMALL], env=env, capture_output=True,
+                         text=True, timeout=900, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr[-3000:]
+    touching, per_step, empty = out.stdout.split()
+    assert int(touching) == 4  # each box on the one below or the floor, the ball on it
+    assert float(per_step) - float(empty) == 2.0
