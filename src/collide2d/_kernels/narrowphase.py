@@ -146,9 +146,9 @@ def collide_pairs(pa, pb, pr, shapes, bodies, n_shapes, margin, old, n_old, new,
     candidates would have them), else it is gone.
 
     ``room`` (a NarrowRoom) holds what it works in, at least as many rows as the pairs, the
-    old rows, the sleeping rows and the vertex pool: it allocates nothing, and runs
-    without reference counting (counted, every read of an array a view or a call holds
-    cost atomics, a tenth of the walk)."""
+    old rows, the sleeping rows and the vertex pool: it allocates nothing (it allocated
+    ten arrays a step), and runs without reference counting (counted, it paid atomics on
+    the arrays it read)."""
     # Which pairs can change (the rest keep their manifolds asleep); whether any of those
     # is two polygons, which need face normals.
     polys = _activity(pa, pb, shapes, bodies, room.active)
