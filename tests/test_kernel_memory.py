@@ -96,18 +96,25 @@ SCENE = textwrap.dedent("""
 """)
 
 
-@pytest.mark.skipif(not _jit.JIT_ENABLED, reason="nothing is compiled without Numba")
-def test_steps_and_queries_hold_no_more_memory_as_they_go(tmp_path):
+def _run_with_stats(script: str, cwd) -> str:
+    """``script`` run in a fresh interpreter with Numba's allocation statistics on; its
+    output."""
     env = dict(os.environ, NUMBA_NRT_STATS="1", COLLIDE2D_QUIET="1",
                COLLIDE2D_BACKGROUND_COMPILE="0")
     env["PYTHONPATH"] = os.pathsep.join(p for p in (SRC, env.get("PYTHONPATH")) if p)
-    out = subprocess.run([sys.executable, "-c", SCENE], env=env, capture_output=True,
-                         text=True, timeout=900, cwd=tmp_path)
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                         text=True, timeout=900, cwd=cwd)
     assert out.returncode == 0, out.stderr[-3000:]
+    return out.stdout
+
+
+@pytest.mark.skipif(not _jit.JIT_ENABLED, reason="nothing is compiled without Numba")
+def test_steps_and_queries_hold_no_more_memory_as_they_go(tmp_path):
+    out = _run_with_stats(SCENE, tmp_path)
     # Caches fill once (a world's views in a typed list per contact table: a counted
     # reference to each array); after that, nothing more is held, round after round.
-    held = [int(v) for v in out.stdout.split()]
-    assert held[2:4] == held[4:6], out.stdout
+    held = [int(v) for v in out.split()]
+    assert held[2:4] == held[4:6], out
 
 
 SMALL = textwrap.dedent("""
@@ -140,12 +147,6 @@ def test_a_small_world_in_contact_allocates_only_restitutions_blocks(tmp_path):
     # a circle, every step finds and solves contacts. The narrowphase works in the step
     # buffers' room: per step, only restitution's two small blocks are allocated beyond
     # what an empty world's step allocates.
-    env = dict(os.environ, NUMBA_NRT_STATS="1", COLLIDE2D_QUIET="1",
-               COLLIDE2D_BACKGROUND_COMPILE="0")
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (SRC, env.get("PYTHONPATH")) if p)
-    out = subprocess.run([sys.executable, "-c", SMALL], env=env, capture_output=True,
-                         text=True, timeout=900, cwd=tmp_path)
-    assert out.returncode == 0, out.stderr[-3000:]
-    touching, per_step, empty = out.stdout.split()
+    touching, per_step, empty = _run_with_stats(SMALL, tmp_path).split()
     assert int(touching) == 4  # each box on the one below or the floor, the ball on it
     assert float(per_step) - float(empty) == 2.0

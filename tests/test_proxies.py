@@ -127,7 +127,8 @@ def test_candidates_are_the_kept_pairs_whose_fattened_boxes_overlap(layout):
     expect = brute_pairs(*scene.args(SOLID, SOLID))
     n = len(kept[0])
     out = (np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int8))
-    m = within_fat(kept_arrays(kept, n), n, fat, out)
+    m = within_fat(kept_arrays(kept, n), n, fat, out, np.zeros(1, np.int64),
+                   np.zeros(1, np.int64), False)
     assert m == len(expect[0])
     if layout != "dense":  # (where boxes overlap by metres, every kept pair is one)
         assert m < n

@@ -76,13 +76,11 @@ def proxy_pairs(ps_fat, ps, escaped, n_shapes, dynamic_response, kept, candidate
         prm["pairs_kept"] = 1
         st["pairs_kept"] = 1
         st["n_kept"] = n
-        return within_fat(kept, n, ps_fat.aabb, candidates)
+        return within_fat(kept, n, ps_fat.aabb, candidates, ps.body, moving, False)
     prm["n_escaped"] = 0
     st["n_kept"] = n
-    if not any_still:
-        return within_fat(kept, n, ps_fat.aabb, candidates)
-    st["quiet"] = 1
-    return within_fat_moving(kept, n, ps_fat.aabb, candidates, ps.body, moving)
+    st["quiet"] = 1 if any_still else 0
+    return within_fat(kept, n, ps_fat.aabb, candidates, ps.body, moving, any_still)
 
 
 @njit(_nrt=False)
@@ -156,35 +154,18 @@ def _merge_back(ka, kb, kr, m, top, room, n_shapes):
 
 
 @njit(_nrt=False)
-def within_fat_moving(kept, n, fat, candidates, s_body, moving):
-    """As ``within_fat``, leaving out pairs of two shapes whose bodies can not move."""
-    ka, kb, kr = kept
-    ca, cb, cr = candidates
-    m = 0
-    for u in range(n):
-        a = ka[u]
-        b = kb[u]
-        if moving[s_body[a]] == 0 and moving[s_body[b]] == 0:
-            continue
-        if boxes_apart(fat, a, b):
-            continue
-        ca[m] = a
-        cb[m] = b
-        cr[m] = kr[u]
-        m += 1
-    return m
-
-
-@njit(_nrt=False)
-def within_fat(kept, n, fat, candidates):
+def within_fat(kept, n, fat, candidates, s_body, moving, quiet):
     """The first ``n`` pairs of ``kept`` whose fattened boxes overlap, in order, into
-    ``candidates`` (room for n); how many."""
+    ``candidates`` (room for n); how many. ``quiet``: not those of two shapes whose bodies
+    can not move (``moving`` 0 for both)."""
     ka, kb, kr = kept
     ca, cb, cr = candidates
     m = 0
     for u in range(n):
         a = ka[u]
         b = kb[u]
+        if quiet and moving[s_body[a]] == 0 and moving[s_body[b]] == 0:
+            continue
         if boxes_apart(fat, a, b):
             continue
         ca[m] = a
