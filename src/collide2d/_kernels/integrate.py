@@ -139,7 +139,7 @@ def cos_sin(x):
 
 
 @njit(inline="always")
-def _moves(b, inv_m, kind, flags):
+def moves(b, inv_m, kind, flags):
     """Dynamic and awake (inv_m > 0), or kinematic."""
     return inv_m[b] != 0.0 or (kind[b] == KINEMATIC and (flags[b] & B_ALIVE))
 
@@ -169,7 +169,7 @@ def integrate_positions(mo, n_bodies, h):
     vel, angvel, com, angle, angle0 = mo.vel, mo.angvel, mo.com, mo.angle, mo.angle0
     dp, dq, inv_m, kind, flags, touched = mo.dp, mo.dq, mo.inv_m, mo.kind, mo.flags, mo.touched
     for b in range(n_bodies):
-        if not touched[b] or not _moves(b, inv_m, kind, flags):
+        if not touched[b] or not moves(b, inv_m, kind, flags):
             continue
         cx, cy, dpx, dpy, a, w = _position(com[b, 0], com[b, 1], dp[b, 0], dp[b, 1],
                                            angle[b], angvel[b], vel[b, 0], vel[b, 1], h)
@@ -204,7 +204,7 @@ def integrate_alone(mo, n_bodies, world_damping, gx, gy, h, substeps, explicit):
     com, angle, angle0, dp, dq = mo.com, mo.angle, mo.angle0, mo.dp, mo.dq
     kind, flags, touched = mo.kind, mo.flags, mo.touched
     for b in range(n_bodies):
-        if touched[b] or not _moves(b, inv_m, kind, flags):
+        if touched[b] or not moves(b, inv_m, kind, flags):
             continue
         dyn = inv_m[b] != 0.0
         lin = _damping(b, damping, world_damping, h)
@@ -251,7 +251,7 @@ def end_step(pos, angle, angle0, rot, local_com, com, force, torque, inv_m, kind
         force[b, 0] = 0.0
         force[b, 1] = 0.0
         torque[b] = 0.0
-        if not _moves(b, inv_m, kind, flags):
+        if not moves(b, inv_m, kind, flags):
             continue
         if angle[b] != angle0[b]:
             rot[b, 0] = math.cos(angle[b])

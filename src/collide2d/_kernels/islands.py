@@ -63,6 +63,13 @@ def _join(parent, kind, a, b):
 
 
 @njit(inline="always")
+def _sleeping_link(d_resp, d_flags, d_ended, i):
+    """Sleeping row i joins its bodies: solid, touching, not an ended row kept for its
+    event."""
+    return d_resp[i] == SOLID and (d_flags[i] & C_TOUCHING) != 0 and not d_ended[i]
+
+
+@njit(inline="always")
 def _mixed(kind, flags, a, b):
     """Two dynamic bodies, one awake and one asleep."""
     return (kind[a] == DYNAMIC and kind[b] == DYNAMIC
@@ -99,7 +106,7 @@ def wake_islands(n_bodies, kind, flags, links, scan_asleep, parent, mark):
             mixed = True
             break
     for i in range(d_a.shape[0] if scan_asleep and not mixed else 0):
-        if (d_resp[i] == SOLID and (d_flags[i] & C_TOUCHING) and not d_ended[i]
+        if (_sleeping_link(d_resp, d_flags, d_ended, i)
                 and _mixed(kind, flags, s_body[d_a[i]], s_body[d_b[i]])):
             mixed = True
             break
@@ -116,7 +123,7 @@ def wake_islands(n_bodies, kind, flags, links, scan_asleep, parent, mark):
         if c_resp[i] == SOLID and (c_flags[i] & C_TOUCHING):
             _join(parent, kind, s_body[c_a[i]], s_body[c_b[i]])
     for i in range(d_a.shape[0]):
-        if d_resp[i] == SOLID and (d_flags[i] & C_TOUCHING) and not d_ended[i]:
+        if _sleeping_link(d_resp, d_flags, d_ended, i):
             _join(parent, kind, s_body[d_a[i]], s_body[d_b[i]])
     for j in range(n_joints):
         if ((j_flags[j] & J_ALIVE) and (j_flags[j] & J_ENABLED) and j_a[j] >= 0
@@ -185,7 +192,7 @@ def update_sleep(n_bodies, bodies, links, dt, tolerances, enabled, woke_late, pa
             continue
         _join(parent, kind, s_body[c_a[i]], s_body[c_b[i]])
     for i in range(d_a.shape[0] if short else 0):
-        if d_resp[i] == SOLID and (d_flags[i] & C_TOUCHING) and not d_ended[i]:
+        if _sleeping_link(d_resp, d_flags, d_ended, i):
             _join(parent, kind, s_body[d_a[i]], s_body[d_b[i]])
     for j in range(n_joints):
         if (j_flags[j] & J_ALIVE) and (j_flags[j] & J_ENABLED) and j_a[j] >= 0:

@@ -12,7 +12,8 @@ level of any size costs nothing then.
 import math
 
 from .._jit import njit
-from .constants import B_ALIVE, KINEMATIC, S_ALIVE, STATIC
+from .constants import S_ALIVE, STATIC
+from .integrate import moves
 
 # How far (m) a shape's proxy, the box the broadphase pairs, reaches past its fattened box:
 # a shape moving less than this since its proxy was set keeps it, and keeps its pairs. At
@@ -167,7 +168,7 @@ def finish_shapes(pos, rot, s, n_movers, inv_m, kind, flags, margin):
     for u in range(n_movers):
         r = order[u]
         b = s_body[r]
-        if inv_m[b] != 0.0 or (kind[b] == KINEMATIC and (flags[b] & B_ALIVE)):
+        if moves(b, inv_m, kind, flags):
             _place_shape(r, pos, rot, s)
             _fatten(r, aabb, fat, margin)
             n_escaped += enclose(r, fat, proxy, escaped)
