@@ -27,6 +27,7 @@ import numba  # noqa: E402
 import numpy as np  # noqa: E402
 
 import collide2d.envs  # noqa: E402,F401
+from collide2d.envs import lunar_lander as L  # noqa: E402
 
 
 def _lander_actions(rng, n):
@@ -104,8 +105,8 @@ def _split(env_id, actions, n: int, seconds: float) -> dict:
 
 def _profile_one() -> dict:
     """World.profile of one lander world in flight (engines off, from 30 steps after reset:
-    16 substeps of two joints, no contact), mean of 20 consecutive steps after 3 to warm,
-    then World.step over the next 20."""
+    the lander's substeps of two joints, no contact), mean of 20 consecutive steps after 3
+    to warm, then World.step over the next 20."""
     env = gym.make("collide2d/LunarLander-v3").unwrapped
     env.reset(seed=0)
     for _ in range(30):
@@ -200,7 +201,8 @@ def main() -> None:
         return
     lines += ["One lander world in flight by stage (`World.profile`, us, mean of 20 steps; "
               "each stage one compiled call from Python, about 1.3 us of it the call; the "
-              "substep stages are called 16 times a step; `step` is `World.step`):", "",
+              f"substep stages are called {L.SUBSTEPS} times a step; `step` is "
+              "`World.step`):", "",
               "| stage | us |", "|---|---:|"]
     for k, v in prof.items():
         lines.append(f"| {k} | {v * 1e6:.1f} |")

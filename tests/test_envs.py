@@ -99,12 +99,14 @@ def test_lander_legs_hang_at_the_originals_limits():
     # pybox2d sets the reference angle), limited to 0.4..0.9 (left) and -0.9..-0.4
     # (right); the motors hold each leg at its inner limit while the lander falls: leg
     # angle - hull angle = 0.4 - 0.05 and -0.4 + 0.05 (Box2D itself: 0.373, -0.371).
+    # collide2d's limits are soft, as stiff as the substeps make them (100 Hz at the port's
+    # 8): the motors bend them by 0.045 rad (0.015 at 16 substeps), within 0.06 here.
     env = gym.make("collide2d/LunarLander-v3").unwrapped
     env.reset(seed=1)
     for _ in range(20):
         env.step(0)
     left, right = (leg.angle - env.lander.angle for leg in env.legs)
-    assert abs(left - 0.35) < 0.03 and abs(right + 0.35) < 0.03, (left, right)
+    assert abs(left - 0.35) < 0.06 and abs(right + 0.35) < 0.06, (left, right)
 
 
 def test_lander_free_fall_follows_the_box2d_original():

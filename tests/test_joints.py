@@ -313,6 +313,63 @@ def test_chain_holds_a_ball_fifty_times_a_links_mass():
     assert np.hypot(*ball.velocity) < 1e-3
 
 
+def _pinned_box(zeta, gravity):
+    """A 0.5 m box pinned at its centre to the ground, the joints' damping ratio ``zeta``."""
+    w = _world(gravity=gravity)
+    w.joint_damping_ratio = zeta
+    box = w.add_body(position=(0, 0))
+    box.add_box(0.5, 0.5)
+    w.add_revolute_joint(w.add_body(kind="static"), box, (0, 0))
+    return w, box
+
+
+@pytest.mark.parametrize("zeta", [2.0, 20.0])
+def test_joint_damping_ratio_keeps_the_joints_stiffness(zeta):
+    # A pin at the centre of mass has effective mass m: the box hangs g / (2 pi f)^2 below
+    # it, f = min(2 x 50 Hz, a quarter of 240 Hz) = 60 Hz, whatever the damping ratio.
+    w, box = _pinned_box(zeta, (0, -G))
+    _run(w, 2.0)
+    assert -box.position[1] == pytest.approx(G / (2 * math.pi * 60.0) ** 2, rel=1e-6)
+
+
+@pytest.mark.parametrize("zeta", [20.0, 50.0])
+def test_joint_damping_ratio_slows_the_position_bias(zeta):
+    # Moved 1 cm off its pin with nothing else acting, an overdamped pin pulls the box back
+    # at the soft constraint's bias rate, w / (2 zeta + h w) (w = 2 pi 60 Hz, h the
+    # substep): x(t) = x0 exp(-rate t).
+    w, box = _pinned_box(zeta, (0, 0))
+    box.position = (0.01, 0)
+    x = _run(w, 10 * DT, lambda: box.position[0])
+    omega = 2 * math.pi * 60.0
+    rate = omega / (2 * zeta + DT / 4 * omega)
+    t = DT * np.arange(1, 11)
+    np.testing.assert_allclose(x, 0.01 * np.exp(-rate * t), rtol=0.02)
+    assert w.joint_damping_ratio == zeta
+
+
+def test_joint_damping_ratio_is_checked_and_survives_snapshots():
+    w, box = _pinned_box(20.0, (0, -G))
+    _run(w, 0.5)
+    with pytest.raises(ValueError, match="joint_damping_ratio"):
+        w.joint_damping_ratio = -1.0
+    with pytest.raises(ValueError, match="joint_damping_ratio"):
+        w.joint_damping_ratio = float("nan")
+    with pytest.raises(TypeError, match="joint_damping_ratio"):
+        w.joint_damping_ratio = "stiff"
+    assert w.joint_damping_ratio == 20.0
+    twin = c2d.World.restore(w.snapshot())
+    assert twin.joint_damping_ratio == 20.0
+    copied = copy.deepcopy(w)
+    for world in (w, twin, copied):
+        _run(world, 0.5)
+    assert twin.bodies[0].position.tobytes() == box.position.tobytes()
+    assert copied.bodies[0].position.tobytes() == box.position.tobytes()
+    assert box.position[1] != 0.0
+    # A default world's snapshot does not name it (the bytes it always wrote).
+    assert b"joint_damping_ratio" not in c2d.World().snapshot()
+    assert c2d.World.restore(c2d.World().snapshot()).joint_damping_ratio == 2.0
+
+
 @pytest.mark.nojit
 def test_collide_connected_false_drops_the_pair():
     def overlap(collide):

@@ -138,6 +138,9 @@ _FLOAT_SETTINGS = {
     "time": (False, False),
 }
 _SUBSTEP_KEYS = ("max_substeps", "substeps_used")
+# Settings saved only when not their default, so default worlds save the bytes they did
+# before the setting existed (and files written then restore with the default).
+_OPTIONAL_FLOATS = {"joint_damping_ratio": 2.0}
 # Solver extras (World settings, all on by default).
 _EXTRAS = ("mass_ratio_passes", "shed_weight", "restitution_energy_cap", "block_impacts")
 # Extras that became part of the solver's base: still accepted in extras_off (files written
@@ -153,7 +156,8 @@ _OWNED = frozenset(("_bodies", "_shapes", "bodies", "_shape_handles", "_gravity"
                     "_solved_gravity", "_damping", "_substeps", "_max_substeps",
                     "_substeps_used", "_sleeping", "_integrator", "_dynamic_response",
                     "contact_hertz", "contact_damping_ratio", "contact_push_speed",
-                    "restitution_threshold", "arcade_static_speed", "_time", "_systems",
+                    "joint_damping_ratio", "restitution_threshold", "arcade_static_speed",
+                    "_time", "_systems",
                     "_shapes_dirty", "_locked", "_params", "_contacts", "_sensors",
                     "_step_buffers", "_record", "_wview", "_stepping", "_queries", "_rules",
                     "_joints"))
@@ -203,6 +207,10 @@ def _collect(world, extras: bool = True) -> tuple[dict, dict[str, np.ndarray]]:
             settings[name] = V.finite_scalar(name, getattr(world, name), positive=positive,
                                              nonnegative=nonneg)
     settings = {k: settings[k] for k in _SETTING_KEYS}
+    for name, default in _OPTIONAL_FLOATS.items():
+        value = V.finite_scalar(name, getattr(world, name), nonnegative=True)
+        if value != default:
+            settings[name] = value
     off = [name for name in _EXTRAS if not getattr(world, name)]
     if off:  # absent when all are on, so default worlds save the bytes they always did
         settings["extras_off"] = off
@@ -429,9 +437,10 @@ def _check_header_schema(h) -> None:
     if isinstance(st, dict) and "solved_gravity" not in st:
         # Written before the warm start shed weight: solved under the gravity it names.
         st["solved_gravity"] = st.get("gravity")
-    # extras_off is saved only when some solver extra is off.
-    _expect_keys(st, (*_SETTING_KEYS, *(("extras_off",) if "extras_off" in st else ())),
-                 "settings")
+    # extras_off is saved only when some solver extra is off, the optional floats only
+    # when not their defaults.
+    optional = [k for k in ("extras_off", *_OPTIONAL_FLOATS) if k in st]
+    _expect_keys(st, (*_SETTING_KEYS, *optional), "settings")
     off = st.get("extras_off", [])
     if (not isinstance(off, list) or len(set(off)) != len(off)
             or not all(isinstance(k, str) and k in _EXTRAS + _RETIRED_EXTRAS for k in off)):
@@ -441,7 +450,8 @@ def _check_header_schema(h) -> None:
         if not (isinstance(g, list) and len(g) == 2
                 and all(type(x) is float and math.isfinite(x) for x in g)):
             raise _corrupt(f"settings.{name} must be two finite floats")
-    for name, (positive, nonneg) in _FLOAT_SETTINGS.items():
+    for name, (positive, nonneg) in (*_FLOAT_SETTINGS.items(),
+                                     *((k, (False, True)) for k in _OPTIONAL_FLOATS if k in st)):
         v = st[name]
         if type(v) is not float or not math.isfinite(v) or (positive and v <= 0.0) or (
                 nonneg and v < 0.0):
@@ -891,6 +901,8 @@ def _build(world, header, arrays, systems: bool = True):
     for name in _FLOAT_SETTINGS:
         if name != "damping":
             setattr(world, name, st[name])
+    for name, default in _OPTIONAL_FLOATS.items():
+        setattr(world, name, st.get(name, default))
     for name in _EXTRAS:
         setattr(world, name, name not in st.get("extras_off", ()))
 

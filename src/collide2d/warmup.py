@@ -194,6 +194,22 @@ def _world_batch(c2d, state: dict) -> None:
     batch.reset([0, 1])
 
 
+def _vector_envs(c2d, state: dict) -> None:
+    """The vector environments' own kernels (``collide2d.envs``), when Gymnasium is
+    installed: a LunarLander and a BipedalWalker vector environment stepped."""
+    try:
+        import gymnasium as gym
+    except ImportError:
+        return
+    import collide2d.envs  # noqa: F401
+
+    for env_id in ("collide2d/LunarLander-v3", "collide2d/BipedalWalker-v3"):
+        envs = gym.make_vec(env_id, num_envs=2)
+        envs.reset(seed=0)
+        envs.step(envs.action_space.sample())
+        envs.close()
+
+
 def steps() -> list[tuple[str, Callable]]:
     """(label, function of (collide2d, state)) for each warm-up stage, in order."""
     # What most programs need first comes first: a program running uncompiled meanwhile
@@ -208,6 +224,7 @@ def steps() -> list[tuple[str, Callable]]:
         ("character mover, tile map", _character),
         ("snapshots", _snapshots),
         ("world batch", _world_batch),
+        ("vector environments", _vector_envs),
     ]
 
 

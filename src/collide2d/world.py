@@ -184,6 +184,7 @@ class World:
         self.dynamic_response = dynamic_response
         self.contact_hertz = 50.0
         self.contact_damping_ratio = 10.0
+        self.joint_damping_ratio = 2.0
         self.contact_push_speed = 3.0
         self.restitution_threshold = 1.0
         self.arcade_static_speed = 0.05
@@ -232,6 +233,14 @@ class World:
         "within 0.09 m; the step caps it at a quarter of the substep rate.", positive=True)
     contact_damping_ratio = _contact_setting(
         "contact_damping_ratio", "Damping ratio (>= 0) of the contact springs.")
+    joint_damping_ratio = _contact_setting(
+        "joint_damping_ratio", "Damping ratio (>= 0) of the joints' stiff rows: anchors, "
+        "limits, rods, locked angles (not their springs), 2 by default as Box2D v3's. Their "
+        "stiffness comes from the substeps (twice the contact hertz, at most a quarter of "
+        "the substep rate); a larger ratio keeps it and makes the rows rigid in velocity, "
+        "correcting position more slowly: a heavy body held up by light ones through "
+        "limits (a lander's legs pushed into their limits by motors) rests at 8 substeps "
+        "with 20, where at 2 it rocks on the limits' springs.")
     contact_push_speed = _contact_setting(
         "contact_push_speed", "Fastest speed (m/s, >= 0) at which overlap is pushed out.")
     restitution_threshold = _contact_setting(

@@ -29,6 +29,7 @@ from .constants import (
     SENSOR,
     SMALL_WORLD,
     SOLID,
+    STATIC,
 )
 from .views import PairShapes
 
@@ -540,8 +541,11 @@ def small_pairs(ps, n_shapes, dynamic_response, want, out, room):
     for a in range(n_shapes):
         if not _in_sweep(s_flags[a], want):
             continue
+        # Two static bodies' shapes never make a pair (a lander's moon, a level's walls:
+        # most of a small world's pairs).
+        fixed = kind[s_body[a]] == STATIC
         for b in range(a + 1, n_shapes):
-            if not _in_sweep(s_flags[b], want):
+            if not _in_sweep(s_flags[b], want) or (fixed and kind[s_body[b]] == STATIC):
                 continue
             if boxes_apart(aabb, a, b):  # (as the grid's sweep)
                 continue

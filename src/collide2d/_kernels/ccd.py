@@ -239,9 +239,12 @@ def _may_meet(t, d, boxes, com, com0, angle, angle0, lox, loy, hix, hiy):
     can carry a corner (a point r from the centre moves at most r times the turn)."""
     dx = com[d, 0] - com0[d, 0]
     dy = com[d, 1] - com0[d, 1]
-    rx = max(abs(boxes[t, 0] - com0[d, 0]), abs(boxes[t, 2] - com0[d, 0]))
-    ry = max(abs(boxes[t, 1] - com0[d, 1]), abs(boxes[t, 3] - com0[d, 1]))
-    grow = abs(angle[d] - angle0[d]) * math.sqrt(rx * rx + ry * ry)
+    turn = abs(angle[d] - angle0[d])
+    grow = 0.0
+    if turn != 0.0:  # (static ground: no turn, and no square root)
+        rx = max(abs(boxes[t, 0] - com0[d, 0]), abs(boxes[t, 2] - com0[d, 0]))
+        ry = max(abs(boxes[t, 1] - com0[d, 1]), abs(boxes[t, 3] - com0[d, 1]))
+        grow = turn * math.sqrt(rx * rx + ry * ry)
     return not (boxes[t, 0] + dx - grow > hix or boxes[t, 2] + dx + grow < lox
                 or boxes[t, 1] + dy - grow > hiy or boxes[t, 3] + dy + grow < loy)
 

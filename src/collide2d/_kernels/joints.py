@@ -12,11 +12,16 @@ The substeps solve joints level by level (``order_joints``), which gives the slo
 results: the same inputs give the same bits; the warm start walks them in slot order.
 
 The stiff rows (points, rods, limits, locked angles) use the joints' softness for their
-position bias, as Box2D v3 does: twice the contact hertz, damping ratio
-``JOINT_DAMPING_RATIO``, but at most a quarter of the substep rate (a chain of equal links
-at 100 Hz with 240 Hz substeps gained energy and flew apart). Under a load F such a row
-gives F / (m_eff (2 pi f)^2): more substeps, stiffer joints. Springs have their own
-stiffness: k = m_eff (2 pi f)^2.
+position bias, as Box2D v3 does: twice the contact hertz, the world's damping ratio
+(``World.joint_damping_ratio``, 2 by default as Box2D v3's), but at most a quarter of the
+substep rate (a chain of equal links at 100 Hz with 240 Hz substeps gained energy and flew
+apart). Under a load F such a row gives F / (m_eff (2 pi f)^2): more substeps, stiffer
+joints, whatever the damping ratio. A large ratio leaves the stiffness and makes the rows
+rigid in velocity (mass scale near 1) with a slow position bias: a heavy body held by light
+ones through stiff rows (a lander on its legs, their motors pushing them into their limits)
+comes to rest at 8 substeps with ratio 20, where at ratio 2 it rocked on the rows' springs
+for ever (16 substeps held it).
+Springs have their own stiffness: k = m_eff (2 pi f)^2.
 """
 
 import math
@@ -67,8 +72,6 @@ from .joint_weld import prepare_weld, solve_welds, warm_start_welds
 from .joint_wheel import prepare_wheel, solve_wheels, warm_start_wheels
 from .solver import make_soft
 
-JOINT_DAMPING_RATIO = 2.0
-
 # Joints ordered by level within windows of this many solved joints (``order_joints``): a
 # few hundred joints' rows and bodies stay in a core's caches while a pass reorders them.
 LEVEL_WINDOW = 256
@@ -107,12 +110,12 @@ def narrow_joints(J, b, t, slot_order=False):
 # prepare_joints and store_joints run once a step but are inlined too: a call passes the
 # whole views field by field.
 @njit(inline="always")
-def prepare_joints(J, n, b, t, h, contact_hertz, scale):
+def prepare_joints(J, n, b, t, h, contact_hertz, zeta, scale):
     """Frames of the joints the substeps solve, and their order (``order_joints``, made
     again only when a joint or a body's movability changed since it was made); returns how
-    many. ``scale``: the warm start's factor (old substep count over new: the impulses are
-    per substep)."""
-    joint_soft = make_soft(min(2.0 * contact_hertz, 0.25 / h), JOINT_DAMPING_RATIO, h)
+    many. ``zeta``: the stiff rows' damping ratio. ``scale``: the warm start's factor (old
+    substep count over new: the impulses are per substep)."""
+    joint_soft = make_soft(min(2.0 * contact_hertz, 0.25 / h), zeta, h)
     # The last order stands while every joint is solved or not, and its bodies movable or
     # not, as when it was made (``solved``); ``count`` counts the solved joints.
     changed = False

@@ -312,7 +312,7 @@ def prepare_joints_stage(w, p, t):
     prm = p[0]
     st = t.state[0]
     st["n_joints_on"] = prepare_joints(w.joints, prm["n_joints"], w.bodies, t, st["h"],
-                                       st["contact_hertz"],
+                                       st["contact_hertz"], prm["joint_damping_ratio"],
                                        prm["substeps_prev"] / st["substeps"])
     return 0
 

@@ -127,6 +127,7 @@ PARAMS_DTYPE = np.dtype([
     ("dt", np.float64), ("gx", np.float64), ("gy", np.float64),
     ("damping", np.float64), ("contact_hertz", np.float64),
     ("contact_damping_ratio", np.float64), ("contact_push_speed", np.float64),
+    ("joint_damping_ratio", np.float64),  # of the stiff joint rows' softness (joints.py)
     ("restitution_threshold", np.float64), ("margin", np.float64), ("slop", np.float64),
     ("sleep_linear", np.float64), ("sleep_angular", np.float64),
     ("time_to_sleep", np.float64), ("arcade_static_speed", np.float64),

@@ -5,7 +5,8 @@ A subclass builds its single environments (which draw each row's episodes) throu
 :meth:`BatchedEnv._setup` and a template world ``_template`` the batch starts from, and
 provides ``_advance(actions, seeds)``: one step of every row, the rows whose episode ended
 last step started again first (``_autoreset``) and taking their reset step with no action
-(``_no_action()``). It ends with :meth:`BatchedEnv._touches` and :meth:`BatchedEnv._finish`.
+(``_no_action()``). Its arithmetic over the rows is compiled (``_kernels/envs.py``): the
+contact flags, observations, rewards, terminations and auto-resets of every row in one call.
 """
 
 from __future__ import annotations
@@ -14,7 +15,10 @@ import numpy as np
 from gymnasium.vector import VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from .. import _tiers
 from ..batch_worlds import WorldBatch
+
+_ke = _tiers.kernels("envs")
 
 
 def row_seeds(seed, n: int) -> list:
@@ -61,11 +65,16 @@ class BatchedEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, n)
         self.action_space = batch_space(self.single_action_space, n)
         self.batch: WorldBatch | None = None
-        self._game_over = np.zeros(n, np.bool_)
-        self._ground = np.zeros((n, 2), np.bool_)  # each leg on the ground
+        # The rows' flags, as the kernels keep them (``_kernels.envs``): the episode is
+        # over, each leg on the ground, the next step starts a new episode.
+        self._flags = np.zeros((n, 4), np.bool_)
+        self._game_over = self._flags[:, _ke.GAME_OVER]
+        self._ground = self._flags[:, _ke.LEG_0:_ke.LEG_1 + 1]
+        self._autoreset = self._flags[:, _ke.AUTORESET]
         self._prev_shaping = np.zeros(n)
         self._steps = np.zeros(n, np.int64)
-        self._autoreset = np.zeros(n, np.bool_)
+        # (0: no truncation, as the kernels take it)
+        self._limit = 0 if max_episode_steps is None else int(max_episode_steps)
 
     def _use_template(self, world, edges, drawn) -> None:
         """Episodes start from ``world`` (``WorldBatch.reset`` to it, then the episode's
@@ -101,30 +110,13 @@ class BatchedEnv(VectorEnv):
         self._autoreset[:] = True
         return self._advance(self._no_action(), seeds)[0], {}
 
-    def _touches(self, events) -> None:
-        """The game ends when the hull touches (column 0 of ``events``); each leg's ground
-        contact (columns 1, 2) as the single environment's callbacks leave it: they run
-        begin before end, so an end in the same step wins."""
-        self._game_over |= events.began[:, 0] > 0
-        for leg in (0, 1):
-            began = events.began[:, 1 + leg] > 0
-            ended = events.ended[:, 1 + leg] > 0
-            self._ground[:, leg] = ~ended & (began | self._ground[:, leg])
-
-    def _finish(self, obs, reward, terminated, fresh):
-        """Truncation, and Gymnasium's NEXT_STEP auto-reset: the rows that ended last step
-        (``fresh``: started again and stepped by ``_advance``) report their reset
-        observation, reward 0, not done."""
+    def _outputs(self):
+        """Fresh arrays for a step's results: observations (of the single observation
+        space's shape and dtype), rewards, terminated and truncated flags."""
         n = self.num_envs
-        self._steps += 1
-        self._steps[fresh] = 0
-        truncated = (np.zeros(n, np.bool_) if self.max_episode_steps is None
-                     else self._steps >= self.max_episode_steps)
-        reward[fresh] = 0.0
-        terminated[fresh] = False
-        truncated[fresh] = False
-        self._autoreset = terminated | truncated
-        return obs, reward, terminated, truncated, {}
+        space = self.single_observation_space
+        return (np.empty((n,) + space.shape, space.dtype), np.empty(n),
+                np.empty(n, np.bool_), np.empty(n, np.bool_))
 
     def render(self):
         """An RGB frame of environment 0 (``render_mode="rgb_array"``), else None."""

@@ -32,7 +32,7 @@ from gymnasium.vector import AutoresetMode
 from .. import _arena
 from ..queries import QueryFilter
 from . import bipedal_walker as W
-from ._vector import BatchedEnv
+from ._vector import BatchedEnv, _ke
 
 #: Episode limits as registered (``max_episode_steps`` of the two ids).
 LIMIT, LIMIT_HARDCORE = 1600, 2000
@@ -41,6 +41,11 @@ LIMIT, LIMIT_HARDCORE = 1600, 2000
 REGISTERED = "registered"
 
 _SPEEDS = np.array([W.SPEED_HIP, W.SPEED_KNEE, W.SPEED_HIP, W.SPEED_KNEE], np.float64)
+
+#: What ``_kernels.envs.walker_outcome`` takes of the game's constants.
+_OUTCOME = (float(W.FPS), W.VIEWPORT_W / W.SCALE, W.VIEWPORT_H / W.SCALE, float(W.SPEED_HIP),
+            float(W.SPEED_KNEE), float(W.SCALE), float(W.MOTORS_TORQUE),
+            float((W.TERRAIN_LENGTH - W.TERRAIN_GRASS) * W.TERRAIN_STEP))
 
 #: Contact events read after each step: hull on ground, lower leg 1, lower leg 2.
 _EVENT_TYPES = np.array([(W.HULL, W.GROUND), (W.FOOT_0, W.GROUND), (W.FOOT_1, W.GROUND)])
@@ -161,7 +166,7 @@ class BipedalWalkerVector(BatchedEnv):
     def step(self, actions):
         if self.batch is None:
             raise gym.error.ResetNeeded("Cannot call step() before calling reset()")
-        a = np.asarray(actions, dtype=np.float64)
+        a = np.ascontiguousarray(actions, dtype=np.float64)
         if a.shape != (self.num_envs, 4):
             raise ValueError(f"actions: expected shape ({self.num_envs}, 4), got {a.shape}")
         if not np.isfinite(a).all():
@@ -178,49 +183,26 @@ class BipedalWalkerVector(BatchedEnv):
         rows = np.flatnonzero(fresh)
         if rows.size:
             self._restart(rows, [seeds[i] for i in rows.tolist()])
-            a = np.where(fresh[:, None], 0.0, a)
-        strength = np.clip(np.abs(a), 0, 1)
-        batch.set_motors(self._joints, _SPEEDS * np.sign(a), W.MOTORS_TORQUE * strength)
+        speed = np.empty((n, 4))
+        torque = np.empty((n, 4))
+        strength = np.empty((n, 4))
+        _ke.walker_motors(a, fresh, _SPEEDS, float(W.MOTORS_TORQUE), speed, torque, strength)
+        batch.set_motors(self._joints, speed, torque)
 
         batch.step(1.0 / W.FPS)
 
         state = batch.body_states(self._bodies)
+        events = batch.contact_events(_EVENT_TYPES)
         pos = state.position[:, 0]
-        vel = state.velocity[:, 0]
-        self._touches(batch.contact_events(_EVENT_TYPES))
         hits = batch.raycast(np.broadcast_to(pos[:, None, :], (n, 10, 2)),
                              pos[:, None, :] + self._lidar, self._lidar_filter)
-        fraction = np.where(hits.hit, hits.fraction, 1.0)
-
-        ja, jb = self._ends[:, 0], self._ends[:, 1]
-        angle = state.angle[:, jb] - state.angle[:, ja] - self._ref
-        speed = state.angular_velocity[:, jb] - state.angular_velocity[:, ja]
-        s = np.empty((n, 24))
-        hull_angle = state.angle[:, 0]
-        s[:, 0] = hull_angle
-        s[:, 1] = 2.0 * state.angular_velocity[:, 0] / W.FPS
-        s[:, 2] = 0.3 * vel[:, 0] * (W.VIEWPORT_W / W.SCALE) / W.FPS
-        s[:, 3] = 0.3 * vel[:, 1] * (W.VIEWPORT_H / W.SCALE) / W.FPS
-        for leg in (0, 1):
-            c = 4 + 5 * leg
-            s[:, c] = angle[:, 2 * leg]
-            s[:, c + 1] = speed[:, 2 * leg] / W.SPEED_HIP
-            s[:, c + 2] = angle[:, 2 * leg + 1] + 1.0
-            s[:, c + 3] = speed[:, 2 * leg + 1] / W.SPEED_KNEE
-            s[:, c + 4] = np.where(self._ground[:, leg], 1.0, 0.0)
-        s[:, 14:] = fraction
-
-        shaping = 130 * pos[:, 0] / W.SCALE
-        shaping -= 5.0 * np.abs(hull_angle)
-        reward = shaping - self._prev_shaping
-        self._prev_shaping = shaping
-        for k in range(4):  # one term at a time, in the single environment's order
-            reward -= 0.00035 * W.MOTORS_TORQUE * strength[:, k]
-        fell = self._game_over | (pos[:, 0] < 0)
-        reward = np.where(fell, -100.0, reward)
-        terminated = fell | (pos[:, 0] > (W.TERRAIN_LENGTH - W.TERRAIN_GRASS)
-                             * W.TERRAIN_STEP)
-        return self._finish(s.astype(np.float32), reward, terminated, fresh=fresh)
+        obs, reward, terminated, truncated = out = self._outputs()
+        _ke.walker_outcome(state.position, state.velocity, state.angle,
+                           state.angular_velocity, self._ends, self._ref, hits.hit,
+                           hits.fraction, events.began, events.ended, strength, fresh,
+                           _OUTCOME, self._limit, self._flags, self._prev_shaping,
+                           self._steps, *out)
+        return obs, reward, terminated, truncated, {}
 
     # ------------------------------------------------------------------ drawing
     def _frame(self, env) -> None:

@@ -24,7 +24,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 
 from . import lunar_lander as L
-from ._vector import BatchedEnv
+from ._vector import BatchedEnv, _ke
 
 #: Uniform draws (two a step: the engines' dispersion) taken ahead from each row's
 #: generator; the generator is wound back to what was used when a row resets.
@@ -99,6 +99,7 @@ class LunarLanderVector(BatchedEnv):
         self._u = np.zeros((n, _BLOCK))
         self._used = np.zeros(n, np.int64)
         self._rng_state: list = [None] * n
+        self._actions = np.zeros((n, 2))  # as lander_engines takes them
 
     # ------------------------------------------------------------------ episodes
     def _no_action(self) -> np.ndarray:
@@ -183,85 +184,38 @@ class LunarLanderVector(BatchedEnv):
             batch.apply_torques(ids, torque[:, None], where=calm[:, None])
 
         state = batch.body_states(ids)
-        pos = state.position[:, 0]
-        tip0 = state.rotation[:, 0, 1]  # sin(angle)
-        tip1 = state.rotation[:, 0, 0]  # cos(angle)
-        side0, side1 = -tip1, tip0
-        k = self._used
-        rows = np.arange(n)
-        d0 = (-1.0 + 2.0 * self._u[rows, k]) / L.SCALE
-        d1 = (-1.0 + 2.0 * self._u[rows, k + 1]) / L.SCALE
-        self._used += 2
-
+        n_act = self._actions
         if self.continuous:
-            main = a[:, 0] > 0.0
-            m_power = np.where(main, (np.clip(a[:, 0], 0.0, 1.0) + 1.0) * 0.5, 0.0)
-            lateral = np.abs(a[:, 1]) > 0.5
-            direction = np.sign(a[:, 1])
-            s_power = np.where(lateral, np.clip(np.abs(a[:, 1]), 0.5, 1.0), 0.0)
+            n_act[:] = a
         else:
-            main = a == 2
-            m_power = np.where(main, 1.0, 0.0)
-            lateral = (a == 1) | (a == 3)
-            direction = a - 2
-            s_power = np.where(lateral, 1.0, 0.0)
-        main &= ~fresh
-        lateral &= ~fresh
-        imp = np.zeros((n, 2, 2))
-        at = np.zeros((n, 2, 2))
-        reach = L.MAIN_ENGINE_Y_LOCATION / L.SCALE + 2 * d0
-        ox = tip0 * reach + side0 * d1
-        oy = -tip1 * reach - side1 * d1
-        at[:, 0, 0] = pos[:, 0] + ox
-        at[:, 0, 1] = pos[:, 1] + oy
-        imp[:, 0, 0] = -ox * L.MAIN_ENGINE_POWER * m_power
-        imp[:, 0, 1] = -oy * L.MAIN_ENGINE_POWER * m_power
-        away = 3 * d1 + direction * L.SIDE_ENGINE_AWAY / L.SCALE
-        ox = tip0 * d0 + side0 * away
-        oy = -tip1 * d0 - side1 * away
-        at[:, 1, 0] = pos[:, 0] + ox - tip0 * 17 / L.SCALE
-        at[:, 1, 1] = pos[:, 1] + oy + tip1 * L.SIDE_ENGINE_HEIGHT / L.SCALE
-        imp[:, 1, 0] = -ox * L.SIDE_ENGINE_POWER * s_power
-        imp[:, 1, 1] = -oy * L.SIDE_ENGINE_POWER * s_power
-        both = np.stack((ids[0], ids[0]))
-        batch.apply_impulses(both, imp, at, where=np.stack((main, lateral), axis=1))
+            n_act[:, 0] = a
+        imp = np.empty((n, 2, 2))
+        at = np.empty((n, 2, 2))
+        fire = np.empty((n, 2), np.bool_)
+        power = np.empty((n, 2))
+        _ke.lander_engines(n_act, self.continuous, fresh, state.position, state.rotation,
+                           self._u, self._used, _ENGINES, imp, at, fire, power)
+        batch.apply_impulses(np.stack((ids[0], ids[0])), imp, at, where=fire)
 
         batch.step(1.0 / L.FPS)
 
         state = batch.body_states(ids)
-        self._touches(batch.contact_events(_EVENT_TYPES))
-        out = self._finish(*self._observe(state, m_power, s_power), fresh=fresh)
+        events = batch.contact_events(_EVENT_TYPES)
+        obs, reward, terminated, truncated = out = self._outputs()
+        _ke.lander_outcome(state.position, state.velocity, state.angle,
+                           state.angular_velocity, state.awake, events.began, events.ended,
+                           power, fresh, _OUTCOME, self._limit, self._flags,
+                           self._prev_shaping, self._steps, *out)
         for i in np.flatnonzero(self._used + 2 > _BLOCK).tolist():
             self._draw(i)
-        return out
+        return obs, reward, terminated, truncated, {}
 
-    def _observe(self, state, m_power, s_power):
-        pos = state.position[:, 0]
-        vel = state.velocity[:, 0]
-        half_w = L.VIEWPORT_W / L.SCALE / 2
-        half_h = L.VIEWPORT_H / L.SCALE / 2
-        s = np.empty((self.num_envs, 8))
-        s[:, 0] = (pos[:, 0] - half_w) / half_w
-        s[:, 1] = (pos[:, 1] - (L.HELIPAD_Y + L.LEG_DOWN / L.SCALE)) / half_h
-        s[:, 2] = vel[:, 0] * half_w / L.FPS
-        s[:, 3] = vel[:, 1] * half_h / L.FPS
-        s[:, 4] = state.angle[:, 0]
-        s[:, 5] = 20.0 * state.angular_velocity[:, 0] / L.FPS
-        s[:, 6] = np.where(self._ground[:, 0], 1.0, 0.0)
-        s[:, 7] = np.where(self._ground[:, 1], 1.0, 0.0)
-        shaping = (-100 * np.sqrt(s[:, 0] * s[:, 0] + s[:, 1] * s[:, 1])
-                   - 100 * np.sqrt(s[:, 2] * s[:, 2] + s[:, 3] * s[:, 3])
-                   - 100 * np.abs(s[:, 4]) + 10 * s[:, 6] + 10 * s[:, 7])
-        reward = shaping - self._prev_shaping
-        self._prev_shaping = shaping
-        reward -= m_power * 0.30
-        reward -= s_power * 0.03
-        crashed = self._game_over | (np.abs(s[:, 0]) >= 1.0)
-        landed = ~state.awake[:, 0]
-        reward = np.where(crashed, -100.0, reward)
-        reward = np.where(landed, 100.0, reward)
-        return s.astype(np.float32), reward, crashed | landed
 
+#: What ``_kernels.envs.lander_engines`` and ``lander_outcome`` take of the game's constants.
+_ENGINES = (L.SCALE, float(L.MAIN_ENGINE_Y_LOCATION), L.MAIN_ENGINE_POWER,
+            float(L.SIDE_ENGINE_AWAY), float(L.SIDE_ENGINE_HEIGHT), L.SIDE_ENGINE_POWER)
+_OUTCOME = (L.VIEWPORT_W / L.SCALE / 2, L.VIEWPORT_H / L.SCALE / 2,
+            L.HELIPAD_Y + L.LEG_DOWN / L.SCALE, float(L.FPS))
 
 #: Contact events read after each step: hull on moon, left leg, right leg.
 _EVENT_TYPES = np.array([(L.HULL, L.MOON), (L.LEG_LEFT, L.MOON), (L.LEG_RIGHT, L.MOON)])
