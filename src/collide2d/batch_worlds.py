@@ -19,6 +19,7 @@ between reads (``batch.times`` holds it; ``batch.world(i)`` writes it back).
 
 from __future__ import annotations
 
+import contextlib
 from typing import NamedTuple
 
 import numpy as np
@@ -453,17 +454,34 @@ class WorldBatch:
                 or not np.issubdtype(pairs.dtype, np.integer)):
             raise ValueError(f"between: expected (type_a, type_b) ints or an (m, 2) int array "
                              f"of them, got {between!r}")
-        pairs = pairs.astype(np.int64)
+        with self._kernel_views() as views:
+            tables, counts, events = self._event_args(views, pairs)
+            _k.contact_events(views["shapes"], *tables, *counts, *events)
+        return ContactCounts(*events[2:])
+
+    @contextlib.contextmanager
+    def _kernel_views(self):
+        """The per-world view lists, brought up to date, for a kernel over every world (the
+        batch's own, the vector environments'), the kernels' tier held meanwhile: a dict of
+        typed lists (``"bodies"``, ``"shapes"``, ``"joints"``, ...), one item per world."""
+        _tiers.enter()  # may change the kernels' tier: before the lists are refreshed
+        try:
+            self._refresh()
+            yield self._lists
+        finally:
+            _tiers.leave()
+
+    def _event_args(self, views, pairs) -> tuple:
+        """What ``worlds.contact_events`` takes after the shapes, for the pairs of collision
+        types ``pairs`` ((m, 2) ints): (the contact tables, their counts, (type_a, type_b,
+        and new (n, m) counts began, ended, touching))."""
+        pairs = np.asarray(pairs, dtype=np.int64)
         n, m = len(self), pairs.shape[0]
-        out = ContactCounts(*(np.zeros((n, m), np.int64) for _ in range(3)))
-        self._refresh()
-        L = self._lists
-        _k.contact_events(L["shapes"], L["cw"], L["cb"], L["ca"], self._parity,
-                          self._params["n_contacts"].copy(), self._prev,
-                          self._params["n_asleep"].copy(),
-                          np.ascontiguousarray(pairs[:, 0]), np.ascontiguousarray(pairs[:, 1]),
-                          *out)
-        return out
+        return ((views["cw"], views["cb"], views["ca"]),
+                (self._parity, self._params["n_contacts"].copy(), self._prev,
+                 self._params["n_asleep"].copy()),
+                (np.ascontiguousarray(pairs[:, 0]), np.ascontiguousarray(pairs[:, 1]),
+                 *(np.zeros((n, m), np.int64) for _ in range(3))))
 
     # ------------------------------------------------------------------ queries
     def raycast(self, starts, ends, filter: QueryFilter | None = None) -> RayHitArrays:

@@ -1,21 +1,28 @@
-"""The vector environments' arithmetic per row (``collide2d.envs``), every row in one call:
-where a LunarLander's engines fire and what they push, and what a lander's or a walker's
-step gives back (contact flags, observation, reward, termination, truncation and the next
-step's auto-reset).
+"""The vector environments' work around a batch step (``collide2d.envs``), every world in one
+call before the step and one after it: what a LunarLander's engines push and where, a
+BipedalWalker's motors; then each world's bodies, contact events, observation, reward,
+termination, truncation and next auto-reset, read and worked out while the world is in the
+cache.
 
-The operations are the single environments' (``envs/lunar_lander.py``,
-``envs/bipedal_walker.py``), in their order, so that every row gets their bits: each line
-says which expression of theirs it is. Constants come in as tuples from the environment
-modules, which own them. A vector step in NumPy made some hundred array operations, a
-microsecond each however few the rows: one environment stepped 4 times slower than
-Gymnasium's own.
+The arithmetic is the single environments' (``envs/lunar_lander.py``,
+``envs/bipedal_walker.py``) in their order, so every row gets their bits; the bodies are
+read, pushed and their events counted by ``worlds.py``'s per-world functions, as
+``WorldBatch``'s own calls do. Constants come in as tuples from the environment modules,
+which own them. A vector step in NumPy and the batch's separate calls made some hundred
+array operations, a microsecond each however few the rows (one environment stepped 4 times
+slower than Gymnasium's own), and touched each world's memory four times.
 """
 
 import math
 
-from .._jit import njit
+import numpy as np
 
-# A row's flags in ``flags`` (n, 4) bool: the episode, then each leg's ground contact.
+from .._jit import njit, prange
+from .constants import B_AWAKE
+from .lists import borrow
+from .worlds import _events_world, _motors_world, _push_world
+
+# A row's flags in ``flags`` (n, 4) bool: the episode is over, each leg on the ground.
 GAME_OVER = 0
 LEG_0 = 1
 LEG_1 = 2
@@ -33,62 +40,74 @@ def _sign(x):
     return x * 0.0 if x != x else 0.0
 
 
-@njit(_nrt=False, entry=True)
-def lander_engines(actions, continuous, fresh, pos, rot, u, used, consts, imp, at, fire,
-                   power):
-    """The engines of every lander for this step: impulses ``imp`` (n, 2, 2) applied at
-    ``at`` (n, 2, 2) where ``fire`` (n, 2) (main, side), their throttles ``power`` (n, 2).
+@njit(parallel=True, _nrt=True, entry=True)
+def lander_before(bs, slots, actions, continuous, fresh, u, used, consts, imp, at, fire,
+                  power):
+    """Every lander's engines, fired: the hull (body ``slots[i, 0]``, which ``slots[i, 1]``
+    repeats) takes the main and side engines' impulses ``imp`` (n, 2, 2) at ``at`` where
+    ``fire`` (n, 2) says, as ``Body.apply_impulse``; ``power`` (n, 2) their throttles.
 
     ``actions`` (n, 2): the discrete action in column 0, or the continuous (main, lateral)
     throttles (clipped to [-1, 1]); ``fresh`` rows take their reset step and fire nothing.
-    ``pos``, ``rot`` (n, 1, 2): the hull's origin and (cos, sin) of its angle. Each row
-    takes the next two of its uniform draws ``u`` (n, m) from ``used`` (n,), which moves
-    on. ``consts``: (SCALE, MAIN_ENGINE_Y_LOCATION, MAIN_ENGINE_POWER, SIDE_ENGINE_AWAY,
-    SIDE_ENGINE_HEIGHT, SIDE_ENGINE_POWER)."""
+    Each row takes the next two of its uniform draws ``u`` (n, m) from ``used`` (n,), which
+    moves on. ``consts``: (SCALE, MAIN_ENGINE_Y_LOCATION, MAIN_ENGINE_POWER,
+    SIDE_ENGINE_AWAY, SIDE_ENGINE_HEIGHT, SIDE_ENGINE_POWER)."""
+    for i in prange(len(bs)):
+        _engines(bs, slots, actions, continuous, fresh, u, used, consts, imp, at, fire, power,
+                 np.int64(i))
+    return 0
+
+
+@njit(_nrt=False)
+def _engines(bs, slots, actions, continuous, fresh, u, used, consts, imp, at, fire, power, i):
     scale, main_y, main_engine, side_away, side_height, side_engine = consts
-    for i in range(actions.shape[0]):
-        tip0 = rot[i, 0, 1]  # sin(angle)
-        tip1 = rot[i, 0, 0]  # cos(angle)
-        side0 = -tip1
-        side1 = tip0
-        k = used[i]
-        d0 = (-1.0 + 2.0 * u[i, k]) / scale
-        d1 = (-1.0 + 2.0 * u[i, k + 1]) / scale
-        used[i] = k + 2
-        a0 = actions[i, 0]
-        if continuous:
-            a1 = actions[i, 1]
-            main = a0 > 0.0
-            m_power = (min(max(a0, 0.0), 1.0) + 1.0) * 0.5 if main else 0.0
-            lateral = abs(a1) > 0.5
-            direction = _sign(a1)
-            s_power = min(max(abs(a1), 0.5), 1.0) if lateral else 0.0
-        else:
-            main = a0 == 2.0
-            m_power = 1.0 if main else 0.0
-            lateral = a0 == 1.0 or a0 == 3.0
-            direction = a0 - 2.0
-            s_power = 1.0 if lateral else 0.0
-        power[i, 0] = m_power
-        power[i, 1] = s_power
-        fire[i, 0] = main and not fresh[i]
-        fire[i, 1] = lateral and not fresh[i]
-        # ox = tip0 (main_y / scale + 2 d0) + side0 d1, oy = -tip1 (...) - side1 d1
-        reach = main_y / scale + 2 * d0
-        ox = tip0 * reach + side0 * d1
-        oy = -tip1 * reach - side1 * d1
-        at[i, 0, 0] = pos[i, 0, 0] + ox
-        at[i, 0, 1] = pos[i, 0, 1] + oy
-        imp[i, 0, 0] = -ox * main_engine * m_power
-        imp[i, 0, 1] = -oy * main_engine * m_power
-        # ox = tip0 d0 + side0 (3 d1 + direction away / scale), oy likewise
-        away = 3 * d1 + direction * side_away / scale
-        ox = tip0 * d0 + side0 * away
-        oy = -tip1 * d0 - side1 * away
-        at[i, 1, 0] = pos[i, 0, 0] + ox - tip0 * 17 / scale
-        at[i, 1, 1] = pos[i, 0, 1] + oy + tip1 * side_height / scale
-        imp[i, 1, 0] = -ox * side_engine * s_power
-        imp[i, 1, 1] = -oy * side_engine * s_power
+    b = borrow(bs, i)
+    hull = slots[i, 0]
+    x = b.pos[hull, 0]
+    y = b.pos[hull, 1]
+    tip0 = math.sin(b.angle[hull])
+    tip1 = math.cos(b.angle[hull])
+    side0 = -tip1
+    side1 = tip0
+    k = used[i]
+    d0 = (-1.0 + 2.0 * u[i, k]) / scale
+    d1 = (-1.0 + 2.0 * u[i, k + 1]) / scale
+    used[i] = k + 2
+    a0 = actions[i, 0]
+    if continuous:
+        a1 = actions[i, 1]
+        main = a0 > 0.0
+        m_power = (min(max(a0, 0.0), 1.0) + 1.0) * 0.5 if main else 0.0
+        lateral = abs(a1) > 0.5
+        direction = _sign(a1)
+        s_power = min(max(abs(a1), 0.5), 1.0) if lateral else 0.0
+    else:
+        main = a0 == 2.0
+        m_power = 1.0 if main else 0.0
+        lateral = a0 == 1.0 or a0 == 3.0
+        direction = a0 - 2.0
+        s_power = 1.0 if lateral else 0.0
+    power[i, 0] = m_power
+    power[i, 1] = s_power
+    fire[i, 0] = main and not fresh[i]
+    fire[i, 1] = lateral and not fresh[i]
+    # ox = tip0 (main_y / scale + 2 d0) + side0 d1, oy = -tip1 (...) - side1 d1
+    reach = main_y / scale + 2 * d0
+    ox = tip0 * reach + side0 * d1
+    oy = -tip1 * reach - side1 * d1
+    at[i, 0, 0] = x + ox
+    at[i, 0, 1] = y + oy
+    imp[i, 0, 0] = -ox * main_engine * m_power
+    imp[i, 0, 1] = -oy * main_engine * m_power
+    # ox = tip0 d0 + side0 (3 d1 + direction away / scale), oy likewise
+    away = 3 * d1 + direction * side_away / scale
+    ox = tip0 * d0 + side0 * away
+    oy = -tip1 * d0 - side1 * away
+    at[i, 1, 0] = x + ox - tip0 * 17 / scale
+    at[i, 1, 1] = y + oy + tip1 * side_height / scale
+    imp[i, 1, 0] = -ox * side_engine * s_power
+    imp[i, 1, 1] = -oy * side_engine * s_power
+    _push_world(bs, slots, fire, imp, at, True, True, i)
     return 0
 
 
@@ -118,117 +137,155 @@ def _finish(i, fresh, steps, limit, reward, terminated, truncated, flags):
     flags[i, AUTORESET] = terminated[i] or truncated[i]
 
 
-@njit(_nrt=False, entry=True)
-def lander_outcome(pos, vel, angle, angvel, awake, began, ended, power, fresh, consts, limit,
-                   flags, prev_shaping, steps, obs, reward, terminated, truncated):
-    """Every lander's step result from its hull's state after the step (``pos``, ``vel``
-    (n, 1, 2), ``angle``, ``angvel``, ``awake`` (n, 1)) and the step's contact counts
-    (``began``, ``ended`` (n, 3): hull, left leg, right leg on the moon): the contact
-    ``flags`` updated, observation ``obs`` (n, 8) float32, ``reward``, ``terminated``,
+@njit(parallel=True, _nrt=True, entry=True)
+def lander_after(bs, ss, tables, counts, events, slots, power, fresh, consts, limit, flags,
+                 prev_shaping, steps, obs, reward, terminated, truncated):
+    """Every lander's step result: the contact events of the step (``tables``, ``counts``
+    and ``events`` as ``worlds.contact_events`` takes them: the hull, left leg and right
+    leg on the moon), the contact ``flags`` they leave, and from the hull (body
+    ``slots[i, 0]``) observation ``obs`` (n, 8) float32, ``reward``, ``terminated``,
     ``truncated``; ``prev_shaping`` and ``steps`` move on. ``power`` (n, 2): the throttles
-    ``lander_engines`` gave. ``consts``: (VIEWPORT_W / SCALE / 2, VIEWPORT_H / SCALE / 2,
+    ``lander_before`` gave. ``consts``: (VIEWPORT_W / SCALE / 2, VIEWPORT_H / SCALE / 2,
     HELIPAD_Y + LEG_DOWN / SCALE, FPS)."""
-    half_w, half_h, pad_y, fps = consts
-    for i in range(pos.shape[0]):
-        _touches(began, ended, flags, i)
-        s0 = (pos[i, 0, 0] - half_w) / half_w
-        s1 = (pos[i, 0, 1] - pad_y) / half_h
-        s2 = vel[i, 0, 0] * half_w / fps
-        s3 = vel[i, 0, 1] * half_h / fps
-        s4 = angle[i, 0]
-        s5 = 20.0 * angvel[i, 0] / fps
-        s6 = 1.0 if flags[i, LEG_0] else 0.0
-        s7 = 1.0 if flags[i, LEG_1] else 0.0
-        obs[i, 0] = s0
-        obs[i, 1] = s1
-        obs[i, 2] = s2
-        obs[i, 3] = s3
-        obs[i, 4] = s4
-        obs[i, 5] = s5
-        obs[i, 6] = s6
-        obs[i, 7] = s7
-        shaping = (-100 * math.sqrt(s0 * s0 + s1 * s1) - 100 * math.sqrt(s2 * s2 + s3 * s3)
-                   - 100 * abs(s4) + 10 * s6 + 10 * s7)
-        r = shaping - prev_shaping[i]
-        prev_shaping[i] = shaping
-        r -= power[i, 0] * 0.30  # fuel: less for the side engines
-        r -= power[i, 1] * 0.03
-        crashed = flags[i, GAME_OVER] or abs(s0) >= 1.0
-        landed = not awake[i, 0]
-        if crashed:
-            r = -100.0
-        if landed:
-            r = 100.0
-        reward[i] = r
-        terminated[i] = crashed or landed
-        _finish(i, fresh, steps, limit, reward, terminated, truncated, flags)
+    for i in prange(len(bs)):
+        _lander_row(bs, ss, tables, counts, events, slots, power, fresh, consts, limit, flags,
+                    prev_shaping, steps, obs, reward, terminated, truncated, np.int64(i))
     return 0
 
 
-@njit(_nrt=False, entry=True)
-def walker_motors(actions, fresh, speeds, top, speed, torque, strength):
-    """The four motors of every walker: speed ``speeds[k] * sign(a)`` and torque
+@njit(_nrt=False)
+def _lander_row(bs, ss, tables, counts, events, slots, power, fresh, consts, limit, flags,
+                prev_shaping, steps, obs, reward, terminated, truncated, i):
+    half_w, half_h, pad_y, fps = consts
+    cw, cb, ca = tables
+    parity, n_contacts, prev_contacts, n_asleep = counts
+    type_a, type_b, began, ended, touching = events
+    _events_world(ss, cw, cb, ca, parity, n_contacts, prev_contacts, n_asleep, type_a, type_b,
+                  began, ended, touching, i)
+    _touches(began, ended, flags, i)
+    b = borrow(bs, i)
+    hull = slots[i, 0]
+    s0 = (b.pos[hull, 0] - half_w) / half_w
+    s1 = (b.pos[hull, 1] - pad_y) / half_h
+    s2 = b.vel[hull, 0] * half_w / fps
+    s3 = b.vel[hull, 1] * half_h / fps
+    s4 = b.angle[hull]
+    s5 = 20.0 * b.angvel[hull] / fps
+    s6 = 1.0 if flags[i, LEG_0] else 0.0
+    s7 = 1.0 if flags[i, LEG_1] else 0.0
+    obs[i, 0] = s0
+    obs[i, 1] = s1
+    obs[i, 2] = s2
+    obs[i, 3] = s3
+    obs[i, 4] = s4
+    obs[i, 5] = s5
+    obs[i, 6] = s6
+    obs[i, 7] = s7
+    shaping = (-100 * math.sqrt(s0 * s0 + s1 * s1) - 100 * math.sqrt(s2 * s2 + s3 * s3)
+               - 100 * abs(s4) + 10 * s6 + 10 * s7)
+    r = shaping - prev_shaping[i]
+    prev_shaping[i] = shaping
+    r -= power[i, 0] * 0.30  # fuel: less for the side engines
+    r -= power[i, 1] * 0.03
+    crashed = flags[i, GAME_OVER] or abs(s0) >= 1.0
+    landed = (b.flags[hull] & B_AWAKE) == 0
+    if crashed:
+        r = -100.0
+    if landed:
+        r = 100.0
+    reward[i] = r
+    terminated[i] = crashed or landed
+    _finish(i, fresh, steps, limit, reward, terminated, truncated, flags)
+    return 0
+
+
+@njit(parallel=True, _nrt=True, entry=True)
+def walker_before(bs, js, slots, actions, fresh, speeds, top, speed, torque, strength):
+    """The four motors of every walker (joints ``slots[i, k]``), set as
+    ``WorldBatch.set_motors`` sets them: speed ``speeds[k] * sign(a)`` and torque
     ``top * clip(|a|, 0, 1)`` (``strength`` the clipped magnitude) from ``actions`` (n, 4);
     ``fresh`` rows take their reset step with the motors off."""
-    for i in range(actions.shape[0]):
+    for i in prange(len(bs)):
         for k in range(4):
             a = 0.0 if fresh[i] else actions[i, k]
             strength[i, k] = min(max(abs(a), 0.0), 1.0)
             speed[i, k] = speeds[k] * _sign(a)
             torque[i, k] = top * strength[i, k]
+        _motors_world(bs, js, slots, speed, torque, np.int64(i))
     return 0
 
 
-@njit(_nrt=False, entry=True)
-def walker_outcome(pos, vel, angle, angvel, ends, ref, hit, fraction, began, ended, strength,
-                   fresh, consts, limit, flags, prev_shaping, steps, obs, reward, terminated,
-                   truncated):
-    """Every walker's step result from its bodies' state after the step (``pos``, ``vel``
-    (n, 5, 2), ``angle``, ``angvel`` (n, 5): hull, then each leg's upper and lower part),
-    its joints (``ends`` (4, 2): each joint's two body columns; ``ref`` (n, 4) their
-    reference angles), the lidar's hits (``hit``, ``fraction`` (n, 10)) and the step's
-    contact counts (``began``, ``ended`` (n, 3): hull, each lower leg on the ground):
-    ``flags``, observation ``obs`` (n, 24) float32, ``reward``, ``terminated``,
-    ``truncated``; ``prev_shaping`` and ``steps`` move on. ``strength`` (n, 4): the motors'
-    clipped actions. ``consts``: (FPS, VIEWPORT_W / SCALE, VIEWPORT_H / SCALE, SPEED_HIP,
+@njit(parallel=True, _nrt=True, entry=True)
+def walker_after(bs, ss, tables, counts, events, slots, ends, ref, strength, fresh, consts,
+                 limit, flags, prev_shaping, steps, lidar, ray_start, ray_end, obs, reward,
+                 terminated, truncated):
+    """Every walker's step result but its lidar: the contact events of the step (as
+    ``lander_after``: the hull, each lower leg on the ground) and the ``flags`` they leave,
+    then from its bodies (``slots[i]``: hull, each leg's upper and lower part) and joints
+    (``ends`` (4, 2): each joint's two body columns; ``ref`` (n, 4) their reference angles)
+    observation ``obs`` (n, 24) float32 but for its last ten (the lidar's, which the caller
+    writes), ``reward``, ``terminated``, ``truncated``; ``prev_shaping`` and ``steps`` move
+    on. The lidar's rays from the hull: ``ray_start``, ``ray_end`` (n, 10, 2), the hull's
+    position and that plus ``lidar`` (10, 2). ``strength`` (n, 4): the motors' clipped
+    actions. ``consts``: (FPS, VIEWPORT_W / SCALE, VIEWPORT_H / SCALE, SPEED_HIP,
     SPEED_KNEE, SCALE, MOTORS_TORQUE, the x past which the walker has arrived)."""
-    fps, view_w, view_h, speed_hip, speed_knee, scale, motors_torque, finish_x = consts
-    for i in range(pos.shape[0]):
-        _touches(began, ended, flags, i)
-        hull_angle = angle[i, 0]
-        obs[i, 0] = hull_angle
-        obs[i, 1] = 2.0 * angvel[i, 0] / fps
-        obs[i, 2] = 0.3 * vel[i, 0, 0] * view_w / fps
-        obs[i, 3] = 0.3 * vel[i, 0, 1] * view_h / fps
-        for leg in range(2):
-            c = 4 + 5 * leg
-            for part in range(2):
-                j = 2 * leg + part
-                ja = ends[j, 0]
-                jb = ends[j, 1]
-                joint_angle = angle[i, jb] - angle[i, ja] - ref[i, j]
-                joint_speed = angvel[i, jb] - angvel[i, ja]
-                if part == 0:
-                    obs[i, c] = joint_angle
-                    obs[i, c + 1] = joint_speed / speed_hip
-                else:
-                    obs[i, c + 2] = joint_angle + 1.0
-                    obs[i, c + 3] = joint_speed / speed_knee
-            obs[i, c + 4] = 1.0 if flags[i, LEG_0 + leg] else 0.0
-        for k in range(10):
-            obs[i, 14 + k] = fraction[i, k] if hit[i, k] else 1.0
-        x = pos[i, 0, 0]
-        shaping = 130 * x / scale
-        shaping -= 5.0 * abs(hull_angle)
-        r = shaping - prev_shaping[i]
-        prev_shaping[i] = shaping
-        for k in range(4):  # one term at a time, in the single environment's order
-            r -= 0.00035 * motors_torque * strength[i, k]
-        fell = flags[i, GAME_OVER] or x < 0
-        if fell:
-            r = -100.0
-        reward[i] = r
-        terminated[i] = fell or x > finish_x
-        _finish(i, fresh, steps, limit, reward, terminated, truncated, flags)
+    for i in prange(len(bs)):
+        _walker_row(bs, ss, tables, counts, events, slots, ends, ref, strength, fresh, consts,
+                    limit, flags, prev_shaping, steps, lidar, ray_start, ray_end, obs, reward,
+                    terminated, truncated, np.int64(i))
     return 0
 
+
+@njit(_nrt=False)
+def _walker_row(bs, ss, tables, counts, events, slots, ends, ref, strength, fresh, consts,
+                limit, flags, prev_shaping, steps, lidar, ray_start, ray_end, obs, reward,
+                terminated, truncated, i):
+    fps, view_w, view_h, speed_hip, speed_knee, scale, motors_torque, finish_x = consts
+    cw, cb, ca = tables
+    parity, n_contacts, prev_contacts, n_asleep = counts
+    type_a, type_b, began, ended, touching = events
+    _events_world(ss, cw, cb, ca, parity, n_contacts, prev_contacts, n_asleep, type_a, type_b,
+                  began, ended, touching, i)
+    _touches(began, ended, flags, i)
+    b = borrow(bs, i)
+    hull = slots[i, 0]
+    x = b.pos[hull, 0]
+    y = b.pos[hull, 1]
+    for k in range(lidar.shape[0]):
+        ray_start[i, k, 0] = x
+        ray_start[i, k, 1] = y
+        ray_end[i, k, 0] = x + lidar[k, 0]
+        ray_end[i, k, 1] = y + lidar[k, 1]
+    hull_angle = b.angle[hull]
+    obs[i, 0] = hull_angle
+    obs[i, 1] = 2.0 * b.angvel[hull] / fps
+    obs[i, 2] = 0.3 * b.vel[hull, 0] * view_w / fps
+    obs[i, 3] = 0.3 * b.vel[hull, 1] * view_h / fps
+    for leg in range(2):
+        c = 4 + 5 * leg
+        for part in range(2):
+            j = 2 * leg + part
+            sa = slots[i, ends[j, 0]]
+            sb = slots[i, ends[j, 1]]
+            joint_angle = b.angle[sb] - b.angle[sa] - ref[i, j]
+            joint_speed = b.angvel[sb] - b.angvel[sa]
+            if part == 0:
+                obs[i, c] = joint_angle
+                obs[i, c + 1] = joint_speed / speed_hip
+            else:
+                obs[i, c + 2] = joint_angle + 1.0
+                obs[i, c + 3] = joint_speed / speed_knee
+        obs[i, c + 4] = 1.0 if flags[i, LEG_0 + leg] else 0.0
+    shaping = 130 * x / scale
+    shaping -= 5.0 * abs(hull_angle)
+    r = shaping - prev_shaping[i]
+    prev_shaping[i] = shaping
+    for k in range(4):  # one term at a time, in the single environment's order
+        r -= 0.00035 * motors_torque * strength[i, k]
+    fell = flags[i, GAME_OVER] or x < 0
+    if fell:
+        r = -100.0
+    reward[i] = r
+    terminated[i] = fell or x > finish_x
+    _finish(i, fresh, steps, limit, reward, terminated, truncated, flags)
+    return 0

@@ -5,8 +5,9 @@ A subclass builds its single environments (which draw each row's episodes) throu
 :meth:`BatchedEnv._setup` and a template world ``_template`` the batch starts from, and
 provides ``_advance(actions, seeds)``: one step of every row, the rows whose episode ended
 last step started again first (``_autoreset``) and taking their reset step with no action
-(``_no_action()``). Its arithmetic over the rows is compiled (``_kernels/envs.py``): the
-contact flags, observations, rewards, terminations and auto-resets of every row in one call.
+(``_no_action()``). Its work over the rows is compiled (``_kernels/envs.py``): one call
+before the batch's step (engines, motors), one after it (contact events, observations,
+rewards, terminations and auto-resets of every row).
 """
 
 from __future__ import annotations

@@ -10,11 +10,12 @@ makes them; without
 obstacles the row's world is reset in place to a template world (``WorldBatch.reset``)
 with the episode's ground line and push written in, and in hardcore mode (whose
 obstacles are bodies of their own) the episode's world is built. Every step, a reset
-row's first among them, is: the four motors of every walker set in one call
-(``WorldBatch.set_motors``), one compiled step, the ten lidar rays of every walker in one
-compiled batch ray cast (``WorldBatch.raycast``, which keeps each world's tree over the
-static ground between steps), and the joint angles, foot contacts, rewards and
-terminations worked out in NumPy over all rows at once.
+row's first among them, is: the four motors of every walker set in one compiled call
+(``_kernels/envs.py``'s ``walker_before``), one compiled step, the contact events, joint
+angles, rewards and terminations of every walker in one compiled call (``walker_after``),
+and the ten lidar rays of every walker in one compiled batch ray cast
+(``WorldBatch.raycast``, which keeps each world's tree over the static ground between
+steps).
 
 Auto-reset is Gymnasium 1.x's ``NEXT_STEP`` mode: the step after a row ends returns that
 row's reset observation with reward 0 and ``terminated = truncated = False``, and its
@@ -183,25 +184,26 @@ class BipedalWalkerVector(BatchedEnv):
         rows = np.flatnonzero(fresh)
         if rows.size:
             self._restart(rows, [seeds[i] for i in rows.tolist()])
-        speed = np.empty((n, 4))
-        torque = np.empty((n, 4))
         strength = np.empty((n, 4))
-        _ke.walker_motors(a, fresh, _SPEEDS, float(W.MOTORS_TORQUE), speed, torque, strength)
-        batch.set_motors(self._joints, speed, torque)
+        with batch._kernel_views() as views:
+            _ke.walker_before(views["bodies"], views["joints"],
+                              batch._joint_slots(self._joints), a, fresh, _SPEEDS,
+                              float(W.MOTORS_TORQUE), np.empty((n, 4)), np.empty((n, 4)),
+                              strength)
 
         batch.step(1.0 / W.FPS)
 
-        state = batch.body_states(self._bodies)
-        events = batch.contact_events(_EVENT_TYPES)
-        pos = state.position[:, 0]
-        hits = batch.raycast(np.broadcast_to(pos[:, None, :], (n, 10, 2)),
-                             pos[:, None, :] + self._lidar, self._lidar_filter)
         obs, reward, terminated, truncated = out = self._outputs()
-        _ke.walker_outcome(state.position, state.velocity, state.angle,
-                           state.angular_velocity, self._ends, self._ref, hits.hit,
-                           hits.fraction, events.began, events.ended, strength, fresh,
-                           _OUTCOME, self._limit, self._flags, self._prev_shaping,
-                           self._steps, *out)
+        starts = np.empty((n, 10, 2))
+        ends = np.empty((n, 10, 2))
+        with batch._kernel_views() as views:
+            _ke.walker_after(views["bodies"], views["shapes"],
+                             *batch._event_args(views, _EVENT_TYPES),
+                             batch._body_slots(self._bodies), self._ends, self._ref,
+                             strength, fresh, _OUTCOME, self._limit, self._flags,
+                             self._prev_shaping, self._steps, self._lidar, starts, ends, *out)
+        hits = batch.raycast(starts, ends, self._lidar_filter)
+        obs[:, 14:] = np.where(hits.hit, hits.fraction, 1.0)
         return obs, reward, terminated, truncated, {}
 
     # ------------------------------------------------------------------ drawing

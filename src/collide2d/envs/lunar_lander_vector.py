@@ -3,9 +3,11 @@
 ``gymnasium.make_vec("collide2d/LunarLander-v3", num_envs=N)`` builds this (the default
 ``vectorization_mode``; ``"sync"`` gives Gymnasium's loop over single environments). Every
 row equals the single environment's step for step, bit for bit, for the same seed and
-actions. The worlds are stepped together by a :class:`~collide2d.WorldBatch`, with the
-engines, wind, contact flags, rewards and terminations worked out in NumPy over all rows
-at once. A row's new episode is its world reset in place to a template world
+actions. A vector step is three compiled calls over every row: the engines fired
+(``_kernels/envs.py``'s ``lander_before``), the worlds stepped together by a
+:class:`~collide2d.WorldBatch`, then the contact events, observations, rewards,
+terminations and auto-resets (``lander_after``); wind, when enabled, is applied in NumPy
+before them. A row's new episode is its world reset in place to a template world
 (``WorldBatch.reset``), with the moon's points and the initial push drawn as the single
 environment's ``reset`` draws them (the same calls on the same ``np_random``); its first
 step, the single environment's reset step, is taken in the batch step with the others.
@@ -99,7 +101,11 @@ class LunarLanderVector(BatchedEnv):
         self._u = np.zeros((n, _BLOCK))
         self._used = np.zeros(n, np.int64)
         self._rng_state: list = [None] * n
-        self._actions = np.zeros((n, 2))  # as lander_engines takes them
+        self._actions = np.zeros((n, 2))  # as lander_before takes them
+        # Where lander_before puts the engines' impulses, points and firing flags (n, 2, 2),
+        # (n, 2, 2), (n, 2), and their throttles, which the reward reads (n, 2).
+        self._engines = (np.zeros((n, 2, 2)), np.zeros((n, 2, 2)), np.zeros((n, 2), np.bool_))
+        self._power = np.zeros((n, 2))
 
     # ------------------------------------------------------------------ episodes
     def _no_action(self) -> np.ndarray:
@@ -183,35 +189,32 @@ class LunarLanderVector(BatchedEnv):
             batch.apply_forces(ids, force, where=calm[:, None])
             batch.apply_torques(ids, torque[:, None], where=calm[:, None])
 
-        state = batch.body_states(ids)
-        n_act = self._actions
+        actions = self._actions
         if self.continuous:
-            n_act[:] = a
+            actions[:] = a
         else:
-            n_act[:, 0] = a
-        imp = np.empty((n, 2, 2))
-        at = np.empty((n, 2, 2))
-        fire = np.empty((n, 2), np.bool_)
-        power = np.empty((n, 2))
-        _ke.lander_engines(n_act, self.continuous, fresh, state.position, state.rotation,
-                           self._u, self._used, _ENGINES, imp, at, fire, power)
-        batch.apply_impulses(np.stack((ids[0], ids[0])), imp, at, where=fire)
+            actions[:, 0] = a
+        # The engines fire at the hull, both rows of its slots.
+        slots = batch._body_slots(np.stack((ids[0], ids[0])))
+        power = self._power
+        with batch._kernel_views() as views:
+            _ke.lander_before(views["bodies"], slots, actions, self.continuous, fresh,
+                              self._u, self._used, _ENGINES, *self._engines, power)
 
         batch.step(1.0 / L.FPS)
 
-        state = batch.body_states(ids)
-        events = batch.contact_events(_EVENT_TYPES)
         obs, reward, terminated, truncated = out = self._outputs()
-        _ke.lander_outcome(state.position, state.velocity, state.angle,
-                           state.angular_velocity, state.awake, events.began, events.ended,
-                           power, fresh, _OUTCOME, self._limit, self._flags,
-                           self._prev_shaping, self._steps, *out)
+        with batch._kernel_views() as views:
+            _ke.lander_after(views["bodies"], views["shapes"],
+                             *batch._event_args(views, _EVENT_TYPES), slots, power, fresh,
+                             _OUTCOME, self._limit, self._flags, self._prev_shaping,
+                             self._steps, *out)
         for i in np.flatnonzero(self._used + 2 > _BLOCK).tolist():
             self._draw(i)
         return obs, reward, terminated, truncated, {}
 
 
-#: What ``_kernels.envs.lander_engines`` and ``lander_outcome`` take of the game's constants.
+#: What ``_kernels.envs.lander_before`` and ``lander_after`` take of the game's constants.
 _ENGINES = (L.SCALE, float(L.MAIN_ENGINE_Y_LOCATION), L.MAIN_ENGINE_POWER,
             float(L.SIDE_ENGINE_AWAY), float(L.SIDE_ENGINE_HEIGHT), L.SIDE_ENGINE_POWER)
 _OUTCOME = (L.VIEWPORT_W / L.SCALE / 2, L.VIEWPORT_H / L.SCALE / 2,
