@@ -187,10 +187,51 @@ def test_raycast_many_through_a_deep_tree_matches_the_oracle():
     world, shapes = random_world(11, n_shapes=600, extent=200.0)
     a, b = random_segments(11, 400, extent=210.0, reach=120.0)
     many = world.raycast_many(a, b)
-    assert world._queries._query_tree.n_nodes > 1
+    assert max(t.n_nodes for t in world._queries._cast_trees.values()) > 1
     check_against_oracle(
         world, shapes, a, b, many.hit, many.body, many.fraction, many.normal, many.point
     )
+
+
+def test_filtered_raycast_walks_a_tree_of_what_the_filter_accepts():
+    """A mask filter's casts equal the oracle over the shapes it accepts, and its tree,
+    over those shapes only, is not rebuilt when a body it does not accept moves."""
+    world, shapes = random_world(12, n_shapes=40)
+    wanted = np.zeros(len(shapes), dtype=bool)
+    for j, body in enumerate(world.bodies):
+        wanted[j] = j % 3 != 0
+        for shape in body.shapes:
+            shape.category = 2 if wanted[j] else 4
+    # (a star is one shape of a few convex rows: the tree holds rows)
+    n_wanted = int((world._shapes.category[:world._shapes.count] == 2).sum())
+    mover = world.add_body(position=(0.0, 0.0), velocity=(3.0, 0.0))
+    mover.add_circle(0.5, category=4)
+    world.gravity = (0.0, 0.0)
+    flt = c2d.QueryFilter(mask=2)
+    a, b = random_segments(12, 300)
+    got = world.raycast_many(a, b, flt)
+    t, inside = oracle_rays(shapes, a, b)
+    t[:, ~wanted] = np.inf
+    inside[:, ~wanted] = False
+    for k in range(len(a)):
+        if inside[k].any():
+            assert got.hit[k] and got.fraction[k] == 0.0 and inside[k, got.body[k]]
+        elif np.isfinite(t[k].min()):
+            assert got.hit[k] and wanted[got.body[k]]
+            assert got.fraction[k] == pytest.approx(t[k].min(), abs=1e-9)
+        else:
+            assert not got.hit[k]
+    key = (c2d.QueryFilter().category, 2, False)
+    tree = world._queries._cast_trees[key]
+    assert tree.k == n_wanted
+    for _ in range(5):
+        world.step(1 / 60)
+    assert mover.position[0] > 0.2
+    assert not tree.update_accepted(world._shapes, *key)  # nothing it holds moved
+    # Once the filter accepts the mover, the tree takes it in.
+    mover.shapes[0].category = 2
+    world.raycast_many(a, b, flt)
+    assert world._queries._cast_trees[key].k == n_wanted + 1
 
 
 def test_raycast_all_lists_every_shape_once_nearest_first():

@@ -27,7 +27,7 @@ import numpy as np
 
 from .._jit import njit
 from .bvh import query_box
-from .constants import S_SENSOR
+from .constants import S_ALIVE, S_SENSOR
 from .poses import points_box
 from .sat import shape_distance, sweep_pair
 from .segment import point_in_shape, raycast_shape
@@ -50,14 +50,46 @@ def query_shapes(s):
 def passes(category, mask, flags, body, f_category, f_mask, f_sensors, f_exclude):
     """Does the query filter accept a row with these filter bits, flags and body slot?
     (Scalars, not the row arrays: passing arrays into a callee costs reference counting.)"""
-    if (category & f_mask) == 0 or (f_category & mask) == 0:
-        return False
-    if not f_sensors and (flags & S_SENSOR):
+    if not accepts(category, mask, flags, f_category, f_mask, f_sensors):
         return False
     for i in range(f_exclude.shape[0]):
         if f_exclude[i] == body:
             return False
     return True
+
+
+@njit(inline="always")
+def accepts(category, mask, flags, f_category, f_mask, f_sensors):
+    """Does a filter's bits and sensor flag accept a row (the bodies it excludes aside)?"""
+    if (category & f_mask) == 0 or (f_category & mask) == 0:
+        return False
+    return f_sensors or not (flags & S_SENSOR)
+
+
+@njit(_nrt=False, entry=True)
+def gather_accepted(aabb, flags, category, mask, count, f_category, f_mask, f_sensors, boxes,
+                    items, k):
+    """The boxes and rows of the live shapes (of the first ``count``) that a filter's bits
+    and sensor flag accept, into ``boxes`` and ``items`` (room for ``count``), which hold
+    ``k`` from the last call: -1 when they are those still (a tree over them needs no
+    rebuild), else how many now. One pass: rows are compared until the first that differs,
+    and written from there on."""
+    j = 0
+    same = True
+    for s in range(count):
+        if not (flags[s] & S_ALIVE) or not accepts(category[s], mask[s], flags[s],
+                                                    f_category, f_mask, f_sensors):
+            continue
+        if same and (j >= k or items[j] != s or aabb[s, 0] != boxes[j, 0]
+                     or aabb[s, 1] != boxes[j, 1] or aabb[s, 2] != boxes[j, 2]
+                     or aabb[s, 3] != boxes[j, 3]):
+            same = False
+        if not same:
+            for c in range(4):
+                boxes[j, c] = aabb[s, c]
+            items[j] = s
+        j += 1
+    return -1 if same and j == k else j
 
 
 @njit(_nrt=False)
