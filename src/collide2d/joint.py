@@ -29,6 +29,9 @@ JOINT_KINDS = ("revolute", "prismatic", "wheel", "distance", "weld", "motor", "m
                "angle")
 
 _INF = math.inf
+# The store fields a joint's row flags depend on (Joints._flags): setting any other leaves
+# them as they are.
+_FLAG_FIELDS = frozenset(("lower", "upper", "max_motor", "hertz"))
 
 
 class JointGeometry(NamedTuple):
@@ -858,7 +861,8 @@ class Joints:
         if kind == "distance" and what in ("lower", "upper") and not math.isfinite(v):
             v = 0.0 if what == "lower" and math.isfinite(st.upper[slot]) else v
         getattr(st, field)[slot] = v
-        self._set_flags(slot)
+        if field in _FLAG_FIELDS:  # (a motor's speed, a spring's target: no row switches)
+            self._set_flags(slot)
         self.wake(slot)
 
     def _set_flags(self, slot):

@@ -380,9 +380,12 @@ class BipedalWalker(gym.Env, EzPickle):
         if action.shape != (4,):
             raise ValueError(f"action: expected 4 values (got shape {action.shape})")
         speeds = (SPEED_HIP, SPEED_KNEE, SPEED_HIP, SPEED_KNEE)
-        for j, a, speed in zip(self.joints, action, speeds, strict=True):
-            j.motor_speed = float(speed * np.sign(a))
-            j.max_motor_torque = float(MOTORS_TORQUE * np.clip(np.abs(a), 0, 1))
+        # The original's speed * sign(a) and torque * clip(|a|, 0, 1), on Python floats
+        # (the same values: NumPy's calls on scalars cost more than the rest of the loop).
+        for j, a, speed in zip(self.joints, action.tolist(), speeds, strict=True):
+            sign = 1.0 if a > 0.0 else -1.0 if a < 0.0 else a * 0.0 if a != a else 0.0
+            j.motor_speed = float(speed * sign)
+            j.max_motor_torque = float(MOTORS_TORQUE * min(max(abs(a), 0.0), 1.0))
 
         self.world.step(1.0 / FPS)
 
