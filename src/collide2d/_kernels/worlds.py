@@ -267,11 +267,11 @@ def push_bodies(bs, slots, where, values, points, at_points, impulse):
     or an impulse (N s), at ``points[i, k]`` (world frame, m) when ``at_points``, else at the
     centre of mass. Rows are applied in order k; static and kinematic bodies take nothing."""
     for i in prange(len(bs)):
-        _push_world(bs, slots, where, values, points, at_points, impulse, np.int64(i))
+        push_world(bs, slots, where, values, points, at_points, impulse, np.int64(i))
 
 
 @njit(_nrt=False)
-def _push_world(bs, slots, where, values, points, at_points, impulse, i):
+def push_world(bs, slots, where, values, points, at_points, impulse, i):
     b = borrow(bs, i)
     for k in range(slots.shape[1]):
         if not where[i, k]:
@@ -320,11 +320,11 @@ def set_motors(bs, js, slots, speeds, max_torques):
     """Motor speed and maximum motor torque (or force) of joints ``slots[i, k]``; wakes
     their dynamic bodies as ``Joint``'s setters do."""
     for i in prange(len(js)):
-        _motors_world(bs, js, slots, speeds, max_torques, np.int64(i))
+        motors_world(bs, js, slots, speeds, max_torques, np.int64(i))
 
 
 @njit(_nrt=False)
-def _motors_world(bs, js, slots, speeds, max_torques, i):
+def motors_world(bs, js, slots, speeds, max_torques, i):
     j = borrow(js, i)
     b = borrow(bs, i)
     for k in range(slots.shape[1]):
@@ -358,13 +358,13 @@ def contact_events(ss, cw, cb, ca, parity, n_contacts, prev_contacts, n_asleep, 
     parity p (already flipped) the current table is ``cw`` when p is 0. ``ca[i]`` holds its
     sleeping rows (asleep.py): they touch now, or ended in the last step."""
     for i in prange(len(ss)):
-        _events_world(ss, cw, cb, ca, parity, n_contacts, prev_contacts, n_asleep, type_a,
-                      type_b, began, ended, touching, np.int64(i))
+        events_world(ss, cw, cb, ca, parity, n_contacts, prev_contacts, n_asleep, type_a,
+                     type_b, began, ended, touching, np.int64(i))
 
 
 @njit(_nrt=False)
-def _events_world(ss, cw, cb, ca, parity, n_contacts, prev_contacts, n_asleep, type_a,
-                  type_b, began, ended, touching, i):
+def events_world(ss, cw, cb, ca, parity, n_contacts, prev_contacts, n_asleep, type_a,
+                 type_b, began, ended, touching, i):
     col = borrow(ss, i).collision_type
     if parity[i] == 0:
         cur = borrow(cw, i)
