@@ -43,7 +43,7 @@ REGISTERED = "registered"
 
 _SPEEDS = np.array([W.SPEED_HIP, W.SPEED_KNEE, W.SPEED_HIP, W.SPEED_KNEE], np.float64)
 
-#: What ``_kernels.envs.walker_outcome`` takes of the game's constants.
+#: What ``_kernels.envs.walker_after`` takes of the game's constants.
 _OUTCOME = (float(W.FPS), W.VIEWPORT_W / W.SCALE, W.VIEWPORT_H / W.SCALE, float(W.SPEED_HIP),
             float(W.SPEED_KNEE), float(W.SCALE), float(W.MOTORS_TORQUE),
             float((W.TERRAIN_LENGTH - W.TERRAIN_GRASS) * W.TERRAIN_STEP))
