@@ -395,3 +395,36 @@ def test_setters_validate_so_nan_never_gets_in_through_the_api():
         with pytest.raises(ValueError, match=attr):
             setattr(c.ball, attr, value)
     assert np.isfinite(c.world.positions()).all()
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("value, exc", [
+    ((1.5, -2.0), None), ([1.5, -2.0], None), (np.array([1.5, -2.0]), None),
+    ((1, 2), None), ((np.float64(1.5), 2.0), None), ((1e75, -1e75), None),
+    ((1e76, 0.0), ValueError), ([0.0, -1e76], ValueError), (np.array([1e76, 0.0]), ValueError),
+    ((math.nan, 0.0), ValueError), ([0.0, math.inf], ValueError),
+    (np.array([math.nan, 0.0]), ValueError), ((1.0, 2.0, 3.0), ValueError),
+    ((True, 0.0), TypeError), (("1", 0.0), TypeError), (1.0, TypeError),
+])
+def test_a_body_force_takes_pairs_of_numbers_and_names_the_rest(value, exc):
+    # Tuples and lists of two floats and float64 pairs take a short path; every value
+    # must get what the long one gives: the same vector, or the same refusal.
+    w = c2d.World(gravity=(0.0, 0.0))
+    body = w.add_body()
+    body.add_circle(0.5)
+    inv = 1.0 / body.mass
+    if exc is None:
+        want = [float(value[0]), float(value[1])]
+        body.apply_impulse(value)
+        assert body.velocity.tolist() == [want[0] * inv, want[1] * inv]
+        body.apply_force(value)
+        w.step(0.5)
+        np.testing.assert_allclose(body.velocity, [1.5 * want[0] * inv, 1.5 * want[1] * inv],
+                                   rtol=1e-12)
+    else:
+        with pytest.raises(exc, match="impulse"):
+            body.apply_impulse(value)
+        with pytest.raises(exc, match="force"):
+            body.apply_force(value)
+        w.step(0.5)
+        assert body.velocity.tolist() == [0.0, 0.0]

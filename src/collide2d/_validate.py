@@ -202,12 +202,24 @@ def real_vector(name: str, value, *, bounded: bool = False) -> np.ndarray:
     (NumPy would drop the imaginary part) are a ``TypeError``, and an int too large for a
     float is a ``ValueError``.
     """
-    if (type(value) is np.ndarray and value.dtype == np.float64 and value.shape == (2,)
-            and math.isfinite(value[0]) and math.isfinite(value[1])):
-        out = value.copy()  # the common case, without the per-item checks
-        if bounded:
-            check_bound(name, out)
-        return out
+    # The common cases, a float64 pair or a tuple or list of two floats, without the
+    # per-item checks (a body's apply_impulse and apply_force every frame).
+    kind = type(value)
+    if kind is np.ndarray:
+        if value.dtype == np.float64 and value.shape == (2,):
+            x, y = value.tolist()
+            if math.isfinite(x) and math.isfinite(y):
+                if bounded and not (abs(x) <= COORD_MAX and abs(y) <= COORD_MAX):
+                    check_bound(name, value)
+                return value.copy()
+    elif (kind is tuple or kind is list) and len(value) == 2:
+        x, y = value
+        if (type(x) is float and type(y) is float and math.isfinite(x)
+                and math.isfinite(y)):
+            out = np.array((x, y))
+            if bounded and not (abs(x) <= COORD_MAX and abs(y) <= COORD_MAX):
+                check_bound(name, out)
+            return out
     if isinstance(value, (str, bytes)):
         raise TypeError(f"{name}: expected a 2D vector (x, y) of numbers, got {value!r}")
     if isinstance(value, np.ndarray):
