@@ -29,6 +29,8 @@ JOINT_KINDS = ("revolute", "prismatic", "wheel", "distance", "weld", "motor", "m
                "angle")
 
 _INF = math.inf
+#: ``World.joint_damping_ratio``'s default: the stiff rows' damping ratio, Box2D v3's.
+JOINT_DAMPING_RATIO = 2.0
 # The store fields a joint's row flags depend on (Joints._flags): setting any other leaves
 # them as they are.
 _FLAG_FIELDS = frozenset(("lower", "upper", "max_motor", "hertz"))

@@ -140,7 +140,7 @@ _FLOAT_SETTINGS = {
 _SUBSTEP_KEYS = ("max_substeps", "substeps_used")
 # Settings saved only when not their default, so default worlds save the bytes they did
 # before the setting existed (and files written then restore with the default).
-_OPTIONAL_FLOATS = {"joint_damping_ratio": 2.0}
+_OPTIONAL_FLOATS = {"joint_damping_ratio": _joint.JOINT_DAMPING_RATIO}
 # Solver extras (World settings, all on by default).
 _EXTRAS = ("mass_ratio_passes", "shed_weight", "restitution_energy_cap", "block_impacts")
 # Extras that became part of the solver's base: still accepted in extras_off (files written

@@ -184,7 +184,7 @@ class World:
         self.dynamic_response = dynamic_response
         self.contact_hertz = 50.0
         self.contact_damping_ratio = 10.0
-        self.joint_damping_ratio = 2.0
+        self.joint_damping_ratio = _joint.JOINT_DAMPING_RATIO
         self.contact_push_speed = 3.0
         self.restitution_threshold = 1.0
         self.arcade_static_speed = 0.05
