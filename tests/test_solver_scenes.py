@@ -154,6 +154,17 @@ def test_a_pyramid_of_40_stays_within_a_tenth_of_a_metre():
 
 
 @pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason=(
+    "engine bug: the default contact stiffness (50 Hz at 4 substeps) rocks a pyramid whose "
+    "boxes rest on two below each, off centre: boxes still at 0.39 m/s after 4 s (30 Hz: "
+    "0.003 m/s, which lets a tower of 30 boxes fall; Box2D v3: 0.013 m/s)"))
+def test_a_pyramid_with_gaps_in_its_rows_comes_to_rest():
+    # Boxes 0.02 m apart in each row: a pile with nothing to drive it must stop moving; the
+    # largest speed over its fourth second, well under the sleep threshold (0.05 m/s).
+    assert run(S.pyramid, 40, 240, gap=0.02)["speed"] < 0.02
+
+
+@pytest.mark.slow
 def test_a_pyramid_of_100_sags_no_more_than_it_did():
     # The soft contacts' rest depths add up its 100 rows. Box2D v3: 0.73 m.
     assert run(S.pyramid, 100, 500)["sag"] < 0.375
