@@ -93,16 +93,18 @@ def update_kept(ps, escaped, n_shapes, dynamic_response, kept, n_kept, n_escaped
     if n_escaped > KEPT_ESCAPES:
         return -1
     ka, kb, kr = kept
-    # The pairs of shapes that stayed, in order, to the front.
+    # The pairs of shapes that stayed, in order, to the front (written only behind the
+    # first dropped pair: a pile with one shape escaped keeps most rows where they are).
     m = 0
     for u in range(n_kept):
         a = ka[u]
         b = kb[u]
         if escaped[a] or escaped[b]:
             continue
-        ka[m] = a
-        kb[m] = b
-        kr[m] = kr[u]
+        if m != u:
+            ka[m] = a
+            kb[m] = b
+            kr[m] = kr[u]
         m += 1
     # The escaped shapes' pairs, at the back (from room down): a pair of two escaped
     # shapes is found from the lower row.
@@ -140,7 +142,9 @@ def _merge_back(ka, kb, kr, m, top, room, n_shapes):
     i = m - 1
     j = room - 1
     for o in range(n - 1, -1, -1):
-        if j < top or (i >= 0 and ka[i] * n_shapes + kb[i] > ka[j] * n_shapes + kb[j]):
+        if j < top:
+            break  # every new pair placed: the kept ones below are where they belong (o == i)
+        if i >= 0 and ka[i] * n_shapes + kb[i] > ka[j] * n_shapes + kb[j]:
             ka[o] = ka[i]
             kb[o] = kb[i]
             kr[o] = kr[i]
