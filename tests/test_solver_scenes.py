@@ -168,3 +168,51 @@ def test_a_pyramid_with_gaps_in_its_rows_comes_to_rest():
 def test_a_pyramid_of_100_sags_no_more_than_it_did():
     # The soft contacts' rest depths add up its 100 rows. Box2D v3: 0.73 m.
     assert run(S.pyramid, 100, 500)["sag"] < 0.375
+
+
+def _lcp_by_projected_gauss_seidel(k, c):
+    """x >= 0 with k x - c >= 0 and x (k x - c) = 0, by projected Gauss-Seidel (converges
+    for a positive definite k), to round-off."""
+    x = np.zeros(2)
+    for _ in range(10000):
+        before = x.copy()
+        for i in range(2):
+            x[i] = max(0.0, x[i] + (c[i] - k[i] @ x) / k[i, i])
+        if np.abs(x - before).max() <= 1e-15 * max(1.0, np.abs(x).max()):
+            break
+    return x
+
+
+@pytest.mark.nojit
+def test_the_block_solve_pushing_only_matches_the_complementarity_solution():
+    # solver._clamped_block (the two-point block solve when an impulse would pull) against
+    # projected Gauss-Seidel on the same soft equations, K x = (1 - isc) K old - ms e, over
+    # random two-point contacts, old impulses and velocities, including hits whose whole
+    # impulse is taken back (e = K old / ms: the answer is zero at both points).
+    from collide2d._kernels import solver
+
+    block = getattr(solver._clamped_block, "py_func", solver._clamped_block)
+    rng = np.random.default_rng(7)
+    checked = 0
+    for trial in range(400):
+        # Two points of one body against a static one along n = (1, 0): r x n = -r_y.
+        rn = -rng.uniform(-0.5, 0.5, 2)
+        m, inertia = rng.uniform(0.5, 5.0), rng.uniform(0.05, 2.0)
+        k = np.array([[1 / m + rn[p] * rn[q] / inertia for q in range(2)] for p in range(2)])
+        if np.linalg.det(k) < 0.05 * k[0, 0] * k[1, 1]:
+            continue  # (projected Gauss-Seidel converges slowly on a near-singular K)
+        ms = rng.uniform(0.9, 1.0)
+        isc = 1.0 - ms
+        old = rng.uniform(0.0, 3.0, 2)
+        e = rng.normal(0.0, 5.0, 2) if trial % 4 else k @ old * (1.0 - isc) / ms
+        kinv = np.linalg.inv(k)
+        unclamped = old - ms * kinv @ e - isc * old
+        if (unclamped >= 0.0).all() and trial % 4:
+            continue
+        nmass = np.array([[1.0 / k[0, 0], 1.0 / k[1, 1]]])
+        coup = np.array([[k[0, 1]]])
+        got = block(0, e[0], e[1], old[0], old[1], ms, isc, nmass, coup, *unclamped)
+        want = _lcp_by_projected_gauss_seidel(k, (1.0 - isc) * k @ old - ms * e)
+        assert np.allclose(got, want, rtol=1e-7, atol=1e-9), (trial, got, want)
+        checked += 1
+    assert checked > 100

@@ -103,8 +103,8 @@ def character_scene() -> str:
 
 
 GOLDEN = {
-    "busy": "40e8d22e9e10248cbc83d27a5c876ab87fb17090eb5f1e2797c7c0737bb17a31",
-    "stack_and_rain": "ba888503752145ffcac0544212232f97bb6b9164daeb55df7d5d88a376674bbb",
+    "busy": "157d6499585d6d69eb068612b24258fa5f4d7efb821ac9d9ea79be4b2aaaa87d",
+    "stack_and_rain": "4168cbb2d4dc7038a562637a546c05430d45c10b12197bc5e458f5bbb9134df9",
     "particles": "0692e6aee5ce61a63b2df96cb07624b2751765c961b2bbd8749b8892c8120211",
     "character": "5f858b7122788edc463a3e1ed29f8844a28f16a69a852b9a3053dc8df3d75013",
 }
