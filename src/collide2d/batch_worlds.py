@@ -678,6 +678,7 @@ class WorldBatch:
         w.time = float(self.times[i])
         w._record = [0.0, -1, -1, -1]
         w._wview = {}
+        w._listed = {}
 
     def _refresh(self) -> None:
         """Views of the worlds read (and maybe changed) since the last call: each was

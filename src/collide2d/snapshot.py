@@ -159,8 +159,8 @@ _OWNED = frozenset(("_bodies", "_shapes", "bodies", "_shape_handles", "_gravity"
                     "joint_damping_ratio", "restitution_threshold", "arcade_static_speed",
                     "_time", "_systems",
                     "_shapes_dirty", "_locked", "_params", "_contacts", "_sensors",
-                    "_step_buffers", "_record", "_wview", "_stepping", "_queries", "_rules",
-                    "_joints"))
+                    "_step_buffers", "_record", "_wview", "_listed", "_stepping", "_queries",
+                    "_rules", "_joints"))
 
 _SYSTEMS: dict[str, type] = {}
 

@@ -33,7 +33,7 @@ from . import joint as _joint
 from . import presolve as _presolve
 from . import snapshot as _snapshot
 from ._kernels import views as _views
-from ._kernels.constants import C_TOUCHING, IGNORE, SENSOR, SMALL_WORLD, SOLID
+from ._kernels.constants import C_TOUCHING, IGNORE, SENSOR, SOLID
 from .batch import ShapeGeometry
 from .body import Body, _ids_by_slot, _slots_of_ids
 from .presolve import PreSolve
@@ -168,6 +168,9 @@ class World:
         # What the record holds of dt and the store counts (written only when they change).
         self._record = [0.0, -1, -1, 0]  # dt, n_bodies, n_shapes, the pre-solve flag
         self._wview: dict = {}  # id of a contact table -> the WorldView over it
+        # (id(world view), id(step view)) -> the one-item list the compiled step takes
+        # (_CompiledStep); two pairs at most, as the contact tables alternate
+        self._listed: dict = {}
         for name, value in {**_EXTRAS, **_TOLERANCES}.items():
             self._params[0][name] = value
         self.bodies: list[Body] = []
@@ -829,8 +832,7 @@ class World:
         try:
             first = 0
             while True:
-                stage = _run_step(w, self._params, buffers.view(), first,
-                                  self._shapes.count <= SMALL_WORLD)
+                stage = _run_step(w, self._params, buffers.view(), first, self._listed)
                 if stage == _step.DONE or stage == _step.KEPT:
                     break
                 if stage == _step.NON_FINITE:
@@ -1805,43 +1807,45 @@ class _CompiledStep:
 
     The dispatcher works out the type of every argument on every call: for the step's
     hundred and fifty arrays in nested namedtuples that is most of a small world's step.
-    The views are kept objects (a store rebuilds its view only when it replaces an array),
-    so each is typed once here, against the one compiled signature, and later calls with
-    checked objects go straight to its entry point. Anything unchecked goes through the
-    dispatcher.
-
-    A small world (``small``) is stepped through ``run_listed`` instead: its views as one
-    pair in a one-item typed list, kept per pair of view objects, unboxed as one object
-    where ``run_views``' entry unboxes each array (1.5 us). The step compiled behind it
-    runs about 15 % slower on large worlds (a 40-box pyramid 0.82 -> 0.96 ms: the views
-    are read from the list's memory), so a world of more than ``SMALL_WORLD`` shape rows
-    (the store's high-water mark) calls ``run_views`` with the views. Both run
-    ``run_step`` and give the same bits.
+    So the views go in as one pair in a one-item typed list (``run_listed``), unboxed as
+    one object where an entry taking the views unboxes each array (1.5 us). A world keeps
+    its lists (``World._listed``, a list per pair of view objects: a store rebuilds its
+    view only when it replaces an array, and the two contact tables alternate, so two pairs
+    at a time; a third replaces them, so a list never keeps a world's outgrown arrays
+    alive); each list's type, and each record's, is checked once against the one compiled
+    signature, and later calls with checked objects go straight to its entry point.
+    Anything unchecked goes through the dispatcher. (Large worlds took the views
+    themselves through a second entry while the step behind the list ran slower there;
+    with the step's callees inlined into each entry (``_jit._internalize_linked_kernels``)
+    the list is as fast on every scene of the benchmark, and a world that grows past a few
+    dozen shapes no longer compiles the step a second time.)
     """
 
     _LIMIT = 64
 
     def __init__(self):
-        self.checked: dict[int, object] = {}  # id -> the object (kept, so the id is its)
-        self.lists: dict[tuple, tuple] = {}  # (id(w), id(t)) -> (w, t, checked list)
+        self.checked: dict[int, object] = {}  # id -> the record (kept, so the id is its)
         self.types: dict = {}  # (class, fingerprint) -> Numba type
-        self.entry = self.list_entry = None
-        self.signature = self.list_signature = None
+        self.list_entry = None
+        self.list_signature = None
 
-    def __call__(self, w, p, t, first, small=False):
-        c = self.checked
-        if small:
-            held = self.lists.get((id(w), id(t)))
-            if held is not None and self.list_entry is not None and id(p) in c:
-                return self.list_entry(held[2], p, first)
-            items = _step.listed((w, t), 1) if held is None else held[2]
-            result = _step.run_listed(items, p, first)
-            self._check_listed(w, p, t, items)
-            return result
-        if self.entry is not None and id(w) in c and id(t) in c and id(p) in c:
-            return self.entry(w, p, t, first)
-        result = _step.run_views(w, p, t, first)
-        self._check(w, p, t)
+    def __call__(self, w, p, t, first, held=None):
+        """``run_step`` on views ``w``, ``t`` and record ``p`` from stage ``first``;
+        ``held`` the world's dict of lists (None: a list made for this call)."""
+        # (A list is made by the step's tier: the compiled step's, or the twin's plain list.)
+        key = (id(w), id(t), _step._tier)
+        item = None if held is None else held.get(key)
+        if item is not None and item[3] and id(p) in self.checked:
+            return self.list_entry(item[2], p, first)
+        if item is None:
+            item = (w, t, _step.listed((w, t), 1), False)
+            if held is not None:
+                if len(held) > 1:
+                    held.clear()
+                held[key] = item
+        result = _step.run_listed(item[2], p, first)
+        if held is not None and key in held:  # (not if the call switched the tier)
+            held[key] = (w, t, item[2], self._check_listed(p, item[2]))
         return result
 
     @staticmethod
@@ -1856,34 +1860,24 @@ class _CompiledStep:
         signature, overload = next(iter(overloads.items()))
         return signature, overload.entry_point
 
-    def _room(self) -> None:
-        if len(self.checked) > self._LIMIT or len(self.lists) > self._LIMIT:
-            self.checked.clear()
-            self.lists.clear()
-
-    def _check(self, w, p, t) -> None:
-        if self.signature is None:
-            self.signature, self.entry = self._one(_step.run_views)
-        if self.signature is not None:
-            self._room()
-            for obj, want in zip((w, p, t), self.signature[:3], strict=True):
-                if id(obj) not in self.checked and self._typeof(obj) == want:
-                    self.checked[id(obj)] = obj
-
-    def _check_listed(self, w, p, t, items) -> None:
+    def _check_listed(self, p, items) -> bool:
+        """Check the record (kept by id) and the list against the compiled signature:
+        whether the list may go straight to the entry point."""
         if self.list_signature is None:
             self.list_signature, self.list_entry = self._one(_step.run_listed)
-        if self.list_signature is not None:
-            self._room()
-            if id(p) not in self.checked and self._typeof(p) == self.list_signature[1]:
+        if self.list_signature is None:
+            return False
+        if id(p) not in self.checked:
+            if len(self.checked) > self._LIMIT:
+                self.checked.clear()
+            if self._typeof(p) == self.list_signature[1]:
                 self.checked[id(p)] = p
-            if items._list_type == self.list_signature[0]:
-                self.lists[(id(w), id(t))] = (w, t, items)
+        return items._list_type == self.list_signature[0]
 
     def _typeof(self, obj):
         """``numba.typeof(obj)``, remembered by the object's class and Numba's fingerprint of
-        it (the dispatcher's own key for argument types): typing a world's views afresh
-        took 0.45 ms, most of a new world's first step; the fingerprint takes 9 us."""
+        it (the dispatcher's own key for argument types): typing afresh took most of a new
+        world's first step; the fingerprint takes 9 us."""
         import numba
         from numba import _dispatcher
 
