@@ -146,15 +146,17 @@ def _finish(i, fresh, steps, limit, reward, terminated, truncated, flags):
 
 
 @njit(parallel=True, _nrt=True, entry=True)
-def lander_after(bs, ss, tables, counts, events, slots, power, fresh, consts, limit, flags,
-                 prev_shaping, steps, obs, reward, terminated, truncated):
-    """Every lander's step result: the contact events of the step (``tables``, ``counts``
-    and ``events`` as ``worlds.contact_events`` takes them: the hull, left leg and right
-    leg on the moon), the contact ``flags`` they leave, and from the hull (body
-    ``slots[i, 0]``) observation ``obs`` (n, 8) float32, ``reward``, ``terminated``,
-    ``truncated``; ``prev_shaping`` and ``steps`` move on. ``power`` (n, 2): the throttles
-    ``lander_before`` gave. ``consts``: (VIEWPORT_W / SCALE / 2, VIEWPORT_H / SCALE / 2,
-    HELIPAD_Y + LEG_DOWN / SCALE, FPS)."""
+def lander_after(bs, ss, cw, cb, ca, counts, events, slots, power, fresh, consts, limit,
+                 flags, prev_shaping, steps, obs, reward, terminated, truncated):
+    """Every lander's step result: the contact events of the step (the tables ``cw``,
+    ``cb``, ``ca``, ``counts`` and ``events`` as ``worlds.contact_events`` takes them: the
+    hull, left leg and right leg on the moon; the three lists are arguments of their own,
+    where a tuple of them had Numba's dispatcher type it in Python on every call, 40 us),
+    the contact ``flags`` they leave, and from the hull (body ``slots[i, 0]``) observation
+    ``obs`` (n, 8) float32, ``reward``, ``terminated``, ``truncated``; ``prev_shaping`` and
+    ``steps`` move on. ``power`` (n, 2): the throttles ``lander_before`` gave. ``consts``:
+    (VIEWPORT_W / SCALE / 2, VIEWPORT_H / SCALE / 2, HELIPAD_Y + LEG_DOWN / SCALE, FPS)."""
+    tables = (cw, cb, ca)
     for i in prange(len(bs)):
         _lander_row(bs, ss, tables, counts, events, slots, power, fresh, consts, limit, flags,
                     prev_shaping, steps, obs, reward, terminated, truncated, np.int64(i))
@@ -219,9 +221,9 @@ def walker_before(bs, js, slots, actions, fresh, speeds, top, speed, torque, str
 
 
 @njit(parallel=True, _nrt=True, entry=True)
-def walker_after(bs, ss, tables, counts, events, slots, ends, ref, strength, fresh, consts,
-                 limit, flags, prev_shaping, steps, lidar, ray_start, ray_end, obs, reward,
-                 terminated, truncated):
+def walker_after(bs, ss, cw, cb, ca, counts, events, slots, ends, ref, strength, fresh,
+                 consts, limit, flags, prev_shaping, steps, lidar, ray_start, ray_end, obs,
+                 reward, terminated, truncated):
     """Every walker's step result but its lidar: the contact events of the step (as
     ``lander_after``: the hull, each lower leg on the ground) and the ``flags`` they leave,
     then from its bodies (``slots[i]``: hull, each leg's upper and lower part) and joints
@@ -232,6 +234,7 @@ def walker_after(bs, ss, tables, counts, events, slots, ends, ref, strength, fre
     position and that plus ``lidar`` (10, 2). ``strength`` (n, 4): the motors' clipped
     actions. ``consts``: (FPS, VIEWPORT_W / SCALE, VIEWPORT_H / SCALE, SPEED_HIP,
     SPEED_KNEE, SCALE, MOTORS_TORQUE, the x past which the walker has arrived)."""
+    tables = (cw, cb, ca)
     for i in prange(len(bs)):
         _walker_row(bs, ss, tables, counts, events, slots, ends, ref, strength, fresh, consts,
                     limit, flags, prev_shaping, steps, lidar, ray_start, ray_end, obs, reward,

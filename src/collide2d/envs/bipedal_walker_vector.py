@@ -197,8 +197,8 @@ class BipedalWalkerVector(BatchedEnv):
         starts = np.empty((n, 10, 2))
         ends = np.empty((n, 10, 2))
         with batch._kernel_views() as views:
-            _ke.walker_after(views["bodies"], views["shapes"],
-                             *batch._event_args(views, _EVENT_TYPES),
+            tables, counts, events = batch._event_args(views, _EVENT_TYPES)
+            _ke.walker_after(views["bodies"], views["shapes"], *tables, counts, events,
                              batch._body_slots(self._bodies), self._ends, self._ref,
                              strength, fresh, _OUTCOME, self._limit, self._flags,
                              self._prev_shaping, self._steps, self._lidar, starts, ends, *out)

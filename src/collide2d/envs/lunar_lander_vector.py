@@ -205,10 +205,10 @@ class LunarLanderVector(BatchedEnv):
 
         obs, reward, terminated, truncated = out = self._outputs()
         with batch._kernel_views() as views:
-            _ke.lander_after(views["bodies"], views["shapes"],
-                             *batch._event_args(views, _EVENT_TYPES), slots, power, fresh,
-                             _OUTCOME, self._limit, self._flags, self._prev_shaping,
-                             self._steps, *out)
+            tables, counts, events = batch._event_args(views, _EVENT_TYPES)
+            _ke.lander_after(views["bodies"], views["shapes"], *tables, counts, events, slots,
+                             power, fresh, _OUTCOME, self._limit, self._flags,
+                             self._prev_shaping, self._steps, *out)
         for i in np.flatnonzero(self._used + 2 > _BLOCK).tolist():
             self._draw(i)
         return obs, reward, terminated, truncated, {}
