@@ -24,6 +24,9 @@ COORD_MAX = 1e75
 
 def check_bound(name: str, arr) -> None:
     """Refuse values beyond :data:`COORD_MAX` (the array is already known to be finite)."""
+    if type(arr) is float:  # (a scalar every frame, a torque: no NumPy reduction)
+        if not abs(arr) > COORD_MAX:
+            return
     a = np.asarray(arr)
     if a.size and float(np.max(np.abs(a))) > COORD_MAX:
         raise ValueError(f"{name}: magnitude {float(np.max(np.abs(a))):.3g} exceeds the "
@@ -217,8 +220,10 @@ def real_vector(name: str, value, *, bounded: bool = False) -> np.ndarray:
                 return value.copy()
     elif (kind is tuple or kind is list) and len(value) == 2:
         x, y = value
-        if (type(x) is float and type(y) is float and math.isfinite(x)
-                and math.isfinite(y)):
+        # (NumPy's float64 scalars too: arithmetic on an array's items makes them.)
+        if ((type(x) is float or type(x) is np.float64)
+                and (type(y) is float or type(y) is np.float64)
+                and math.isfinite(x) and math.isfinite(y)):
             out = np.array((x, y))
             if bounded and not (abs(x) <= COORD_MAX and abs(y) <= COORD_MAX):
                 check_bound(name, out)
@@ -240,8 +245,9 @@ def real_vector(name: str, value, *, bounded: bool = False) -> np.ndarray:
                             f"{type(value).__name__}") from None
         if len(items) != 2:
             raise ValueError(f"{name}: expected a 2D vector (x, y), got {len(items)} values")
-    out = np.array([real_number(name, v) for v in items], dtype=np.float64)
-    if bounded:
+    x, y = (real_number(name, v) for v in items)
+    out = np.array((x, y), dtype=np.float64)
+    if bounded and not (abs(x) <= COORD_MAX and abs(y) <= COORD_MAX):
         check_bound(name, out)
     return out
 
