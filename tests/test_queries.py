@@ -429,6 +429,72 @@ def test_query_aabb_uses_bounding_boxes_closed():
         world.query_aabb((1, 1), (0, 2))
 
 
+def _part_boxes(shape) -> list[tuple]:
+    """The world boxes of a shape's parts, from its parts' world vertices (and its radius:
+    a circle's part is its centre)."""
+    r = shape.radius
+    out = []
+    for part in shape.world_parts():
+        lo, hi = part.min(axis=0) - r, part.max(axis=0) + r
+        out.append((lo[0], lo[1], hi[0], hi[1]))
+    return out
+
+
+def test_query_aabb_against_brute_force_with_parts_and_filters():
+    # Concave shapes (several convex parts, one shape), circles, capsules and boxes on
+    # static and dynamic bodies, some sensors, two categories; random boxes and filters.
+    # Expected: every shape one of whose parts' boxes meets the query box and that the
+    # filter accepts, once, in shape id order.
+    rng = np.random.default_rng(7)
+    world = c2d.World()
+    arrow = [(0, 0), (2, 0), (2, -1), (4, 1), (2, 3), (2, 2), (0, 2)]
+    shapes = []
+    for k in range(40):
+        body = world.add_body(kind="static" if k % 3 else "dynamic",
+                              position=tuple(rng.uniform(-20, 20, 2)),
+                              angle=float(rng.uniform(0, 2 * math.pi)))
+        material = {"sensor": bool(k % 7 == 0), "category": 0b01 if k % 2 else 0b10}
+        choice = k % 4
+        if choice == 0:
+            shapes.append(body.add_polygon(arrow, **material))
+        elif choice == 1:
+            shapes.append(body.add_circle(float(rng.uniform(0.2, 1.5)),
+                                          offset=tuple(rng.uniform(-1, 1, 2)), **material))
+        elif choice == 2:
+            shapes.append(body.add_segment((-1, 0), (1, 0.5), radius=0.2, **material))
+        else:
+            shapes.append(body.add_box(*rng.uniform(0.5, 3, 2), **material))
+    assert sum(len(s.parts) > 1 for s in shapes) == 10
+    bodies = [s.body for s in shapes]
+    filters = [None, QueryFilter(sensors=True), QueryFilter(mask=0b01),
+               QueryFilter(category=0b10, mask=0b11, sensors=True),
+               QueryFilter(exclude=bodies[:12:3]), QueryFilter(exclude=bodies[::2], sensors=True)]
+    found = {"shapes": 0, "sensors": 0, "parts": 0}
+    for _ in range(60):
+        a, b = rng.uniform(-25, 25, 2), rng.uniform(-25, 25, 2)
+        lo, hi = np.minimum(a, b), np.maximum(a, b)
+        boxes = {s: _part_boxes(s) for s in shapes}
+        edges = np.array([v for bs in boxes.values() for box in bs for v in box])
+        # (Ties within rounding of the query's edges would test float noise, not logic.)
+        if np.abs(edges[:, None] - np.array([lo[0], lo[1], hi[0], hi[1]])).min() < 1e-9:
+            continue
+        for f in filters:
+            q = f or QueryFilter()
+            excluded = {id(body) for body in q.exclude}
+            want = [s for s in shapes
+                    if any(x0 <= hi[0] and x1 >= lo[0] and y0 <= hi[1] and y1 >= lo[1]
+                           for x0, y0, x1, y1 in boxes[s])
+                    and (s.category & q.mask) and (q.category & s.mask)
+                    and (q.sensors or not s.sensor) and id(s.body) not in excluded]
+            want.sort(key=lambda s: s.id)
+            assert world.query_aabb(lo, hi, f) == want
+            found["shapes"] += len(want)
+            found["sensors"] += sum(s.sensor for s in want)
+            found["parts"] += sum(len(s.parts) > 1 for s in want)
+    # The boxes found shapes, sensors among them, and concave shapes of several parts.
+    assert min(found.values()) > 10, found
+
+
 # ---------------------------------------------------------------------------- shapes
 
 

@@ -544,29 +544,23 @@ class Queries:
         >>> world.query_aabb((0, 0), (2, 1)) == [box], world.query_aabb((0, 0), (1.9, 1))
         (True, [])
         """
-        lo = V.vector("lower", lower, bounded=True)
-        hi = V.vector("upper", upper, bounded=True)
-        if np.any(lo > hi):
-            raise ValueError(f"upper: must be >= lower on both axes, got lower {lo.tolist()} "
-                             f"and upper {hi.tolist()}")
+        x0, y0 = V.vector("lower", lower, bounded=True).tolist()
+        x1, y1 = V.vector("upper", upper, bounded=True).tolist()
+        if x0 > x1 or y0 > y1:
+            raise ValueError(f"upper: must be >= lower on both axes, got lower {[x0, y0]} "
+                             f"and upper {[x1, y1]}")
         f = self._filter_args(filter)
         tree = self._tree()
         cand = np.empty(max(tree.k, 1), dtype=np.int64)
         stack = np.empty(max(tree.n_nodes, 1), dtype=np.int64)
-        k = _bvh.query_box(*tree.view(), lo[0], lo[1], hi[0], hi[1], stack, cand)
-        rows = cand[:k]
+        k = _bvh.query_box(*tree.view(), x0, y0, x1, y1, stack, cand)
         s = self.world._shapes
-        box = s.aabb[rows]
         # The tree's boxes are fattened a hair; the answer uses the exact boxes.
-        exact = ((box[:, 0] <= hi[0]) & (box[:, 2] >= lo[0]) & (box[:, 1] <= hi[1])
-                 & (box[:, 3] >= lo[1]))
-        rows = rows[exact]
-        cat, mask, sensors, excl = f
-        ok = (((s.category[rows] & mask) != 0) & ((cat & s.mask[rows]) != 0)
-              & ~np.isin(s.body[rows], excl))
-        if not sensors:
-            ok &= (s.flags[rows] & S.S_SENSOR) == 0
-        return self._shapes_of(rows[ok])
+        owners = np.empty(max(k, 1), dtype=np.int64)
+        n = _q.box_owners(cand, k, s.aabb, s.owner, s.body, s.flags, s.category, s.mask,
+                          x0, y0, x1, y1, *f, owners)
+        handles = self.world._shape_handles
+        return [handles[i] for i in owners[:n].tolist()]
 
     def _shapes_of(self, rows: np.ndarray) -> list[Shape]:
         ids = np.unique(self.world._shapes.owner[rows])
