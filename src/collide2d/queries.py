@@ -560,7 +560,7 @@ class Queries:
         n = _q.box_owners(cand, k, s.aabb, s.owner, s.body, s.flags, s.category, s.mask,
                           x0, y0, x1, y1, *f, owners)
         handles = self.world._shape_handles
-        return [handles[i] for i in owners[:n].tolist()]
+        return [handles[i] for i in sorted(set(owners[:n].tolist()))]
 
     def _shapes_of(self, rows: np.ndarray) -> list[Shape]:
         ids = np.unique(self.world._shapes.owner[rows])

@@ -97,8 +97,8 @@ def box_owners(rows, k, aabb, owner, body, flags, category, mask, lo_x, lo_y, hi
                f_category, f_mask, f_sensors, f_exclude, out):
     """Of the query tree's candidate rows ``rows[:k]`` (fattened boxes that meet the box),
     the shapes whose exact box meets the closed box [lo, hi] and that the filter accepts:
-    their owners (shape ids, a concave shape's parts share one) into ``out``, ascending
-    and distinct; returns how many. (In NumPy this was most of ``query_aabb``'s call.)"""
+    their owners (shape ids; a concave shape's parts share one, so an id may repeat) into
+    ``out``; returns how many. (In NumPy this was most of ``query_aabb``'s call.)"""
     m = 0
     for i in range(k):
         r = rows[i]
@@ -108,41 +108,7 @@ def box_owners(rows, k, aabb, owner, body, flags, category, mask, lo_x, lo_y, hi
                            f_sensors, f_exclude)):
             out[m] = owner[r]
             m += 1
-    _sort_ints(out, m)
-    n = 0
-    for i in range(m):
-        if n == 0 or out[i] != out[n - 1]:
-            out[n] = out[i]
-            n += 1
-    return n
-
-
-@njit(_nrt=False)
-def _sort_ints(a, n):
-    """``a[:n]`` sorted ascending in place (heap sort: no allocation, O(n log n))."""
-    for start in range(n // 2 - 1, -1, -1):
-        _sift_ints(a, start, n)
-    for end in range(n - 1, 0, -1):
-        t = a[0]
-        a[0] = a[end]
-        a[end] = t
-        _sift_ints(a, 0, end)
-
-
-@njit(inline="always")
-def _sift_ints(a, root, n):
-    while True:
-        child = 2 * root + 1
-        if child >= n:
-            return
-        if child + 1 < n and a[child] < a[child + 1]:
-            child += 1
-        if a[root] >= a[child]:
-            return
-        t = a[root]
-        a[root] = a[child]
-        a[child] = t
-        root = child
+    return m
 
 
 @njit(_nrt=False)
