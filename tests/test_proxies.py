@@ -14,10 +14,11 @@ import collide2d as c2d
 from collide2d._kernels import poses, proxies
 from collide2d._kernels.constants import B_AWAKE, DYNAMIC, KINEMATIC
 from collide2d._kernels.views import PairShapes
-from collide2d._store import S_ALIVE
+from collide2d._store import S_ALIVE, S_SENSOR
 
 update_kept = compiled(proxies.update_kept)
 within_fat = compiled(proxies.within_fat)
+few_movers_pairs = compiled(proxies.few_movers_pairs)
 
 nojit = pytest.mark.nojit
 
@@ -134,6 +135,41 @@ def test_candidates_are_the_kept_pairs_whose_fattened_boxes_overlap(layout):
         assert m < n
     for got, e in zip(out, expect, strict=True):
         np.testing.assert_array_equal(got[:m], e)
+
+
+@nojit
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("movers", [1, 2, 5])
+def test_few_movers_find_the_quiet_candidates_without_the_kept_pairs(layout, movers):
+    # The pairs the kept pairs' quiet filter gives (a pair with a body that can move, boxes
+    # overlapping), worked out by brute force over every pair and filtered by the bodies.
+    rng = np.random.default_rng(10 * LAYOUTS.index(layout) + movers)
+    for dynamic_response in (0, 1, 2):
+        scene = random_scene(rng, 120, layout, seed=int(rng.integers(6)))
+        n_bodies = int(scene.s_body[:scene.n_shapes].max()) + 1
+        moving = np.zeros(n_bodies + 1, np.int64)
+        moving[rng.choice(n_bodies, min(movers, n_bodies), replace=False)] = 1
+        ps, n, dr, _ = scene.args(dynamic_response, SOLID)
+        every = brute_pairs(ps, n, dr, SOLID)
+        listed = (moving[scene.s_body[every[0]]] | moving[scene.s_body[every[1]]]) != 0
+        want = tuple(x[listed] for x in every)
+        room = len(every[0]) + 4
+        out = (np.full(room, -5, np.int64), np.full(room, -5, np.int64),
+               np.full(room, -5, np.int8))
+        k = few_movers_pairs(ps, n, dr, moving, out, room, 10**9)
+        assert k == len(want[0])
+        for got, e in zip(out, want, strict=True):
+            np.testing.assert_array_equal(got[:k], e)
+        shapes_moving = np.count_nonzero(
+            moving[scene.s_body[:n]] & ((scene.s_flags[:n] & S_ALIVE) != 0)
+            & ((scene.s_flags[:n] & S_SENSOR) == 0))
+        # Past its budget of box tests, or of room, it leaves the pairs to the kept ones.
+        if shapes_moving:
+            assert few_movers_pairs(ps, n, dr, moving, out, room,
+                                    shapes_moving * n - 1) == -1
+            assert few_movers_pairs(ps, n, dr, moving, out, room, shapes_moving * n) == k
+        if k:
+            assert few_movers_pairs(ps, n, dr, moving, out, k - 1, 10**9) == -1
 
 
 # ------------------------------------------------------------------------------ worlds
@@ -266,6 +302,61 @@ def test_a_world_keeps_its_pairs_as_a_twin_that_finds_them_afresh():
         np.testing.assert_array_equal(np.asarray(a.angles()), np.asarray(b.angles()))
     assert 50 < kept_steps < 300  # (while many fall, the grid pairs the fattened boxes)
     assert few_moved >= 30
+
+
+def sleeping_pile():
+    """Eighty boxes in a bin on a floor of 1 m tiles running 50 m on to the right, a grid
+    world: asleep after a few seconds."""
+    w = c2d.World(gravity=(0.0, -10.0))
+    ground = w.add_body(kind="static")
+    for x in range(-6, 56):
+        ground.add_box(1.0, 1.0, offset=(x + 0.5, -0.5))
+    ground.add_box(1.0, 10.0, offset=(-6.0, 5.0))
+    ground.add_box(1.0, 10.0, offset=(6.0, 5.0))
+    for i in range(80):
+        w.add_body(position=(-4.5 + (i % 10), 0.5 + 1.05 * (i // 10))).add_box(0.9, 0.9)
+    return w
+
+
+def test_a_sleeping_pile_with_few_bodies_awake_pairs_them_as_a_twin_that_finds_them_afresh():
+    # While a ball rolls over the tiles, its candidates come from testing it against every
+    # shape (proxies.few_movers_pairs) and the kept pairs wait, its escaped proxy with them;
+    # a second ball then lands on the pile and wakes it: the kept pairs are brought up to
+    # date with the proxies that moved meanwhile. Every step: the candidates the oracle
+    # gives, and the bits of a twin that finds its pairs afresh.
+    a, b = sleeping_pile(), sleeping_pile()
+    for w in (a, b):
+        for _ in range(400):
+            w.step(1 / 60)
+        assert not w.awake([body.id for body in w.bodies[1:]]).any()
+        w.add_body(position=(10.0, 0.5), velocity=(6.0, 0.0)).add_circle(0.5)
+    stale = 0
+    woke = False
+    for k in range(150):
+        if k == 40:
+            for w in (a, b):
+                w.add_body(position=(0.0, 14.0), velocity=(0.0, -5.0)).add_circle(0.4)
+        for w in (a, b):
+            w._sync_shapes()
+        fat, proxies_now = a._shapes.fat.copy(), a._shapes.proxy.copy()
+        moving = moving_bodies(a)
+        a.step(1 / 60)
+        b._params[0]["pairs_kept"] = 0
+        b.step(1 / 60)
+        candidates, kept, is_kept = pairs_of(a)
+        want = brute(a, fat)
+        if a._step_buffers.state[0]["quiet"]:
+            body = a._shapes.body
+            listed = moving[body[want[0]]] | moving[body[want[1]]]
+            want = tuple(x[listed] for x in want)
+        for got, e in zip(candidates, want, strict=True):
+            np.testing.assert_array_equal(got, e)
+        if is_kept and len(kept[0]) != len(brute(a, proxies_now)[0]):
+            stale += 1  # (the ball's proxy moved on since the kept pairs were made)
+        woke = woke or np.count_nonzero(moving) > 10
+        np.testing.assert_array_equal(np.asarray(a.positions()), np.asarray(b.positions()))
+        np.testing.assert_array_equal(np.asarray(a.angles()), np.asarray(b.angles()))
+    assert stale > 0 and woke
 
 
 def test_a_batch_of_grid_worlds_steps_as_lone_worlds_through_a_reset():

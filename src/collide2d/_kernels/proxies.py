@@ -15,7 +15,10 @@ The kept pairs are valid while nothing that decides a response changes (shapes a
 removed, filters, pair rules, joints, body kinds): the surface then clears the settings
 row's ``pairs_kept``, and replacing the buffers clears the step record's. While they are
 kept, the pairs of two bodies that can not move are left out of the candidates: their
-manifolds sleep aside unchanged (asleep.py).
+manifolds sleep aside unchanged (asleep.py). When the shapes of bodies that can move are
+few (a player in a sleeping level), those candidates are found by testing each such shape
+against every shape, without reading the kept pairs, which wait with their escaped
+proxies for a step that reads them (``few_movers_pairs``).
 """
 
 from .._jit import njit
@@ -27,6 +30,10 @@ from .constants import SOLID
 KEPT_ESCAPES = 32
 # At most this many new pairs are merged into the kept ones (sorted by insertion).
 KEPT_NEW = 256
+# While few shapes can move among many that can not (a player in a sleeping level), their
+# candidates are found by testing each against every shape, when that takes at most this
+# many box tests per kept pair (a kept pair's test reads two bodies' flags at random).
+MOVER_TESTS = 2
 # Past this many moved proxies the grid pairs the fattened boxes and keeps nothing: the
 # next steps will likely move as many, and the proxies overlap more. The same bound as
 # KEPT_ESCAPES: proxy pairs are found by the grid only where the next step can keep them.
@@ -54,11 +61,20 @@ def proxy_pairs(ps_fat, ps, escaped, n_shapes, dynamic_response, kept, candidate
     changed since they were kept they are still candidates. Found again, every pair
     is a candidate (``quiet`` 0): a change may have ended some; so it is while every body
     that is not static moves (``any_still`` False), when only static pairs, never
-    candidates, would be left out."""
+    candidates, would be left out. With few shapes able to move, the quiet candidates
+    come from ``few_movers_pairs`` and the kept pairs are left as they are, the proxies
+    that escaped still marked and counted for the next step that reads them."""
     n_escaped = prm["n_escaped"]
     st["quiet"] = 0
     n = -1
     if prm["pairs_kept"] != 0 and st["pairs_kept"] != 0:
+        if any_still:
+            k = few_movers_pairs(ps_fat, n_shapes, dynamic_response, moving, candidates,
+                                 min(room, KEPT_NEW), MOVER_TESTS * st["n_kept"])
+            if k >= 0:
+                # The kept pairs and the proxies that escaped wait for a step that reads them.
+                st["quiet"] = 1
+                return k
         n = update_kept(ps, escaped, n_shapes, dynamic_response, kept, st["n_kept"],
                         n_escaped, room)
     if n < 0:
@@ -155,6 +171,48 @@ def _merge_back(ka, kb, kr, m, top, room, n_shapes):
             kr[o] = kr[j]
             j -= 1
     return n
+
+
+@njit(_nrt=False)
+def few_movers_pairs(ps_fat, n_shapes, dynamic_response, moving, candidates, room, tests):
+    """The candidates ``within_fat`` gives with ``quiet`` (the kept pairs of a shape whose
+    body can move, ``moving``, whose fattened boxes overlap), found without the kept pairs:
+    each such shape tested against every shape, as the kept pairs hold every pair whose
+    proxies overlap and whose response is solid, and a proxy holds its fattened box. Into
+    ``candidates``, sorted as the kept pairs; how many, or -1 (nothing usable written) when
+    that would take more than ``tests`` box tests or more than ``room`` pairs."""
+    s_body = ps_fat.body
+    s_flags = ps_fat.flags
+    movers = 0
+    for s in range(n_shapes):
+        if _in_sweep(s_flags[s], SOLID) and moving[s_body[s]] != 0:
+            movers += 1
+            if movers * n_shapes > tests:
+                return -1
+    ca, cb, cr = candidates
+    k = 0
+    runs = 0
+    for s in range(n_shapes):
+        if not _in_sweep(s_flags[s], SOLID) or moving[s_body[s]] == 0:
+            continue
+        runs += 1
+        for j in range(n_shapes):
+            if j == s:
+                continue
+            resp = box_pair_response(ps_fat, s, j, dynamic_response, SOLID)
+            # (a pair of two movers is the lower one's)
+            if resp != SOLID or (j < s and moving[s_body[j]] != 0):
+                continue
+            if k == room:
+                return -1
+            ca[k] = min(s, j)
+            cb[k] = max(s, j)
+            cr[k] = resp
+            k += 1
+    if runs > 1:
+        # Each mover's pairs come sorted; one mover's are all of them.
+        sort_range(ca, cb, cr, 0, k, n_shapes)
+    return k
 
 
 @njit(_nrt=False)
