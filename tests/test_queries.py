@@ -544,6 +544,39 @@ def test_query_shape_with_a_concave_polygon():
 
 
 @nojit
+def test_a_query_outline_changed_in_place_is_checked_again():
+    # Outlines are kept by their coordinates: a list edited between calls is a new outline.
+    world = c2d.World()
+    left = world.add_body(kind="static", position=(-2, 0)).add_circle(0.5)
+    right = world.add_body(kind="static", position=(2, 0)).add_circle(0.5)
+    square = [[-2.5, -0.5], [-1.5, -0.5], [-1.5, 0.5], [-2.5, 0.5]]
+    assert [o.shape for o in world.query_shape(square)] == [left]
+    for corner in square:
+        corner[0] += 4.0
+    assert [o.shape for o in world.query_shape(square)] == [right]
+    square[1], square[2] = square[2], square[1]  # now a bowtie: refused, every time
+    for _ in range(2):
+        with pytest.raises(ValueError, match="shape_or_polygon"):
+            world.query_shape(square)
+
+
+@nojit
+@pytest.mark.parametrize("n", [0, 1, 7, 40, 200])
+def test_first_part_per_owner_is_numpys_sort_and_unique(n):
+    # A query's rows reduced to each owner's nearest (or deepest) part: the row NumPy's
+    # lexsort by (owner, key) and unique's first index pick, ties and NaN keys included.
+    from collide2d.queries import _first_per_owner
+
+    rng = np.random.default_rng(n)
+    for _ in range(20):
+        owners = rng.integers(0, max(n // 3, 1), n)
+        keys = rng.choice([0.0, -0.0, 0.25, 0.5, 1.0, -1.0, np.nan], n)
+        order = np.lexsort((keys, owners))
+        _, first = np.unique(owners[order], return_index=True)
+        assert _first_per_owner(owners, keys) == order[first].tolist()
+
+
+@nojit
 def test_shape_cast_hand_cases():
     world = c2d.World()
     wall = world.add_body(kind="static", position=(10, 0))

@@ -84,6 +84,10 @@ def vector(name: str, value, *, bounded: bool = False) -> np.ndarray:
     return arr
 
 
+# Arrays up to this many values are checked as Python floats (``points``).
+_FEW = 32
+
+
 def points(name: str, value, *, allow_empty: bool = True, bounded: bool = False) -> np.ndarray:
     """A finite (N, 2) float64 C-contiguous array (accepts a flat x1, y1, x2, y2 sequence);
     with ``bounded`` also within :data:`COORD_MAX`."""
@@ -97,10 +101,19 @@ def points(name: str, value, *, allow_empty: bool = True, bounded: bool = False)
         raise ValueError(f"{name}: expected an (N, 2) array of points, got shape {arr.shape}")
     if not allow_empty and arr.shape[0] == 0:
         raise ValueError(f"{name}: needs at least one point")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name}: contains NaN or inf")
-    if bounded:
-        check_bound(name, arr)
+    if arr.size <= _FEW:
+        # (A few values checked as Python floats: NumPy's reductions cost microseconds
+        # each, most of a one-ray cast's or a small query shape's call.)
+        flat = arr.ravel().tolist()
+        if not all(map(math.isfinite, flat)):
+            raise ValueError(f"{name}: contains NaN or inf")
+        if bounded and flat and max(map(abs, flat)) > COORD_MAX:
+            check_bound(name, arr)
+    else:
+        if not np.all(np.isfinite(arr)):
+            raise ValueError(f"{name}: contains NaN or inf")
+        if bounded:
+            check_bound(name, arr)
     return np.ascontiguousarray(arr)
 
 

@@ -225,6 +225,31 @@ class ShapeCastHit(NamedTuple):
 _bits = V.bits32
 
 
+def _first_per_owner(owners: np.ndarray, keys: np.ndarray) -> list:
+    """For each owner, in increasing order, the row with the smallest key (the first such
+    row on a tie): what ``np.lexsort((keys, owners))`` then ``np.unique(..., return_index=
+    True)`` pick, in Python for the few rows a query finds (NumPy's sorts cost more there
+    than the query's kernel), in NumPy past ``_FEW_ROWS``."""
+    if len(owners) > _FEW_ROWS:
+        order = np.lexsort((keys, owners))
+        _, first = np.unique(owners[order], return_index=True)
+        return order[first].tolist()
+    best: dict = {}
+    kl = keys.tolist()
+    for i, o in enumerate(owners.tolist()):
+        j = best.get(o)
+        # (lexsort puts NaN keys last)
+        if j is None or kl[i] < kl[j] or (kl[j] != kl[j] and kl[i] == kl[i]):
+            best[o] = i
+    return [best[o] for o in sorted(best)]
+
+
+_FEW_ROWS = 64
+# Query outlines checked and split into convex parts (``_query_parts``), by their
+# coordinates' bytes; a few dozen at most.
+_QUERY_OUTLINES: dict = {}
+
+
 def _vec(x: float, y: float) -> np.ndarray:
     return np.array([x + 0.0, y + 0.0])
 
@@ -473,9 +498,7 @@ class Queries:
                             rows, ts, normals)
         rows, ts, normals = rows[:k], ts[:k], normals[:k]
         owners = self.world._shapes.owner[rows]
-        order = np.lexsort((ts, owners))  # by shape, nearest part first
-        _, first = np.unique(owners[order], return_index=True)
-        keep = order[first]
+        keep = np.array(_first_per_owner(owners, ts), dtype=np.int64)  # nearest part
         keep = keep[np.lexsort((owners[keep], ts[keep]))]
         out = []
         for i in keep:
@@ -607,11 +630,9 @@ class Queries:
         k = _q.shape_overlaps(KV.PartsView(verts, offs, counts, radius), tree.view(),
                               self._shape_rows(), f, rows, dists, normals)
         rows, dists, normals = rows[:k], dists[:k], normals[:k]
-        owners = self.world._shapes.owner[rows]
-        order = np.lexsort((dists, owners))  # by owner, deepest part first
-        _, first = np.unique(owners[order], return_index=True)
         out = []
-        for i in order[first]:
+        # By owner, each one's deepest part.
+        for i in _first_per_owner(self.world._shapes.owner[rows], dists):
             shape, body = self._handles(int(rows[i]))
             # The kernel's normal pushes the query shape out: report it from the query shape
             # to the world shape.
@@ -737,21 +758,33 @@ class Queries:
                 radius = shape_or_polygon.radius
             else:
                 try:
-                    v = V.polygon("shape_or_polygon", shape_or_polygon)
+                    outline = V.points("shape_or_polygon", shape_or_polygon, bounded=True)
                 except TypeError:
                     raise TypeError("shape_or_polygon: expected a Shape, a Circle or a polygon "
                                     f"((N, 2) array-like), got {type(shape_or_polygon).__name__}"
                                     ) from None
-                if V.convex_ccw(v):
-                    parts = [v]
-                else:
-                    _check_simple(v, "shape_or_polygon")
-                    parts = decompose_ccw(v)
+                # A game queries the same few outlines every frame: their checks and convex
+                # parts (a concave one's decomposition) are kept, by their coordinates.
+                key = outline.tobytes()
+                parts = _QUERY_OUTLINES.get(key)
+                if parts is None:
+                    v = V.polygon("shape_or_polygon", outline)
+                    if V.convex_ccw(v):
+                        parts = [v]
+                    else:
+                        _check_simple(v, "shape_or_polygon")
+                        parts = decompose_ccw(v)
+                    if len(_QUERY_OUTLINES) >= 32:
+                        _QUERY_OUTLINES.clear()
+                    _QUERY_OUTLINES[key] = parts
                 radius = 0.0
         c, sn = math.cos(ang), math.sin(ang)
-        local = np.concatenate(parts)
-        verts = np.ascontiguousarray(np.column_stack(
-            (c * local[:, 0] - sn * local[:, 1], sn * local[:, 0] + c * local[:, 1])) + pos)
+        local = parts[0] if len(parts) == 1 else np.concatenate(parts)
+        x, y = local[:, 0], local[:, 1]
+        verts = np.empty((len(local), 2))
+        verts[:, 0] = c * x - sn * y + pos[0]
+        verts[:, 1] = sn * x + c * y + pos[1]
         counts = np.array([len(p) for p in parts], dtype=np.int64)
-        offs = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
+        offs = np.zeros(len(parts), dtype=np.int64)
+        np.cumsum(counts[:-1], out=offs[1:])
         return verts, offs, counts, float(radius), skip
