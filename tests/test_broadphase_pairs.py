@@ -557,6 +557,25 @@ def test_few_movers_among_fixed_shapes(layout):
         assert ran > 6  # the movers' path answered, not the grid
 
 
+@nojit
+@pytest.mark.parametrize("layout", ["mixed", "row", "stack", "dense", "points"])
+def test_few_movers_over_a_small_static_level(layout):
+    # At most SMALL_WORLD live shapes, fewer than a third of them on bodies that are not
+    # static (a lander over its moon): small_pairs tests the movers against the index, and
+    # gives the oracle's pairs in its order (check_small), the first ones in order when
+    # the room is short, whatever the path.
+    rng = np.random.default_rng(7 + len(layout))
+    for seed in range(12):
+        scene = random_scene(rng, int(rng.integers(12, bp.SMALL_WORLD + 1)), layout,
+                             seed=seed)
+        kind = np.full_like(scene.kind, STATIC)
+        live_bodies = np.unique(scene.s_body[:scene.n_shapes])
+        for body in rng.choice(live_bodies, max(1, len(live_bodies) // 5), replace=False):
+            kind[body] = rng.choice([KINEMATIC, DYNAMIC])
+        scene.kind = kind
+        check_all_modes(scene)
+
+
 # ----------------------------------------------------------------------------- shape index
 def brute_index(kind, s_body, s_flags, boxes, n):
     """The shape index worked out in NumPy: movers by row, statics by (lower x, row), and

@@ -531,6 +531,13 @@ def small_pairs(ps, n_shapes, dynamic_response, want, out, room):
         if ps.n_movers > SMALL_WORLD:
             return -1
         return _mover_pairs(ps, n_shapes, dynamic_response, want, out, room)
+    if ps.n_movers >= 0 and 2 * ps.n_movers < ps.n_statics:
+        # A few bodies over a static level of a few shapes (a lander over its moon's
+        # edges): the index's tests, fewer than every two shapes'. Past MOVER_PAIRS pairs
+        # or the room, every two shapes' below (which writes the first pairs in order).
+        k = _mover_pairs(ps, n_shapes, dynamic_response, want, out, room)
+        if 0 <= k <= room:
+            return k
     m = 0
     for s in range(n_shapes):
         if _in_sweep(s_flags[s], want):
