@@ -1373,19 +1373,20 @@ class World:
         cb = self._callbacks
         c = self._contacts
         d = self._step_buffers.asleep
+        # (count_nonzero: a third of ndarray.any's cost on a few flags)
         if cb["contact_persist"] and (c.count or d.count):
             return True
-        if cb["contact_begin"] and c.table.began[:c.count].any():
+        if cb["contact_begin"] and np.count_nonzero(c.table.began[:c.count]):
             return True
         old = self._step_buffers.contacts
-        if cb["contact_end"] and (old.table.ended[:old.count].any()
-                                  or d.table.ended[:d.count].any()):
+        if cb["contact_end"] and (np.count_nonzero(old.table.ended[:old.count])
+                                  or np.count_nonzero(d.table.ended[:d.count])):
             return True
         s = self._sensors
-        if cb["sensor_begin"] and s.table.began[:s.count].any():
+        if cb["sensor_begin"] and np.count_nonzero(s.table.began[:s.count]):
             return True
         gone = self._step_buffers.sensors
-        return bool(cb["sensor_end"]) and bool(gone.table.ended[:gone.count].any())
+        return bool(cb["sensor_end"]) and np.count_nonzero(gone.table.ended[:gone.count]) > 0
 
     def on_joint_break(self, fn: Callable) -> Callable:
         """Register ``fn(joint)``, called after each step for every joint that broke in it
