@@ -242,6 +242,30 @@ def test_walker_same_seed_same_trajectory_bit_for_bit():
     assert obs_a.tobytes() == obs_b.tobytes() and rew_a.tobytes() == rew_b.tobytes()
 
 
+def test_walker_episodes_on_the_reused_world_are_those_of_fresh_worlds():
+    # Without obstacles, the environment resets its world in place to a template from the
+    # second episode on and writes the new ground line in; worlds built afresh every
+    # episode give the same bits.
+    reused = gym.make("collide2d/BipedalWalker-v3").unwrapped
+    fresh = gym.make("collide2d/BipedalWalker-v3").unwrapped
+    rng = np.random.default_rng(9)
+    episodes = 0
+    out = {id(reused): [], id(fresh): []}
+    for env in (reused, fresh):
+        env.reset(seed=30)
+    for k, action in enumerate(rng.uniform(-1, 1, (600, 4))):
+        for env in (reused, fresh):
+            obs, reward, terminated, truncated, _ = env.step(action)
+            out[id(env)].append((obs.tobytes(), float(reward), terminated))
+            if terminated or truncated or k % 100 == 99:  # (random walkers may kneel)
+                if env is fresh:
+                    env.world = None  # (no world to reuse: built anew)
+                    episodes += 1
+                env.reset()
+    assert out[id(reused)] == out[id(fresh)]
+    assert episodes >= 6
+
+
 def test_walker_lidar_measures_the_flat_start_pad():
     # On the flat start pad (height H/4) a ray at angle t from straight down, from the
     # hull's origin at height h above the pad, hits at fraction h / (cos t * range).
