@@ -225,6 +225,13 @@ class ShapeCastHit(NamedTuple):
 _bits = V.bits32
 
 
+# Rows a query reduces to each owner's best part in Python (``_first_per_owner``).
+_FEW_ROWS = 64
+# Query outlines checked and split into convex parts (``_query_parts``), by their
+# coordinates' bytes; a few dozen at most.
+_QUERY_OUTLINES: dict = {}
+
+
 def _first_per_owner(owners: np.ndarray, keys: np.ndarray) -> list:
     """For each owner, in increasing order, the row with the smallest key (the first such
     row on a tie): what ``np.lexsort((keys, owners))`` then ``np.unique(..., return_index=
@@ -242,12 +249,6 @@ def _first_per_owner(owners: np.ndarray, keys: np.ndarray) -> list:
         if j is None or kl[i] < kl[j] or (kl[j] != kl[j] and kl[i] == kl[i]):
             best[o] = i
     return [best[o] for o in sorted(best)]
-
-
-_FEW_ROWS = 64
-# Query outlines checked and split into convex parts (``_query_parts``), by their
-# coordinates' bytes; a few dozen at most.
-_QUERY_OUTLINES: dict = {}
 
 
 def _vec(x: float, y: float) -> np.ndarray:
