@@ -84,28 +84,35 @@ def test_lander_same_seed_same_trajectory_bit_for_bit():
     assert obs_c[0].tobytes() != obs_a[0].tobytes()
 
 
-def test_lander_episodes_on_the_reused_world_are_those_of_fresh_worlds():
-    # From the second episode on, the environment resets its world in place to a template
-    # (snapshot.assign) and writes the new moon in; the same seeds and actions on worlds
-    # built afresh every episode give the same bits.
-    reused = gym.make("collide2d/LunarLander-v3").unwrapped
-    fresh = gym.make("collide2d/LunarLander-v3").unwrapped
-    rng = np.random.default_rng(8)
-    episodes = 0
+def _episodes_reused_and_fresh(env_id, seed, actions, every=None):
+    """The same seed and actions on an environment that reuses its world from episode to
+    episode and on one whose world is built afresh every episode (its ``world`` dropped
+    before each reset): whether every step gave the same bits, and how many episodes
+    there were. ``every``: also start a new episode after that many steps."""
+    reused = gym.make(env_id).unwrapped
+    fresh = gym.make(env_id).unwrapped
     out = {id(reused): [], id(fresh): []}
     for env in (reused, fresh):
-        env.reset(seed=21)
-    for action in rng.integers(0, 4, 700).tolist():
+        env.reset(seed=seed)
+    episodes = 0
+    for k, action in enumerate(actions):
         for env in (reused, fresh):
             obs, reward, terminated, truncated, _ = env.step(action)
             out[id(env)].append((obs.tobytes(), float(reward), terminated))
-            if terminated or truncated:
+            if terminated or truncated or (every and k % every == every - 1):
                 if env is fresh:
                     env.world = None  # (no world to reuse: built anew)
                     episodes += 1
                 env.reset()
-    assert out[id(reused)] == out[id(fresh)]
-    assert episodes >= 4
+    return out[id(reused)] == out[id(fresh)], episodes
+
+
+def test_lander_episodes_on_the_reused_world_are_those_of_fresh_worlds():
+    # From the second episode on, the environment resets its world in place to a template
+    # (snapshot.assign) and writes the new moon in.
+    actions = np.random.default_rng(8).integers(0, 4, 700).tolist()
+    same, episodes = _episodes_reused_and_fresh("collide2d/LunarLander-v3", 21, actions)
+    assert same and episodes >= 4
 
 
 def test_lander_flying_off_screen_ends_with_minus_100():
@@ -244,26 +251,12 @@ def test_walker_same_seed_same_trajectory_bit_for_bit():
 
 def test_walker_episodes_on_the_reused_world_are_those_of_fresh_worlds():
     # Without obstacles, the environment resets its world in place to a template from the
-    # second episode on and writes the new ground line in; worlds built afresh every
-    # episode give the same bits.
-    reused = gym.make("collide2d/BipedalWalker-v3").unwrapped
-    fresh = gym.make("collide2d/BipedalWalker-v3").unwrapped
-    rng = np.random.default_rng(9)
-    episodes = 0
-    out = {id(reused): [], id(fresh): []}
-    for env in (reused, fresh):
-        env.reset(seed=30)
-    for k, action in enumerate(rng.uniform(-1, 1, (600, 4))):
-        for env in (reused, fresh):
-            obs, reward, terminated, truncated, _ = env.step(action)
-            out[id(env)].append((obs.tobytes(), float(reward), terminated))
-            if terminated or truncated or k % 100 == 99:  # (random walkers may kneel)
-                if env is fresh:
-                    env.world = None  # (no world to reuse: built anew)
-                    episodes += 1
-                env.reset()
-    assert out[id(reused)] == out[id(fresh)]
-    assert episodes >= 6
+    # second episode on and writes the new ground line in (random walkers may kneel for
+    # the whole episode: a new one every 100 steps).
+    actions = np.random.default_rng(9).uniform(-1, 1, (600, 4))
+    same, episodes = _episodes_reused_and_fresh("collide2d/BipedalWalker-v3", 30, actions,
+                                                every=100)
+    assert same and episodes >= 6
 
 
 def test_walker_lidar_measures_the_flat_start_pad():

@@ -261,6 +261,19 @@ def brute(w, boxes):
     return brute_pairs(ps, s.count, int(w._params[0]["dynamic_response"]), SOLID)
 
 
+def assert_oracles_candidates(w, candidates, fat, moving):
+    """The step's candidates are the oracle's pairs at the fattened boxes ``fat`` the step
+    started from, and when the step was quiet only those with a body that could move then
+    (``moving``)."""
+    want = brute(w, fat)
+    if w._step_buffers.state[0]["quiet"]:
+        body = w._shapes.body
+        listed = moving[body[want[0]]] | moving[body[want[1]]]
+        want = tuple(x[listed] for x in want)
+    for got, e in zip(candidates, want, strict=True):
+        np.testing.assert_array_equal(got, e)
+
+
 def test_a_world_keeps_its_pairs_as_a_twin_that_finds_them_afresh():
     a, b = rain_world(7), rain_world(7)
     ra, rb = np.random.default_rng(1), np.random.default_rng(1)
@@ -287,13 +300,7 @@ def test_a_world_keeps_its_pairs_as_a_twin_that_finds_them_afresh():
         b._params[0]["pairs_kept"] = 0
         b.step(1 / 60)
         candidates, kept, is_kept = pairs_of(a)
-        want = brute(a, fat)
-        if a._step_buffers.state[0]["quiet"]:
-            body = a._shapes.body
-            listed = moving[body[want[0]]] | moving[body[want[1]]]
-            want = tuple(x[listed] for x in want)
-        for got, e in zip(candidates, want, strict=True):
-            np.testing.assert_array_equal(got, e)
+        assert_oracles_candidates(a, candidates, fat, moving)
         if is_kept:
             kept_steps += 1
             for got, e in zip(kept, brute(a, proxies_then), strict=True):
@@ -344,13 +351,7 @@ def test_a_sleeping_pile_with_few_bodies_awake_pairs_them_as_a_twin_that_finds_t
         b._params[0]["pairs_kept"] = 0
         b.step(1 / 60)
         candidates, kept, is_kept = pairs_of(a)
-        want = brute(a, fat)
-        if a._step_buffers.state[0]["quiet"]:
-            body = a._shapes.body
-            listed = moving[body[want[0]]] | moving[body[want[1]]]
-            want = tuple(x[listed] for x in want)
-        for got, e in zip(candidates, want, strict=True):
-            np.testing.assert_array_equal(got, e)
+        assert_oracles_candidates(a, candidates, fat, moving)
         if is_kept and len(kept[0]) != len(brute(a, proxies_now)[0]):
             stale += 1  # (the ball's proxy moved on since the kept pairs were made)
         woke = woke or np.count_nonzero(moving) > 10
