@@ -1051,6 +1051,56 @@ def test_a_row_switched_off_stops_acting(row):
     assert j.reaction_torque == 0.0
 
 
+@pytest.mark.nojit
+def test_row_flags_follow_every_setting_as_the_rules_give_them():
+    # Settings changed in any order, crossing zero and infinity or not: a joint's limit,
+    # motor and spring rows are on exactly when its stored settings call for them (a
+    # finite limit; a motor torque or force above zero; a spring's hertz above zero, a
+    # distance joint's spring also when a length is limited), worked out here afresh.
+    from collide2d._kernels import constants as K
+
+    w = _world(gravity=(0, 0))
+    ground = w.add_body(kind="static")
+    a, b = w.add_body(position=(0, 1)), w.add_body(position=(1, 1))
+    for body in (a, b):
+        body.add_circle(0.2)
+    joints = {"revolute": w.add_revolute_joint(ground, a, (0, 1)),
+              "prismatic": w.add_prismatic_joint(a, b, (0, 1), (1, 0)),
+              "distance": w.add_distance_joint(ground, b, (1, 2), (1, 1)),
+              "angle": w.add_angle_joint(a, b)}
+    names = {"revolute": ("lower_angle", "upper_angle", "max_motor_torque", "spring_hertz"),
+             "prismatic": ("lower", "upper", "max_motor_force", "spring_hertz"),
+             "distance": ("min_length", "max_length", None, "spring_hertz"),
+             "angle": ("lower", "upper", "max_motor_torque", "spring_hertz")}
+    rng = np.random.default_rng(12)
+    st = w._joints.store
+    for _ in range(300):
+        kind = str(rng.choice(list(joints)))
+        j = joints[kind]
+        lo, hi, motor, hertz = names[kind]
+        pick = int(rng.integers(4))
+        if pick < 2:  # a limit: none, or a value that keeps lower <= upper
+            limits = [getattr(j, lo), getattr(j, hi)]
+            limits[pick] = None if rng.random() < 0.4 else (
+                float(rng.uniform(0.0, 0.5)) if pick == 0 else float(rng.uniform(0.5, 1.0)))
+            if kind == "distance" and limits[0] is None and limits[1] is not None:
+                limits[0] = 0.0  # (a rope's lower length is 0)
+            setattr(j, (lo, hi)[pick], limits[pick])
+        elif pick == 2 and motor is not None:
+            setattr(j, motor, float(rng.choice([0.0, 0.0, 1.0, 2.5])))
+        else:
+            setattr(j, hertz, float(rng.choice([0.0, 0.0, 3.0, 5.0])))
+        for kind, j in joints.items():
+            slot = j._slot
+            limit = bool(np.isfinite(st.lower[slot]) or np.isfinite(st.upper[slot]))
+            want = ((K.J_LIMIT if limit else 0)
+                    | (K.J_MOTOR_ON if st.max_motor[slot] > 0.0 else 0)
+                    | (K.J_SPRING if st.hertz[slot] > 0.0 or (kind == "distance" and limit)
+                       else 0))
+            got = int(st.flags[slot]) & (K.J_LIMIT | K.J_MOTOR_ON | K.J_SPRING)
+            assert got == want, (kind, got, want)
+
+
 def test_a_batch_motor_turned_off_stops_driving():
     w = _world(gravity=(0, 0))
     hub = w.add_body(kind="static")

@@ -862,8 +862,15 @@ class Joints:
             self._check_order(_lower_name(kind), float(st.lower[slot]), name, v)
         if kind == "distance" and what in ("lower", "upper") and not math.isfinite(v):
             v = 0.0 if what == "lower" and math.isfinite(st.upper[slot]) else v
-        getattr(st, field)[slot] = v
-        if field in _FLAG_FIELDS:  # (a motor's speed, a spring's target: no row switches)
+        column = getattr(st, field)
+        old = float(column[slot])
+        column[slot] = v
+        # (A motor's speed, a spring's target: no row switches. The flags read the others
+        # only through whether a limit is finite, or a torque or hertz above zero: a
+        # walker's motor torques, set every step, switch nothing.)
+        if field in _FLAG_FIELDS and (
+                math.isfinite(old) != math.isfinite(v) if what in ("lower", "upper")
+                else (old > 0.0) != (v > 0.0)):
             self._set_flags(slot)
         self.wake(slot)
 
