@@ -18,6 +18,7 @@ from gymnasium.vector.utils import batch_space
 
 from .. import _tiers
 from ..batch_worlds import WorldBatch
+from ._episodes import edge_starts, write_ground
 
 _ke = _tiers.kernels("envs")
 
@@ -82,16 +83,13 @@ class BatchedEnv(VectorEnv):
         ground written in): the vertex rows of its ground's chain ``edges`` (shapes) and
         where the bodies env 0 draws (``drawn``) stand in ``world.bodies``."""
         self._template = world
-        self._edge_start = world._shapes.vstart[[edge._rows[0] for edge in edges]]
+        self._edge_start = edge_starts(world, edges)
         self._drawn = [world.bodies.index(body) for body in drawn]
 
     def _ground_line(self, i: int, points) -> None:
         """Row i's ground chain through ``points`` ((edges + 1, 2), m), written into its
         world's vertices in place."""
-        p = np.asarray(points, dtype=np.float64)
-        vlocal = self.batch._worlds[i]._shapes.vlocal
-        vlocal[self._edge_start] = p[:-1]
-        vlocal[self._edge_start + 1] = p[1:]
+        write_ground(self.batch._worlds[i], self._edge_start, points)
 
     def _push(self, rows, body_id: int, pushes) -> None:
         """Body ``body_id`` of worlds ``rows`` pushed by ``pushes[i, 0]`` (N) for the first

@@ -34,10 +34,10 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 
-from .. import snapshot as _snapshot
 from ..queries import QueryFilter
 from ..world import World
 from . import _render
+from ._episodes import edge_starts, reset_in_place, write_ground
 
 FPS = 50
 SCALE = 30.0
@@ -378,18 +378,10 @@ class BipedalWalker(gym.Env, EzPickle):
         that can not be (the first episode, the last one's world differing). A reset took
         7.8 ms building the world, 1.05 ms this way."""
         world = self.world
-        if world is None or self._template is None:
+        if world is None or self._template is None or not reset_in_place(world,
+                                                                          self._template):
             return False
-        for handlers in world._callbacks.values():
-            handlers.clear()  # (assign takes a world without callbacks; _listen adds them)
-        if not _snapshot.assign(world, self._template):
-            return False
-        start = world._shapes.vstart[[edge._rows[0] for edge in self.ground_edges]]
-        points = np.column_stack((xs, ys))
-        vlocal = world._shapes.vlocal
-        vlocal[start] = points[:-1]
-        vlocal[start + 1] = points[1:]
-        world._shapes_dirty = True  # (placed anew: its boxes are not the template's ground)
+        write_ground(world, edge_starts(world, self.ground_edges), np.column_stack((xs, ys)))
         self.hull.apply_force((push, 0))
         self.terrain_x, self.terrain_y = xs, ys
         self.terrain_colors = {}

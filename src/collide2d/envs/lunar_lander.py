@@ -49,9 +49,9 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 
-from .. import snapshot as _snapshot
 from ..world import World
 from . import _render
+from ._episodes import edge_starts, reset_in_place, write_ground
 
 FPS = 50
 SCALE = 30.0  # pixels per metre, the original's units
@@ -274,23 +274,15 @@ class LunarLander(gym.Env, EzPickle):
         new one, in the first episode or when the last left exhaust particles. A rebuild
         took 1.6 ms, a third of a random episode's time."""
         world = self.world
-        if world is not None and self._template is not None:
-            for handlers in world._callbacks.values():
-                handlers.clear()  # (assign takes a world without callbacks; _listen adds them)
-            if _snapshot.assign(world, self._template):
-                p = np.asarray(points, dtype=np.float64)
-                vlocal = world._shapes.vlocal
-                vlocal[self._edge_start] = p[:-1]
-                vlocal[self._edge_start + 1] = p[1:]
-                world._shapes_dirty = True  # (placed anew: its boxes are not the template's moon)
-                self.lander.apply_force(push)
-                self.sky_polys = sky_polys(points)
-                return world
+        if (world is not None and self._template is not None
+                and reset_in_place(world, self._template)):
+            write_ground(world, edge_starts(world, self.moon_edges), points)
+            self.lander.apply_force(push)
+            self.sky_polys = sky_polys(points)
+            return world
         if self._template is None:
             self._template = self._build(points, (0.0, 0.0))
-        world = self._build(points, push)
-        self._edge_start = world._shapes.vstart[[edge._rows[0] for edge in self.moon_edges]]
-        return world
+        return self._build(points, push)
 
     def _create_particle(self, mass, x, y, ttl):
         p = self.world.add_body(position=(x, y))
