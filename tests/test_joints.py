@@ -1117,3 +1117,89 @@ def test_a_batch_motor_turned_off_stops_driving():
         spins.append(batch.world(0).body(wheel.id).angular_velocity)
     assert np.all(np.array(spins) == spins[0])  # world 0 coasts
     assert batch.world(1).body(wheel.id).angular_velocity > spins[0] + 1.0  # world 1 drives
+
+
+def _motor_scene():
+    """A world with a motor of each kind, falling asleep on the ground."""
+    w = c2d.World(gravity=(0, -10))
+    ground = w.add_body(kind="static")
+    ground.add_box(40, 1, offset=(0, -0.5))
+    bodies = []
+    for k in range(5):
+        b = w.add_body(position=(3 * k - 6, 0.5))
+        b.add_box(1.0, 1.0)
+        bodies.append(b)
+    joints = [w.add_revolute_joint(bodies[0], bodies[1], (-4.5, 0.5)),
+              w.add_prismatic_joint(bodies[1], bodies[2], (-1.5, 0.5), (1, 0)),
+              w.add_wheel_joint(bodies[2], bodies[3], (1.5, 0.5), (0, 1)),
+              w.add_angle_joint(bodies[3], bodies[4])]
+    return w, joints
+
+
+@pytest.mark.nojit
+def test_set_motors_equals_each_joints_setters():
+    # Motors on, off and on again, while the bodies sleep and wake: a world set with
+    # set_motors steps the same bits as its twin set joint by joint.
+    w, joints = _motor_scene()
+    twin, twin_joints = _motor_scene()
+    rng = np.random.default_rng(5)
+    ids = [b.id for b in w.bodies[1:]]
+    for step in range(230):
+        if step % 20 == 0 and step <= 80:  # the last set turns every motor off
+            pick = sorted(rng.choice(4, size=int(rng.integers(1, 5)), replace=False).tolist())
+            speeds = rng.uniform(-3, 3, len(pick)).round(1).tolist()
+            torques = rng.choice([0.0, 0.0, 5.0, 40.0], len(pick)).tolist()
+            if step == 80:
+                pick, speeds, torques = [0, 1, 2, 3], [0.0] * 4, [0.0] * 4
+            if step % 40 == 0:
+                w.set_motors(pick, speeds, torques)  # indices into world.joints
+            else:
+                w.set_motors([joints[i] for i in pick], speeds, torques)
+            for i, v, m in zip(pick, speeds, torques, strict=True):
+                j = twin_joints[i]
+                j.motor_speed = v
+                if j.kind == "prismatic":
+                    j.max_motor_force = m
+                else:
+                    j.max_motor_torque = m
+        if step == 200:  # every body asleep first, then one value for all
+            assert not w.awake(ids).any()
+            w.set_motors(joints[:2], 1.0, 20.0)
+            for j in twin_joints[:2]:
+                j.motor_speed = 1.0
+                setattr(j, "max_motor_force" if j.kind == "prismatic" else "max_motor_torque",
+                        20.0)
+            assert w.awake(ids).tolist() == [True, True, True, False, False]
+        w.step(DT)
+        twin.step(DT)
+        assert w.snapshot() == twin.snapshot(), step
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("case, error, name", [
+    ("weld", ValueError, "joints"), ("other world", ValueError, "joints"),
+    ("removed", ValueError, "joints"), ("twice", ValueError, "joints"),
+    ("index", ValueError, "joints"), ("bool", TypeError, "joints"),
+    ("one joint", TypeError, "joints"), ("length", ValueError, "speeds"),
+    ("nan", ValueError, "speeds"), ("negative", ValueError, "max_torques"),
+    ("text", TypeError, "max_torques")])
+def test_set_motors_refuses_bad_input_and_changes_nothing(case, error, name):
+    w, joints = _motor_scene()
+    other, other_joints = _motor_scene()
+    weld = w.add_weld_joint(w.bodies[1], w.bodies[5], (0, 0.5))
+    gone = w.add_revolute_joint(w.bodies[4], w.bodies[5], (6, 0.5))
+    w.remove(gone)
+    for _ in range(5):
+        w.step(DT)
+    args = {"weld": ([joints[0], weld], 1.0, 1.0),
+            "other world": ([joints[0], other_joints[1]], 1.0, 1.0),
+            "removed": ([gone], 1.0, 1.0), "twice": ([joints[0], 1, 0], 1.0, 1.0),
+            "index": ([0, 9], 1.0, 1.0), "bool": ([True], 1.0, 1.0),
+            "one joint": (joints[0], 1.0, 1.0), "length": (joints[:2], [1.0] * 3, 1.0),
+            "nan": (joints[:2], [1.0, math.nan], 1.0),
+            "negative": (joints[:2], 1.0, [1.0, -1.0]),
+            "text": (joints[:2], 1.0, "strong")}[case]
+    before = w.snapshot()
+    with pytest.raises(error, match=name):
+        w.set_motors(*args)
+    assert w.snapshot() == before

@@ -169,6 +169,79 @@ def test_head_on_elastic_collision(shape):
 
 
 # ---------------------------------------------------------------------------- events
+def _array_events(arrays, world):
+    """Each row of a ContactArrays as (shape ids, normal, points, impulse), the way the
+    callbacks' ContactEvent carries it."""
+    return [((int(a), int(b)), n.tolist(), pts[:k].tolist(), float(imp))
+            for a, b, n, pts, k, imp in zip(*arrays, strict=True)]
+
+
+def _typed(rows, world, between):
+    """Rows a handler for ``between`` gets, turned so shape_a is of type between[0]."""
+    out = []
+    for (a, b), n, pts, imp in rows:
+        types = (world.shape(a).collision_type, world.shape(b).collision_type)
+        if types == between:
+            out.append(((a, b), n, pts, imp))
+        elif types == between[::-1]:
+            out.append(((b, a), [0.0 - v for v in n], pts, imp))
+    return out
+
+
+@pytest.mark.parametrize("handlers", [(None, (0, 1), (2, 2)), ((0, 1), (2, 2), (1, 1))],
+                         ids=["any-and-typed", "typed-only"])
+def test_callback_events_are_the_event_arrays_row_for_row(handlers):
+    # The callbacks select their rows apart from the arrays API (world._event_rows):
+    # every step of a pile that falls asleep, is woken, loses a body and sleeps again,
+    # with balls thrown up through a one-way ledge (rows that pass: no events), each
+    # handler gets exactly the rows the arrays give, in their order.
+    rng = np.random.default_rng(7)
+    world = c2d.World(gravity=(0.0, -G))
+    ground = world.add_body(kind="static")
+    for k in range(4):
+        ground.add_box(2.0, 0.5, offset=(2.5 * k - 4.0, 0.0)).collision_type = k % 3
+    ledge = world.add_body(kind="static").add_box(3.0, 0.2, offset=(9.0, 3.0))
+    ledge.one_way = (0.0, 1.0)
+    ledge.collision_type = 1
+    for k in range(24):
+        body = world.add_body(position=(rng.uniform(-5, 5), rng.uniform(1, 12)),
+                              angle=rng.uniform(0, 3))
+        shape = body.add_box(0.5, 0.4) if k % 2 else body.add_circle(0.3)
+        shape.collision_type = int(rng.integers(0, 3))
+    got = {}
+    for kind in ("begin", "persist", "end"):
+        for between in handlers:
+            log = got[kind, between] = []
+            getattr(world, f"on_contact_{kind}")(
+                lambda ev, log=log: log.append(((ev.shape_a.id, ev.shape_b.id),
+                                                ev.normal.tolist(), ev.points.tolist(),
+                                                ev.impulse)), between=between)
+    aside = 0
+    for step in range(420):
+        if step % 40 == 0:
+            ball = world.add_body(position=(8.0 + step / 200, 1.0), velocity=(0.0, 9.0))
+            ball.add_circle(0.2).collision_type = step // 40 % 3
+        if step == 250:
+            world.add_body(position=(0.0, 8.0)).add_circle(0.4)
+        if step == 330:
+            world.remove(world.bodies[5])
+        for log in got.values():
+            log.clear()
+        world.step(DT)
+        began = _array_events(world.contact_begin_events(), world)
+        touching = _array_events(world.contacts(), world)
+        ends = _array_events(world.contact_end_events(), world)
+        pairs_began = {r[0] for r in began}
+        want = {"begin": began, "persist": [r for r in touching if r[0] not in pairs_began],
+                "end": ends}
+        # (steps with sleeping rows aside, asleep.py, and events to merge them with)
+        aside += world._step_buffers.asleep.count > 0 and bool(began or ends)
+        for (kind, between), log in got.items():
+            rows = want[kind] if between is None else _typed(want[kind], world, between)
+            assert log == rows, (step, kind, between)
+    assert aside >= 5
+
+
 def test_contact_events_begin_persist_end():
     world = c2d.World(gravity=(0.0, -G), sleeping=False)
     _, ground_shape = _ground(world)

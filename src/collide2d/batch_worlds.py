@@ -31,6 +31,7 @@ from . import world as _world
 from ._kernels import views as _views
 from ._kernels.constants import TREE_STALE
 from .body import _SLOT_BITS, _slots_of_ids
+from .joint import MOTOR_KINDS
 from .queries import QueryFilter, RayHitArrays
 from .world import World
 
@@ -824,12 +825,9 @@ def _joint_slots_of(w: World, name: str, index) -> np.ndarray:
                          f"(it has {len(handles)})")
     if name == "joints":
         kinds = {handles[int(j)].kind for j in index}
-        no_motor = sorted(kinds - _MOTOR_KINDS)
+        no_motor = sorted(kinds - MOTOR_KINDS)
         if no_motor:
             raise ValueError(f"joints: {no_motor[0]} joints have no motor (motors: "
-                             f"{', '.join(sorted(_MOTOR_KINDS))})")
+                             f"{', '.join(sorted(MOTOR_KINDS))})")
     return np.array([handles[int(j)]._slot for j in index], dtype=np.int64)
 
-
-# The joint kinds with a motor (motor_speed and max_motor_torque / max_motor_force).
-_MOTOR_KINDS = {"revolute", "prismatic", "wheel", "angle"}

@@ -17,6 +17,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _store as S
+from . import _tiers
 from . import _validate as V
 from ._kernels import constants as K
 from ._kernels.joint_common import I_LOWER as _I_LOWER
@@ -27,7 +28,10 @@ from ._kernels.joint_common import I_UPPER as _I_UPPER
 #: Joint kind names by code (``world.joint_geometry().kind`` holds the codes).
 JOINT_KINDS = ("revolute", "prismatic", "wheel", "distance", "weld", "motor", "mouse", "gear",
                "angle")
+#: The kinds with a motor (``motor_speed`` and ``max_motor_torque`` / ``max_motor_force``).
+MOTOR_KINDS = frozenset(("revolute", "prismatic", "wheel", "angle"))
 
+_jc = _tiers.kernels("joint_common")
 _INF = math.inf
 #: ``World.joint_damping_ratio``'s default: the stiff rows' damping ratio, Box2D v3's.
 JOINT_DAMPING_RATIO = 2.0
@@ -382,6 +386,20 @@ def _keyword_property(name):
 
 for _name in _KW:
     setattr(Joint, _name, _keyword_property(_name))
+
+
+def _motor_values(name, values, k) -> np.ndarray:
+    """(k,) finite floats from one value per joint or one for all."""
+    try:
+        v = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name}: expected numbers, got {values!r}") from None
+    if v.shape not in ((), (k,)):
+        raise ValueError(f"{name}: expected one value per joint ({k}) or one for all, got "
+                         f"shape {v.shape}")
+    if not np.isfinite(v).all():
+        raise ValueError(f"{name}: must be finite (no NaN or inf)")
+    return np.full(k, float(v)) if v.ndim == 0 else v
 
 
 def _joint_at(world, index: int) -> Joint:
@@ -818,6 +836,74 @@ class Joints:
         return v
 
     # -- changes
+    def set_motors(self, joints, speeds, max_torques) -> None:
+        """Motor speeds (rad/s, or m/s for prismatic joints) and maximum motor torques (N m,
+        or forces in N for prismatic joints) of several joints at once: what setting each
+        joint's ``motor_speed`` and ``max_motor_torque`` (``max_motor_force``) does, with one
+        check and one write for all. ``joints``: Joint handles, or indices into
+        ``world.joints``, each at most once; revolute, prismatic, wheel and angle joints
+        have motors. ``speeds`` and ``max_torques``: one value per joint, or one for all.
+        Raises ``ValueError`` / ``TypeError`` naming the argument, changing nothing.
+
+        Example
+        -------
+        >>> import collide2d as c2d
+        >>> world = c2d.World(gravity=(0, 0))
+        >>> hub = world.add_body(kind="static")
+        >>> wheels = [world.add_body(position=(x, 0)) for x in (0, 2)]
+        >>> for w in wheels:
+        ...     _ = w.add_circle(0.5)
+        >>> motors = [world.add_revolute_joint(hub, w, w.position) for w in wheels]
+        >>> world.set_motors(motors, [1.0, -2.0], 100.0)
+        >>> for _ in range(30):
+        ...     world.step(1 / 60)
+        >>> [round(w.angular_velocity, 3) for w in wheels]
+        [1.0, -2.0]
+        """
+        slots = self._motor_slots(joints)
+        k = len(slots)
+        s = _motor_values("speeds", speeds, k)
+        m = _motor_values("max_torques", max_torques, k)
+        if (m < 0.0).any():
+            raise ValueError(f"max_torques: must be >= 0, got {float(m[m < 0.0][0])}")
+        st = self.store
+        bs = self.world._bodies
+        _jc.set_motors(slots, s, m, st.motor_speed, st.max_motor, st.flags, st.imp, st.body_a,
+                    st.body_b, bs.kind, bs.flags, bs.sleep_time)
+
+    def _motor_slots(self, joints) -> np.ndarray:
+        """The store slots of ``joints`` (handles or indices into ``world.joints``), checked:
+        this world's, alive, with a motor, none twice."""
+        if isinstance(joints, (Joint, str, bytes)) or not hasattr(joints, "__len__"):
+            raise TypeError(f"joints: expected a sequence of joints, got "
+                            f"{type(joints).__name__}")
+        handles = self.handles
+        st = self.store
+        slots = []
+        for j in (joints.tolist() if isinstance(joints, np.ndarray) else joints):
+            if isinstance(j, Joint):
+                if j._world is not self.world:
+                    raise ValueError("joints: a joint of another world")
+                if not j.alive:
+                    raise ValueError("joints: a joint that was removed from its world")
+                slot = j._slot
+            elif isinstance(j, (int, np.integer)) and not isinstance(j, (bool, np.bool_)):
+                if not 0 <= j < len(handles):
+                    raise ValueError(f"joints: {int(j)} is not an index into world.joints "
+                                     f"(it has {len(handles)})")
+                slot = handles[int(j)]._slot
+            else:
+                raise TypeError(f"joints: expected Joint handles or ints, got "
+                                f"{type(j).__name__}")
+            kind = JOINT_KINDS[int(st.kind[slot])]
+            if kind not in MOTOR_KINDS:
+                raise ValueError(f"joints: {kind} joints have no motor (motors: "
+                                 f"{', '.join(sorted(MOTOR_KINDS))})")
+            slots.append(slot)
+        if len(set(slots)) != len(slots):
+            raise ValueError("joints: a joint is listed more than once")
+        return np.array(slots, dtype=np.int64)
+
     def wake(self, slot):
         st = self.store
         bs = self.world._bodies

@@ -181,6 +181,7 @@ def _world_batch(c2d, state: dict) -> None:
     arm = w.add_body(position=(0, 2))
     arm.add_box(1, 1)
     w.add_revolute_joint(ground, arm, (0, 1.5), motor_speed=1.0, max_motor_torque=1.0)
+    w.set_motors(w.joints, [1.0], [1.0])
     batch = c2d.WorldBatch(w, 2)
     ids = [arm.id]
     batch.apply_impulses(ids, np.zeros((2, 1, 2)), np.zeros((2, 1, 2)))

@@ -12,7 +12,7 @@ offset plus both bodies' displacements (``dp``), as Box2D v3 solves joints.
 import math
 
 from .._jit import njit
-from .constants import J_LIMIT, J_MOTOR_ON, J_SPRING
+from .constants import B_AWAKE, DYNAMIC, J_LIMIT, J_MOTOR_ON, J_SPRING
 
 FR_RA = 0       # anchor A from A's centre (2)
 FR_RB = 2       # anchor B from B's centre (2)
@@ -38,6 +38,29 @@ I_PERP = 7
 @njit(inline="always")
 def rotate(c, s, x, y):
     return c * x - s * y, s * x + c * y
+
+
+@njit(_nrt=False, entry=True)
+def set_motors(slots, speeds, max_torques, motor_speed, max_motor, flags, imp, body_a, body_b,
+               kind, body_flags, sleep_time):
+    """Motor speed and maximum motor torque (or force) of joint slots ``slots[k]``, waking
+    their dynamic bodies, as ``Joint``'s setters do: a motor turned off drops its impulse
+    (``Joints._set_flags``). ``World.set_motors`` and ``WorldBatch.set_motors``; the joint
+    store's columns, then the body store's."""
+    for k in range(slots.shape[0]):
+        s = slots[k]
+        motor_speed[s] = speeds[k]
+        max_motor[s] = max_torques[k]
+        if max_torques[k] > 0.0:
+            flags[s] |= J_MOTOR_ON
+        elif flags[s] & J_MOTOR_ON:
+            flags[s] &= ~J_MOTOR_ON
+            imp[s, I_MOTOR] = 0.0
+        for body in (body_a[s], body_b[s]):
+            if body >= 0 and kind[body] == DYNAMIC:
+                body_flags[body] |= B_AWAKE
+                sleep_time[body] = 0.0
+    return 0
 
 
 @njit(inline="always")

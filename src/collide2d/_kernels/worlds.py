@@ -33,7 +33,6 @@ from .constants import (
     B_AWAKE,
     C_TOUCHING,
     DYNAMIC,
-    J_MOTOR_ON,
     S_ALIVE,
     SOLID,
     STATIC,
@@ -42,7 +41,7 @@ from .constants import (
     TREE_STATIC,
 )
 from .integrate import first_non_finite
-from .joint_common import I_MOTOR
+from .joint_common import set_motors as set_joint_motors
 from .lists import borrow
 from .poses import update_shapes
 from .queries import MOTION_NONE, cast_segments_into, passes, query_shapes
@@ -327,20 +326,8 @@ def set_motors(bs, js, slots, speeds, max_torques):
 def motors_world(bs, js, slots, speeds, max_torques, i):
     j = borrow(js, i)
     b = borrow(bs, i)
-    for k in range(slots.shape[1]):
-        s = slots[i, k]
-        j.motor_speed[s] = speeds[i, k]
-        j.max_motor[s] = max_torques[i, k]
-        if max_torques[i, k] > 0.0:
-            j.flags[s] |= J_MOTOR_ON
-        elif j.flags[s] & J_MOTOR_ON:
-            # A motor turned off drops its impulse (Joints._set_flags).
-            j.flags[s] &= ~J_MOTOR_ON
-            j.imp[s, I_MOTOR] = 0.0
-        for body in (j.body_a[s], j.body_b[s]):
-            if body >= 0 and b.kind[body] == DYNAMIC:
-                _wake(b, body)
-    return 0
+    return set_joint_motors(slots[i], speeds[i], max_torques[i], j.motor_speed, j.max_motor,
+                            j.flags, j.imp, j.body_a, j.body_b, b.kind, b.flags, b.sleep_time)
 
 
 @njit(inline="always")

@@ -45,6 +45,7 @@ SCALE = 30.0
 MOTORS_TORQUE = 80
 SPEED_HIP = 4
 SPEED_KNEE = 6
+_MOTOR_SPEEDS = (SPEED_HIP, SPEED_KNEE, SPEED_HIP, SPEED_KNEE)  # per joint
 LIDAR_RANGE = 160 / SCALE
 
 INITIAL_RANDOM = 5
@@ -119,6 +120,8 @@ class BipedalWalker(gym.Env, EzPickle):
                                        np.array([1, 1, 1, 1], np.float32))
         self.observation_space = spaces.Box(low, high)
         self._lidar_angles = 1.5 * np.arange(10) / 10.0
+        self._lidar_offsets = np.column_stack((-(np.sin(self._lidar_angles) * LIDAR_RANGE),
+                                               np.cos(self._lidar_angles) * LIDAR_RANGE))
         self._lidar_filter = QueryFilter(mask=GROUND_BITS)
 
     # ------------------------------------------------------------------ terrain
@@ -403,24 +406,28 @@ class BipedalWalker(gym.Env, EzPickle):
         action = np.asarray(action, dtype=np.float64)
         if action.shape != (4,):
             raise ValueError(f"action: expected 4 values (got shape {action.shape})")
-        speeds = (SPEED_HIP, SPEED_KNEE, SPEED_HIP, SPEED_KNEE)
         # The original's speed * sign(a) and torque * clip(|a|, 0, 1), on Python floats
         # (the same values: NumPy's calls on scalars cost more than the rest of the loop).
-        for j, a, speed in zip(self.joints, action.tolist(), speeds, strict=True):
-            sign = 1.0 if a > 0.0 else -1.0 if a < 0.0 else a * 0.0 if a != a else 0.0
-            j.motor_speed = float(speed * sign)
-            j.max_motor_torque = float(MOTORS_TORQUE * min(max(abs(a), 0.0), 1.0))
+        acts = action.tolist()
+        if any(a != a for a in acts):
+            raise ValueError(f"action: NaN in {acts} (the motors take numbers)")
+        speeds = [speed * (1.0 if a > 0.0 else -1.0 if a < 0.0 else 0.0)
+                  for a, speed in zip(acts, _MOTOR_SPEEDS, strict=True)]
+        torques = [MOTORS_TORQUE * min(max(abs(a), 0.0), 1.0) for a in acts]
+        self.world.set_motors(self.joints, speeds, torques)
 
         self.world.step(1.0 / FPS)
 
         pos = self.hull.position
         vel = self.hull.velocity
-        p1 = np.broadcast_to(pos, (10, 2))
-        p2 = np.column_stack((pos[0] + np.sin(self._lidar_angles) * LIDAR_RANGE,
-                              pos[1] - np.cos(self._lidar_angles) * LIDAR_RANGE))
+        p1 = np.empty((10, 2))
+        p1[:] = pos
+        # (pos[0] + sin a * range, pos[1] - cos a * range): minus the negated offset is the
+        # same sum.
+        p2 = pos - self._lidar_offsets
         hits = self.world.raycast_many(p1, p2, self._lidar_filter)
         fraction = np.where(hits.hit, hits.fraction, 1.0)
-        self.lidar_p1 = np.array(p1)
+        self.lidar_p1 = p1
         self.lidar_p2 = np.where(hits.hit[:, None], hits.point, p2)
 
         j = self.joints
@@ -444,8 +451,8 @@ class BipedalWalker(gym.Env, EzPickle):
         if self.prev_shaping is not None:
             reward = shaping - self.prev_shaping
         self.prev_shaping = shaping
-        for a in action:
-            reward -= 0.00035 * MOTORS_TORQUE * np.clip(np.abs(a), 0, 1)
+        for a in acts:
+            reward -= 0.00035 * MOTORS_TORQUE * min(max(abs(a), 0.0), 1.0)
 
         terminated = False
         if self.game_over or pos[0] < 0:
