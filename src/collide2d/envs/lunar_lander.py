@@ -378,8 +378,9 @@ class LunarLander(gym.Env, EzPickle):
             1.0 if self.ground_contact[1] else 0.0,
         ]
         reward = 0.0
-        shaping = (-100 * np.sqrt(state[0] * state[0] + state[1] * state[1])
-                   - 100 * np.sqrt(state[2] * state[2] + state[3] * state[3])
+        # (math.sqrt: the same correctly rounded root as the original's np.sqrt, on floats)
+        shaping = (-100 * math.sqrt(state[0] * state[0] + state[1] * state[1])
+                   - 100 * math.sqrt(state[2] * state[2] + state[3] * state[3])
                    - 100 * abs(state[4]) + 10 * state[6] + 10 * state[7])
         if self.prev_shaping is not None:
             reward = shaping - self.prev_shaping
