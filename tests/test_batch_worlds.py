@@ -167,6 +167,17 @@ def test_reset_restores_the_starting_world():
     assert batch.world(0).snapshot() == data
     assert batch.world(2).snapshot() == data
     assert batch.world(1).snapshot() != data
+    # Reset again, unread in between (the second time takes the template's state without
+    # checking the layouts again: WorldBatch._assign_again), then stepped as a fresh copy.
+    fresh = c2d.World.restore(data)
+    for _ in range(3):
+        for _ in range(20):
+            batch.step(DT)
+        batch.reset([2])
+    for _ in range(15):
+        batch.step(DT)
+        fresh.step(DT)
+    assert batch.world(2).snapshot() == fresh.snapshot()
     # A new snapshot for one world.
     moved = c2d.World.restore(data)
     moved.body(bodies[0].id).position = (5, 5)

@@ -26,6 +26,16 @@ def test_rows_equal_the_single_env_discrete():
     assert resets >= 2  # random landers crash: auto-reset was exercised
 
 
+def test_rows_equal_the_single_env_over_many_episodes():
+    # Without wind a row's episodes take their draws from those drawn ahead
+    # (lander_episodes), and the draws left move to the front when more are drawn: over
+    # 1,200 steps every row does both several times, at every offset.
+    rng = np.random.default_rng(8)
+    acts = rng.integers(0, 4, size=(1200, N))
+    resets = _compare({}, 1200, 40, lambda t: acts[t])
+    assert resets >= 20
+
+
 def test_rows_equal_the_single_env_continuous_with_wind():
     rng = np.random.default_rng(4)
     acts = rng.uniform(-1, 1, size=(300, N, 2)).astype(np.float32)

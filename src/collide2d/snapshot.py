@@ -1034,7 +1034,7 @@ def deep_copy(world, memo):
 _ASSIGNED = ("_gravity", "_solved_gravity", "_damping", "_substeps", "_max_substeps",
              "_substeps_used", "_sleeping", "_integrator", "_dynamic_response", "_time")
 # Fields of the settings row that World._begin_step writes (World._record).
-_RECORDED = ("dt", "n_bodies", "n_shapes", "presolve")
+RECORDED = ("dt", "n_bodies", "n_shapes", "presolve")
 
 
 def _same_slots(a, b, fields) -> bool:
@@ -1101,9 +1101,9 @@ def assign(dst, src, same: bool = False, arrays: bool = True) -> bool:
         setattr(dst, name, value.copy() if isinstance(value, np.ndarray) else value)
     # The settings row, but dst's dt, counts and pre-solve flag stay: its _record (and a
     # batch's) says they were written, and the layouts are the same.
-    record = [dst._params[0][name] for name in _RECORDED]
+    record = [dst._params[0][name] for name in RECORDED]
     dst._params[0] = src._params[0]
-    for name, value in zip(_RECORDED, record, strict=True):
+    for name, value in zip(RECORDED, record, strict=True):
         dst._params[0][name] = value
     dst._params[0]["pairs_kept"] = 0  # dst's buffers hold its own pairs, not src's
     # and its own event flags, which a settled step clears unless src's step cleared them

@@ -112,6 +112,58 @@ def _engines(bs, slots, actions, continuous, fresh, u, used, consts, imp, at, fi
     return 0
 
 
+@njit(parallel=True, _nrt=True, entry=True)
+def lander_episodes(bs, ss, rows, hull, edges, u, used, consts, moon):
+    """New episodes in worlds ``rows`` (each just reset to the template world): the single
+    environment's draws for them (``LunarLander._draw_episode`` without wind: ``CHUNKS +
+    1`` heights, then the push's two components) taken from each row's uniform draws ``u``
+    from ``used``, which moves on; the moon's points (``moon_points``) into ``moon[i]``
+    (CHUNKS, 2) and into the ground chain's vertices (the vertex rows ``edges`` where its
+    edges start); the push on body ``hull``, as ``Body.apply_force``. ``consts``:
+    (VIEWPORT_W / SCALE, VIEWPORT_H / SCALE / 2, HELIPAD_Y, INITIAL_RANDOM)."""
+    for r in prange(rows.shape[0]):
+        _episode(bs, ss, rows[r], hull, edges, u, used, consts, moon)
+    return 0
+
+
+@njit(_nrt=False)
+def _episode(bs, ss, i, hull, edges, u, used, consts, moon):
+    width, top, pad, push = consts
+    chunks = moon.shape[1]
+    k = used[i]
+    # uniform(low, high) is low + (high - low) * u, as NumPy's Generator computes it.
+    heights = u[i, k:k + chunks + 1]  # (0 + top * u: each is top * u exactly)
+    mid = chunks // 2
+    for j in range(chunks):
+        h0 = top * heights[j - 1] if j > 0 else top * heights[chunks]
+        h1 = top * heights[j]
+        h2 = top * heights[j + 1]
+        if mid - 2 <= j - 1 < mid + 3:
+            h0 = pad
+        if mid - 2 <= j < mid + 3:
+            h1 = pad
+        if mid - 2 <= j + 1 < mid + 3:
+            h2 = pad
+        moon[i, j, 0] = width / (chunks - 1) * j
+        moon[i, j, 1] = 0.33 * (h0 + h1 + h2)
+    fx = -push + (push - -push) * u[i, k + chunks + 1]
+    fy = -push + (push - -push) * u[i, k + chunks + 2]
+    used[i] = k + chunks + 3
+    vlocal = borrow(ss, i).vlocal
+    for e in range(edges.shape[0]):
+        v = edges[e]
+        vlocal[v, 0] = moon[i, e, 0]
+        vlocal[v, 1] = moon[i, e, 1]
+        vlocal[v + 1, 0] = moon[i, e + 1, 0]
+        vlocal[v + 1, 1] = moon[i, e + 1, 1]
+    b = borrow(bs, i)
+    b.force[hull, 0] += fx
+    b.force[hull, 1] += fy
+    b.flags[hull] |= B_AWAKE
+    b.sleep_time[hull] = 0.0
+    return 0
+
+
 @njit(inline="always")
 def _touches(ss, tables, counts, events, flags, i):
     """World i's contact events of the step (``events_world`` with ``tables``, ``counts``

@@ -28,9 +28,12 @@ from gymnasium.vector import AutoresetMode
 from . import lunar_lander as L
 from ._vector import BatchedEnv, _ke
 
-#: Uniform draws (two a step: the engines' dispersion) taken ahead from each row's
-#: generator; the generator is wound back to what was used when a row resets.
+#: Uniform draws taken ahead from each row's generator: two a step (the engines'
+#: dispersion) and, without wind, an episode's (``_EPISODE_DRAWS``: the moon's heights and
+#: the push). With wind, whose phases are integer draws, the generator is wound back to
+#: what was used when a row resets, and the episode drawn from it.
 _BLOCK = 512
+_EPISODE_DRAWS = L.CHUNKS + 3
 
 
 def _gust(i: np.ndarray) -> np.ndarray:
@@ -95,11 +98,13 @@ class LunarLanderVector(BatchedEnv):
         self._use_template(maker._build(points, (0.0, 0.0)), maker.moon_edges,
                            (maker.lander, *maker.legs))
         self._ids = np.array([maker.lander.id])
-        self._points0 = points  # env 0's moon, for drawing
+        self._moon = np.zeros((n, L.CHUNKS, 2))  # each row's moon, (env 0's for drawing)
+        self._edges = self._edge_start.astype(np.int64)
         self._wind_idx = np.zeros(n, np.int64)
         self._torque_idx = np.zeros(n, np.int64)
         self._u = np.zeros((n, _BLOCK))
         self._used = np.zeros(n, np.int64)
+        self._drawn_ahead = np.zeros(n, np.bool_)  # u holds the generator's next draws
         self._rng_state: list = [None] * n
         self._actions = np.zeros((n, 2))  # as lander_before takes them
         # Where lander_before puts the engines' impulses, points and firing flags (n, 2, 2),
@@ -114,11 +119,19 @@ class LunarLanderVector(BatchedEnv):
 
     def _restart(self, rows: np.ndarray, seeds: list) -> None:
         """New episodes in ``rows``, in place: each world reset to the template, then the
-        episode's draws (on the row's own generator, as the single environment's reset
-        makes them) give its moon, its push and its wind phases."""
+        episode's draws (as the single environment's reset makes them on the row's own
+        generator) give its moon, its push and its wind phases. Without wind, a row whose
+        next draws are in ``u`` takes them there, every such row in one compiled call
+        (``lander_episodes``); seeded rows, rows not yet drawn ahead and every row with
+        wind draw from the generator."""
         self.batch.reset(rows)
+        ahead = []
+        drawn = []
         pushes = np.zeros((self.num_envs, 1, 2))
         for i, seed in zip(rows.tolist(), seeds, strict=True):
+            if seed is None and self._drawn_ahead[i] and not self.enable_wind:
+                ahead.append(i)
+                continue
             env = self._envs[i]
             if seed is not None:
                 gym.Env.reset(env, seed=seed)
@@ -128,13 +141,20 @@ class LunarLanderVector(BatchedEnv):
                 env.np_random.random(int(self._used[i]))
             points, push, phases = env._draw_episode()
             self._ground_line(i, points)
+            self._moon[i] = points
             pushes[i, 0] = push
             if phases is not None:
                 self._wind_idx[i], self._torque_idx[i] = phases
-            if i == 0:
-                self._points0 = points
             self._draw(i)
-        self._push(rows, self._ids[0], pushes)
+            drawn.append(i)
+        if drawn:
+            self._push(drawn, self._ids[0], pushes)
+        if ahead:
+            slots = self.batch._body_slots(self._ids)
+            with self.batch._kernel_views() as views:
+                _ke.lander_episodes(views["bodies"], views["shapes"],
+                                    np.array(ahead, dtype=np.int64), int(slots[0, 0]),
+                                    self._edges, self._u, self._used, _WORLD, self._moon)
         self._game_over[rows] = False
         self._ground[rows] = False
 
@@ -143,12 +163,28 @@ class LunarLanderVector(BatchedEnv):
         self._rng_state[i] = rng.bit_generator.state
         self._u[i] = rng.random(_BLOCK)
         self._used[i] = 0
+        self._drawn_ahead[i] = True
+
+    def _draw_more(self) -> None:
+        """After a step: rows that could run out of draws ahead take more. With wind, a
+        used-up block (two draws a step) is replaced; without, the unused draws move to
+        the front and the generator's next ones follow, room kept for an episode's."""
+        if self.enable_wind:
+            for i in np.flatnonzero(self._used + 2 > _BLOCK).tolist():
+                self._draw(i)
+            return
+        for i in np.flatnonzero(self._used + _EPISODE_DRAWS + 2 > _BLOCK).tolist():
+            k = int(self._used[i])
+            self._u[i, :_BLOCK - k] = self._u[i, k:]
+            self._u[i, _BLOCK - k:] = self._envs[i].np_random.random(k)
+            self._used[i] = 0
+            self._rng_state[i] = None  # (only the wind's rows wind back)
 
     def _frame(self, env) -> None:
         world = self.batch._worlds[0]
         env.world = world
         env.lander, *env.legs = (world.bodies[k] for k in self._drawn)
-        env.sky_polys = L.sky_polys(self._points0)
+        env.sky_polys = L.sky_polys(self._moon[0].tolist())
         env.particles = []
 
     # ------------------------------------------------------------------ step
@@ -209,8 +245,7 @@ class LunarLanderVector(BatchedEnv):
             _ke.lander_after(views["bodies"], views["shapes"], *tables, counts, events, slots,
                              power, fresh, _OUTCOME, self._limit, self._flags,
                              self._prev_shaping, self._steps, *out)
-        for i in np.flatnonzero(self._used + 2 > _BLOCK).tolist():
-            self._draw(i)
+        self._draw_more()
         return obs, reward, terminated, truncated, {}
 
 
@@ -219,6 +254,11 @@ _ENGINES = (L.SCALE, float(L.MAIN_ENGINE_Y_LOCATION), L.MAIN_ENGINE_POWER,
             float(L.SIDE_ENGINE_AWAY), float(L.SIDE_ENGINE_HEIGHT), L.SIDE_ENGINE_POWER)
 _OUTCOME = (L.VIEWPORT_W / L.SCALE / 2, L.VIEWPORT_H / L.SCALE / 2,
             L.HELIPAD_Y + L.LEG_DOWN / L.SCALE, float(L.FPS))
+
+#: What ``_kernels.envs.lander_episodes`` takes: the moon's width, the heights' bound, the
+#: pad's height, the push's bound.
+_WORLD = (L.VIEWPORT_W / L.SCALE, L.VIEWPORT_H / L.SCALE / 2, L.HELIPAD_Y,
+          L.INITIAL_RANDOM)
 
 #: Contact events read after each step: hull on moon, left leg, right leg.
 _EVENT_TYPES = np.array([(L.HULL, L.MOON), (L.LEG_LEFT, L.MOON), (L.LEG_RIGHT, L.MOON)])
