@@ -208,6 +208,7 @@ def _vector_envs(c2d, state: dict) -> None:
         envs = gym.make_vec(env_id, num_envs=2)
         envs.reset(seed=0)
         envs.step(envs.action_space.sample())
+        envs.reset()  # (unseeded: the lander's episodes from its draws ahead)
         envs.close()
 
 

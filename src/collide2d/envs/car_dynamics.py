@@ -145,7 +145,7 @@ class Car:
         # rigidly (at 50 rad/s per radian a frame of 0.02 s closes the gap exactly).
         diff = np.clip(self.steer_, -STEER_LIMIT, STEER_LIMIT) - joint
         speed = np.sign(diff) * np.minimum(STEER_GAIN * np.abs(diff), STEER_SPEED)
-        # Joint motors have no batch setter: set the ones whose speed changed.
+        # Only the speeds that changed (a setter wakes the car; the torques stay).
         for k in np.flatnonzero(speed != self.motor_speed):
             self.joints[k].motor_speed = float(speed[k])
         self.motor_speed = speed
