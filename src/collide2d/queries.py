@@ -317,9 +317,21 @@ _NO_FILTER = QueryFilter()
 _NO_MOTION = (np.zeros(0, dtype=np.bool_), np.zeros(0), np.zeros((0, 2)), np.zeros((0, 2)))
 
 
-def _frames(ids: np.ndarray) -> KV.MotionView:
-    """A query's body frames: body ids by slot, no motion."""
-    return KV.MotionView(ids, *_NO_MOTION)
+def _frames(n: int) -> KV.MotionView:
+    """A query's body frames for ``n`` body slots: slots mapped to themselves (the
+    kernels' hits come back as slots), no motion."""
+    global _FRAMES
+    if _FRAMES.ids.shape[0] != n:
+        _FRAMES = KV.MotionView(_slot_identity(n), *_NO_MOTION)
+    return _FRAMES
+
+
+# The views of queries that exclude nothing, by (category, mask, sensors), and the frames
+# of the last body count: made once, not at every call. (Kernels called from here take the
+# views as plain tuples: Numba's dispatcher types a namedtuple argument in Python at every
+# call, a tuple in C; a raycast's five views were 3 of its 15 us.)
+_PLAIN_FILTERS: dict = {}
+_FRAMES = KV.MotionView(np.zeros(0, np.int64), *_NO_MOTION)
 
 
 class Queries:
@@ -368,8 +380,19 @@ class Queries:
         elif not isinstance(filter, QueryFilter):
             raise TypeError(f"filter: expected a QueryFilter or None, got "
                             f"{type(filter).__name__}")
+        excluded = tuple(filter.exclude) + tuple(extra_exclude)
+        if not excluded:
+            # (Most filters exclude nothing: their view is made once, as queries take it.)
+            key = (filter.category, filter.mask, filter.sensors)
+            view = _PLAIN_FILTERS.get(key)
+            if view is None:
+                if len(_PLAIN_FILTERS) >= 64:
+                    _PLAIN_FILTERS.clear()
+                view = _PLAIN_FILTERS[key] = KV.FilterView(
+                    np.int64(key[0]), np.int64(key[1]), bool(key[2]), np.zeros(0, np.int64))
+            return view
         slots = []
-        for b in tuple(filter.exclude) + tuple(extra_exclude):
+        for b in excluded:
             if b.world is not self.world:
                 raise ValueError("filter: an excluded body belongs to another world")
             if b.alive:  # a removed body has no shapes left to exclude
@@ -377,10 +400,11 @@ class Queries:
         return KV.FilterView(np.int64(filter.category), np.int64(filter.mask),
                              bool(filter.sensors), np.array(slots, dtype=np.int64))
 
-    def _shape_rows(self) -> KV.QueryShapes:
+    def _shape_rows(self) -> tuple:
+        """The shape rows a query kernel reads (``KV.QueryShapes``' fields, in order)."""
         s = self.world._shapes
-        return KV.QueryShapes(s.body, s.owner, s.flags, s.category, s.mask, s.vstart, s.vcount,
-                              s.radius, s.vworld)
+        return (s.body, s.owner, s.flags, s.category, s.mask, s.vstart, s.vcount, s.radius,
+                s.vworld)
 
     def _handles(self, row: int) -> tuple:
         shape = self.world._shape_handles[int(self.world._shapes.owner[row])]
@@ -419,7 +443,7 @@ class Queries:
         """
         pa = V.vector("a", a, bounded=True)
         pb = V.vector("b", b, bounded=True)
-        out = self._raycast_arrays(pa.reshape(1, 2), pb.reshape(1, 2), filter)
+        out = self._raycast_arrays(pa.reshape(1, 2), pb.reshape(1, 2), filter, ids=False)
         if not out.hit[0]:
             return None
         shape = self.world._shape_handles[int(out.shape[0])]
@@ -458,7 +482,8 @@ class Queries:
             raise ValueError(f"ends: expected the same shape as starts {p.shape}, got {q.shape}")
         return self._raycast_arrays(p, q, filter)
 
-    def _raycast_arrays(self, p, q, filter) -> RayHitArrays:
+    def _raycast_arrays(self, p, q, filter, ids: bool = True) -> RayHitArrays:
+        """``raycast_many``'s arrays (``body`` as slots when not ``ids``)."""
         f = self._filter_args(filter)
         tree = self._cast_tree(f)
         m = p.shape[0]
@@ -466,11 +491,11 @@ class Queries:
                              np.empty(m, dtype=np.int64), np.empty((m, 2)), np.empty((m, 2)),
                              np.empty(m))
         # The kernel maps slots through the identity: hits come back as slots, made ids below.
-        _q.cast_segments(p, q, tree.view(), self._shape_rows(), f,
-                         _frames(_slot_identity(self.world._bodies.count)), _q.MOTION_NONE,
-                         False, out)
-        return RayHitArrays(out.hit, _ids_of_slots(self.world._bodies, out.body), out.shape,
-                            out.point, out.normal, out.fraction)
+        _q.cast_segments(p, q, tuple(tree.view()), self._shape_rows(), tuple(f),
+                         tuple(_frames(self.world._bodies.count)), _q.MOTION_NONE, False,
+                         tuple(out))
+        body = _ids_of_slots(self.world._bodies, out.body) if ids else out.body
+        return RayHitArrays(out.hit, body, out.shape, out.point, out.normal, out.fraction)
 
     def raycast_all(self, a, b, filter: QueryFilter | None = None) -> list[RayHit]:
         """Every shape crossed by the segment a->b, nearest first (ties: lower shape id).
@@ -495,8 +520,8 @@ class Queries:
         rows = np.empty(n, dtype=np.int64)
         ts = np.empty(n)
         normals = np.empty((n, 2))
-        k = _q.raycast_rows(pa[0], pa[1], pb[0], pb[1], tree.view(), self._shape_rows(), f,
-                            rows, ts, normals)
+        k = _q.raycast_rows(pa[0], pa[1], pb[0], pb[1], tuple(tree.view()), self._shape_rows(),
+                            tuple(f), rows, ts, normals)
         rows, ts, normals = rows[:k], ts[:k], normals[:k]
         owners = self.world._shapes.owner[rows]
         keep = np.array(_first_per_owner(owners, ts), dtype=np.int64)  # nearest part
@@ -526,7 +551,7 @@ class Queries:
         f = self._filter_args(filter)
         tree = self._tree()
         out = np.empty(max(tree.k, 1), dtype=np.int64)
-        k = _q.point_rows(pt[0], pt[1], tree.view(), self._shape_rows(), f, out)
+        k = _q.point_rows(pt[0], pt[1], tuple(tree.view()), self._shape_rows(), tuple(f), out)
         return self._shapes_of(out[:k])
 
     def query_points(self, points, filter: QueryFilter | None = None) -> PointHitArrays:
@@ -550,8 +575,8 @@ class Queries:
         hit = np.empty(m, dtype=np.bool_)
         body = np.empty(m, dtype=np.int64)
         shape = np.empty(m, dtype=np.int64)
-        _q.points_batch(pts, tree.view(), self._shape_rows(),
-                        _slot_identity(self.world._bodies.count), f, hit, body, shape)
+        _q.points_batch(pts, tuple(tree.view()), self._shape_rows(),
+                        _slot_identity(self.world._bodies.count), tuple(f), hit, body, shape)
         return PointHitArrays(hit, _ids_of_slots(self.world._bodies, body), shape)
 
     def query_aabb(self, lower, upper, filter: QueryFilter | None = None) -> list[Shape]:
@@ -628,8 +653,8 @@ class Queries:
         rows = np.empty(n, dtype=np.int64)
         dists = np.empty(n)
         normals = np.empty((n, 2))
-        k = _q.shape_overlaps(KV.PartsView(verts, offs, counts, radius), tree.view(),
-                              self._shape_rows(), f, rows, dists, normals)
+        k = _q.shape_overlaps((verts, offs, counts, radius), tuple(tree.view()),
+                              self._shape_rows(), tuple(f), rows, dists, normals)
         rows, dists, normals = rows[:k], dists[:k], normals[:k]
         out = []
         # By owner, each one's deepest part.
@@ -682,8 +707,8 @@ class Queries:
         tree = self._tree()
         w = p1 - p0
         row, t, px, py, depth, qx, qy = _q.shape_cast(
-            KV.PartsView(verts, offs, counts, radius), w[0], w[1], tree.view(),
-            self._shape_rows(), f)
+            (verts, offs, counts, radius), w[0], w[1], tuple(tree.view()),
+            self._shape_rows(), tuple(f))
         if row < 0:
             return None
         shape, body = self._handles(int(row))
