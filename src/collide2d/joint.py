@@ -869,7 +869,7 @@ class Joints:
         st = self.store
         bs = self.world._bodies
         _jc.set_motors(slots, s, m, st.motor_speed, st.max_motor, st.flags, st.imp, st.body_a,
-                    st.body_b, bs.kind, bs.flags, bs.sleep_time)
+                       st.body_b, bs.kind, bs.flags, bs.sleep_time)
 
     def _motor_slots(self, joints) -> np.ndarray:
         """The store slots of ``joints`` (handles or indices into ``world.joints``), checked:

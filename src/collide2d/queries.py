@@ -321,9 +321,10 @@ def _frames(n: int) -> KV.MotionView:
     """A query's body frames for ``n`` body slots: slots mapped to themselves (the
     kernels' hits come back as slots), no motion."""
     global _FRAMES
-    if _FRAMES.ids.shape[0] != n:
-        _FRAMES = KV.MotionView(_slot_identity(n), *_NO_MOTION)
-    return _FRAMES
+    frames = _FRAMES  # (one read: another thread may replace it meanwhile)
+    if frames.ids.shape[0] != n:
+        frames = _FRAMES = KV.MotionView(_slot_identity(n), *_NO_MOTION)
+    return frames
 
 
 # The views of queries that exclude nothing, by (category, mask, sensors), and the frames
