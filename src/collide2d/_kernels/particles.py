@@ -38,9 +38,17 @@ The step writes into them and returns a status; it never allocates what it retur
 
 import math
 
+import numpy as np
+
 from .._jit import njit
 from .constants import S_ALIVE
-from .queries import MOTION_FRAME, MOTION_NONE, MOTION_SKIP, cast_segments, query_shapes
+from .queries import (
+    MOTION_FRAME,
+    MOTION_NONE,
+    MOTION_SKIP,
+    cast_segments_into,
+    query_shapes,
+)
 from .views import FilterView, SegmentHits
 
 STOP = 0
@@ -146,7 +154,11 @@ def _cast(starts, ends, legs, m, shapes, tree, motion, exclude, p, mode):
     flt = FilterView(p["category"], p["mask"], p["sensors"] != 0, exclude)
     out = SegmentHits(legs.hit[:m], legs.body[:m], legs.shape[:m], legs.point[:m],
                       legs.normal[:m], legs.fraction[:m])
-    cast_segments(starts, ends, tree, rows, flt, motion, mode, p["mode"] == BOUNCE, out)
+    # (cast_segments' walk with its stacks: that entry keeps the one signature the queries
+    # call it with, their views as plain tuples.)
+    n_nodes = max(tree.n_nodes, 1)
+    cast_segments_into(starts, ends, tree, rows, flt, motion, mode, p["mode"] == BOUNCE, out,
+                       np.empty(n_nodes, dtype=np.int64), np.empty(n_nodes))
 
 
 @njit(_nrt=False)

@@ -31,7 +31,7 @@ from .constants import S_ALIVE, S_SENSOR
 from .poses import points_box
 from .sat import shape_distance, sweep_pair
 from .segment import point_in_shape, raycast_shape
-from .views import QueryShapes
+from .views import FilterView, MotionView, QueryShapes, SegmentHits, TreeView
 
 # Moving bodies (particles): the relative path is followed to within this distance (m) ...
 MOTION_TOL = 1e-3
@@ -272,13 +272,17 @@ def cast_segments(starts, ends, tree, shapes, flt, frames, motion, skip_inside, 
     the segment starts inside (or on) is no hit, so the rest of the segment is still
     tested against every other row.
 
-    The walk is :func:`cast_segments_into`, which this call gives its stacks.
+    The walk is :func:`cast_segments_into`, which this call gives its stacks. The surface
+    calls it with each view as a plain tuple of its fields (Numba's dispatcher types a
+    namedtuple argument in Python at every call); they are the views again here, as the
+    walk's other callers (particles, the batch) give them.
     """
     n_nodes = tree[4]
     stack = np.empty(max(n_nodes, 1), dtype=np.int64)
     stack_t = np.empty(max(n_nodes, 1))
-    cast_segments_into(starts, ends, tree, shapes, flt, frames, motion, skip_inside, out,
-                       stack, stack_t)
+    cast_segments_into(starts, ends, TreeView(*tree), QueryShapes(*shapes), FilterView(*flt),
+                       MotionView(*frames), motion, skip_inside, SegmentHits(*out), stack,
+                       stack_t)
 
 
 @njit(_nrt=False)
