@@ -278,17 +278,36 @@ def test_bodies_that_ignore_each_other_are_not_swept_against_each_other():
     assert plank.velocity[0] == 0.0
 
 
-def test_any_fast_agrees_with_fast_bodies():
-    # any_fast is the step's test before continuous collision's allocating call in a large
-    # world (sweep_may_hit calls it there, over the shape index's movers): it must be true
-    # exactly when fast_bodies finds a body (each moved 0..2x its smallest extent).
+def _fast_bodies(kind, flags, com, com0, s_body, s_flags, aabb):
+    """The fast bodies by definition: awake dynamic bodies with a live shape that moved
+    (their centre) more than half the smallest side of their live shapes' boxes, in body
+    order."""
+    from collide2d._store import B_AWAKE, DYNAMIC, S_ALIVE
+
+    out = []
+    for b in range(len(kind)):
+        live = [s for s in range(len(s_body)) if s_body[s] == b and s_flags[s] & S_ALIVE]
+        if kind[b] != DYNAMIC or not flags[b] & B_AWAKE or not live:
+            continue
+        extent = min(0.5 * min(aabb[s, 2] - aabb[s, 0], aabb[s, 3] - aabb[s, 1]) for s in live)
+        dist = math.hypot(*(com[b] - com0[b]))
+        if dist != 0.0 and dist > extent:
+            out.append(b)
+    return out
+
+
+def test_fast_movers_and_any_fast_find_the_fast_bodies():
+    # The step's continuous stage finds its fast bodies from the shape index's movers
+    # (fast_movers); in a large world any_fast, over the same rows, is the test before it
+    # (sweep_may_hit): both against the definition (each body moved 0..2x its smallest
+    # extent).
     from collide2d import _tiers
     from collide2d._store import B_AWAKE, DYNAMIC, KINEMATIC, S_ALIVE, STATIC
 
     # As Python (the same code, the kernels' pure-Python twin): compiled for these arrays,
     # each would gain a second signature, which the startup tests forbid.
     twin = _tiers._twin("ccd")
-    any_fast, fast_bodies = twin.any_fast, twin.fast_bodies
+    any_fast, fast_movers = twin.any_fast, twin.fast_movers
 
     rng = np.random.default_rng(7)
     found = {True: 0, False: 0}
@@ -303,14 +322,17 @@ def test_any_fast_agrees_with_fast_bodies():
         s_flags = np.where(rng.random(ns) < 0.9, S_ALIVE, 0).astype(np.int64)
         lo = rng.normal(size=(ns, 2))
         aabb = np.hstack([lo, lo + rng.uniform(0.1, 2.0, (ns, 2))])
-        expect = fast_bodies(nb, kind, flags, com, com0, s_body, s_flags, aabb, ns).shape[0] > 0
-        # Given the live shapes on bodies that are not static, in any order (the index's
-        # movers), with room to spare after them.
-        movers = rng.permutation(np.flatnonzero((s_flags & S_ALIVE != 0)
-                                                & (kind[s_body] != STATIC)))
+        expect = _fast_bodies(kind, flags, com, com0, s_body, s_flags, aabb)
+        # The live shapes on bodies that are not static, by row (the index's movers), with
+        # room to spare after them; any_fast takes them in any order.
+        movers = np.flatnonzero((s_flags & S_ALIVE != 0) & (kind[s_body] != STATIC))
         rows = np.concatenate([movers, rng.integers(0, max(ns, 1), 3)])
-        assert any_fast(nb, kind, flags, com, com0, s_body, aabb, rows, len(movers)) == expect
-        found[expect] += 1
+        got = fast_movers(kind, flags, com, com0, s_body, aabb, rows, len(movers))
+        assert got.tolist() == expect
+        shuffled = np.concatenate([rng.permutation(movers), rows[len(movers):]])
+        assert any_fast(nb, kind, flags, com, com0, s_body, aabb, shuffled,
+                        len(movers)) == bool(expect)
+        found[bool(expect)] += 1
     assert min(found.values()) > 20
 
 
@@ -368,3 +390,69 @@ def test_skipping_the_sweep_when_nothing_is_near_changes_no_bit(monkeypatch):
             always.step(DT)
             assert gated.snapshot() == always.snapshot()
     assert said[True] > 10 and said[False] > 10  # both ways, many times
+
+
+@pytest.mark.nojit
+def test_the_sweep_near_each_box_finds_the_first_hits_of_the_full_sweep(monkeypatch):
+    """With few fast bodies, none a bullet, the sweep finds its targets near each swept box
+    in the shape index (``ccd._near_targets``) instead of classifying every shape. Stepped
+    beside a twin that always classifies every shape (``FEW_FAST`` 0), through fast balls
+    and boxes fired across a large static level (boxes, discs, segments, a one-way ledge,
+    a sensor, a shape filtered out) into a sleeping pile, every snapshot is the same
+    bytes."""
+    from collide2d import _jit
+    from collide2d._kernels import ccd
+
+    if _jit.JIT_ENABLED:
+        pytest.skip("the compiled step's globals cannot be replaced: NUMBA_DISABLE_JIT=1")
+    near_calls = [0]
+    near = ccd._near_targets
+
+    def counting(*args):
+        near_calls[0] += 1
+        return near(*args)
+
+    def scene(seed):
+        rng = np.random.default_rng(seed)
+        w = c2d.World(gravity=(0, -10))
+        level = w.add_body(kind="static")
+        for i in range(12):
+            for j in range(6):
+                x, y = 3.0 * i + rng.uniform(-0.5, 0.5), 3.0 * j + 2.0
+                pick = (i + j) % 4
+                if pick == 0:
+                    level.add_box(rng.uniform(0.3, 1.2), rng.uniform(0.3, 1.2), offset=(x, y))
+                elif pick == 1:
+                    level.add_circle(rng.uniform(0.2, 0.6), offset=(x, y))
+                elif pick == 2:
+                    level.add_segment((x - 0.8, y), (x + 0.8, y + rng.uniform(-0.5, 0.5)))
+        level.add_box(40, 1, offset=(16, -0.5))
+        ledge = level.add_box(3, 0.2, offset=(10, 9.5))
+        ledge.one_way = (0.0, 1.0)
+        level.add_circle(1.0, offset=(20, 6), sensor=True)
+        level.add_box(1, 1, offset=(25, 4), mask=0)
+        for k in range(6):  # the pile, asleep before the shots
+            w.add_body(position=(34.0, 0.5 + 1.0 * k)).add_box(1.0, 1.0)
+        w.sleeping = True
+        return w, rng
+
+    for seed in range(4):
+        worlds = []
+        for few in (ccd.FEW_FAST, 0):
+            monkeypatch.setattr(ccd, "FEW_FAST", few)
+            monkeypatch.setattr(ccd, "_near_targets", counting)
+            w, rng = scene(seed)
+            shots = []
+            for step in range(150):
+                if step >= 60 and step % 12 == 0:  # fired once the pile sleeps
+                    b = w.add_body(position=(rng.uniform(-6, 0), rng.uniform(1, 18)))
+                    if step % 24:
+                        b.add_circle(rng.uniform(0.1, 0.3))
+                    else:
+                        b.add_box(rng.uniform(0.2, 0.5), rng.uniform(0.2, 0.5))
+                    b.velocity = (rng.uniform(60, 400), rng.uniform(-40, 40))
+                w.step(DT)
+                shots.append(w.snapshot())
+            worlds.append(shots)
+        assert worlds[0] == worlds[1], seed
+    assert near_calls[0] > 50  # the near sweep ran (the twins share the counter)

@@ -688,7 +688,10 @@ def has_sensors(s_flags, n_shapes, rules):
     for i in range(rules.type_resp.shape[0]):
         if rules.type_resp[i] == SENSOR:
             return True
+    # Counted over every shape rather than stopping at the first: a loop without an exit
+    # is vectorised (most worlds have no sensor, and the count is read every step).
+    both = S_ALIVE | S_SENSOR
+    k = 0
     for s in range(n_shapes):
-        if (s_flags[s] & S_ALIVE) and (s_flags[s] & S_SENSOR):
-            return True
-    return False
+        k += (s_flags[s] & both) == both
+    return k > 0

@@ -61,10 +61,19 @@ MOVED = 4  # awake non-bullet dynamic: at its final pose, woken on a hit (bullet
 # a moved target's are overwritten by its final pose) and the pair rules; the step's
 # start-of-step centres and angles, its motion records; the live shape rows by body
 # (``start``, ``rows``); the target rows ``targets[:nt]`` and each row's class (``cls``),
-# which moved targets are ``placed``, a vertex scratch ``buf``; and two settings.
+# which moved targets are ``placed``, a vertex scratch ``buf``; two settings; with
+# ``near``, the targets are instead found for each swept box (:func:`_near_targets`, the
+# shape index: ``n_movers``, ``n_statics``; the effective inverse masses ``inv_m``), into
+# ``targets`` and ``cls``; ``woke`` counts the sleeping bodies a hit woke.
 Sweeps = namedtuple("Sweeps", (
     "bodies", "shapes", "rules", "com", "com0", "angle0", "dp", "dq",
-    "start", "rows", "targets", "cls", "nt", "placed", "buf", "slop", "dynamic_response"))
+    "start", "rows", "targets", "cls", "nt", "placed", "buf", "slop", "dynamic_response",
+    "near", "n_movers", "n_statics", "inv_m", "woke"))
+
+# Up to this many fast bodies, none a bullet, the sweep looks for targets near each swept
+# box in the shape index rather than classifying every shape first: a ball falling past a
+# sleeping pile of 5,000 boxes, or a few fast bodies over a large static level.
+FEW_FAST = 8
 
 
 @njit(_nrt=True)
@@ -119,7 +128,10 @@ def _first_hit(sw, b, cx, cy, c, sn, wx, wy, bullet):
         lox, hix = min(lox, lox + wx), max(hix, hix + wx)
         loy, hiy = min(loy, loy + wy), max(hiy, hiy + wy)
         r = s_radius[s]
-        for k in range(sw.nt):
+        nt = sw.nt
+        if sw.near:
+            nt = _near_targets(sw, lox - r, loy - r, hix + r, hiy + r)
+        for k in range(nt):
             t = targets[k]
             ct = cls[t]
             if ct >= KINEMATIC_MOVED:
@@ -156,6 +168,63 @@ def _first_hit(sw, b, cx, cy, c, sn, wx, wy, bullet):
     return t_best, bx, by, hit_row
 
 
+@njit(_nrt=False)
+def _near_targets(sw, lo_x, lo_y, hi_x, hi_y):
+    """The targets of a body that is not a bullet whose fattened boxes meet the box (lo_x,
+    lo_y, hi_x, hi_y), into ``sw.targets`` in row order with their classes in ``sw.cls``;
+    returns how many: the rows :func:`_target_classes` would list that the sweep's box
+    test keeps, in the same order, so the sweep finds the same first hit. Static shapes
+    from the shape index (a binary search by lower x and a walk back while the reach
+    allows, as ``broadphase._mover_pairs``), sleeping dynamic ones from its movers."""
+    shapes = sw.shapes
+    boxes, order, reach = shapes.fat, shapes.order, shapes.reach
+    s_body, s_flags = shapes.body, shapes.flags
+    kind = sw.bodies.kind
+    inv_m, targets, cls = sw.inv_m, sw.targets, sw.cls
+    n_movers = sw.n_movers
+    k = 0
+    a = n_movers
+    b = n_movers + sw.n_statics
+    while a < b:
+        mid = (a + b) // 2
+        if boxes[order[mid], 0] > hi_x:
+            b = mid
+        else:
+            a = mid + 1
+    q = a - 1
+    while q >= n_movers and reach[q] >= lo_x:
+        t = order[q]
+        if not (s_flags[t] & S_SENSOR) and _box_meets(boxes, t, lo_x, lo_y, hi_x, hi_y):
+            targets[k] = t
+            cls[t] = FIXED
+            k += 1
+        q -= 1
+    for u in range(n_movers):
+        t = order[u]
+        d = s_body[t]
+        if (kind[d] == DYNAMIC and inv_m[d] == 0.0 and not (s_flags[t] & S_SENSOR)
+                and _box_meets(boxes, t, lo_x, lo_y, hi_x, hi_y)):
+            targets[k] = t
+            cls[t] = ASLEEP
+            k += 1
+    # Row order, as the targets are listed (ties in time go to the first).
+    for u in range(1, k):
+        t = targets[u]
+        v = u
+        while v > 0 and targets[v - 1] > t:
+            targets[v] = targets[v - 1]
+            v -= 1
+        targets[v] = t
+    return k
+
+
+@njit(inline="always")
+def _box_meets(boxes, t, lo_x, lo_y, hi_x, hi_y):
+    """The sweep's box test (closed: touching boxes meet)."""
+    return not (boxes[t, 0] > hi_x or boxes[t, 2] < lo_x or boxes[t, 1] > hi_y
+                or boxes[t, 3] < lo_y)
+
+
 @njit(inline="always")
 def _half_extent(aabb, s):
     """Half the smaller side of shape s's box: what a body must move to pass it."""
@@ -171,28 +240,31 @@ def _moved(com, com0, b):
 
 
 @njit(_nrt=True)
-def fast_bodies(n_bodies, kind, flags, com, com0, s_body, s_flags, aabb, n_shapes):
-    """Awake dynamic bodies with shapes that moved more than half their smallest extent this
-    step (from step-start boxes), in body order. Bullets too (Box2D v3's test): one moving
-    less is still overlapping what it would pass at the step's end, for the contacts."""
-    extent = np.full(n_bodies, np.inf)
-    shaped = np.zeros(n_bodies, dtype=np.bool_)
-    for s in range(n_shapes):
-        if s_flags[s] & S_ALIVE:
-            b = s_body[s]
-            shaped[b] = True
-            extent[b] = min(extent[b], _half_extent(aabb, s))
-    fast = np.empty(n_bodies, dtype=np.int64)
+def fast_movers(kind, flags, com, com0, s_body, aabb, rows, n_rows):
+    """Awake dynamic bodies with a shape that moved more than half its smallest extent this
+    step (from step-start boxes), in body order, given the live shapes on bodies that are
+    not static, ``rows[:n_rows]`` (the shape index's movers): a body moved more than the
+    smallest half extent of its shapes exactly when it moved more than one shape's. Bullets
+    too (Box2D v3's test): one moving less is still overlapping what it would pass at the
+    step's end, for the contacts."""
+    fast = np.empty(max(n_rows, 1), dtype=np.int64)
     k = 0
-    for b in range(n_bodies):
-        if kind[b] != DYNAMIC or not (flags[b] & B_AWAKE) or not shaped[b]:
+    for u in range(n_rows):
+        s = rows[u]
+        b = s_body[s]
+        if kind[b] != DYNAMIC or not (flags[b] & B_AWAKE):
             continue
         dist = _moved(com, com0, b)
-        if dist == 0.0 or dist <= extent[b]:
-            continue
-        fast[k] = b
-        k += 1
-    return fast[:k]
+        if dist != 0.0 and dist > _half_extent(aabb, s):
+            fast[k] = b
+            k += 1
+    fast = np.sort(fast[:k])
+    m = 0
+    for u in range(k):
+        if m == 0 or fast[u] != fast[m - 1]:
+            fast[m] = fast[u]
+            m += 1
+    return fast[:m]
 
 
 @njit(_nrt=False)
@@ -271,7 +343,7 @@ def _place_final(t, d, s_vstart, s_vcount, s_radius, vlocal, com, angle, local_c
 def _sweep_body(sw, b, bullet):
     """Sweep body b over its step; put it back at its first impact. Returns 1 if it was."""
     bodies = sw.bodies
-    kind, flags, sleep_time = bodies.kind, bodies.flags, bodies.sleep_time
+    kind = bodies.kind
     vel, angle = bodies.vel, bodies.angle
     com, com0, angle0, dp, dq = sw.com, sw.com0, sw.angle0, sw.dp, sw.dq
     slop, s_body = sw.slop, sw.shapes.body
@@ -295,7 +367,7 @@ def _sweep_body(sw, b, bullet):
     if kind[d] == DYNAMIC:
         # It can move: the next step's contact exchanges the momentum, so the velocity
         # stays, and the target wakes to take its share.
-        wake(d, flags, sleep_time)
+        _wake_target(sw, d)
     elif back == 0.0:
         # A body that starts the step at immovable geometry and still moves into it got past
         # its contacts (a fast spin turns the contact away within a substep). Put back where
@@ -317,7 +389,7 @@ def _sweep_body(sw, b, bullet):
                 ql = math.sqrt(qx * qx + qy * qy)
                 f = max(0.0, t2 - slop * ql / -(rx * qx + ry * qy))
                 if kind[s_body[row2]] == DYNAMIC:
-                    wake(s_body[row2], flags, sleep_time)
+                    _wake_target(sw, s_body[row2])
             nx += f * rx
             ny += f * ry
     dp[b, 0] += nx - com[b, 0]
@@ -330,38 +402,72 @@ def _sweep_body(sw, b, bullet):
     return 1
 
 
+@njit(inline="always")
+def _wake_target(sw, d):
+    """Wake the dynamic body d a sweep hit, counting it if it slept."""
+    flags = sw.bodies.flags
+    if not (flags[d] & B_AWAKE):
+        sw.woke[0] += 1
+    wake(d, flags, sw.bodies.sleep_time)
+
+
 @njit(_nrt=True)
 def sweep_fast_bodies(bodies, shapes, rules, t, n_bodies, n_shapes, slop, dynamic_response,
-                      fast):
-    """Sweeps the ``fast`` bodies (``fast_bodies``) over the step's motion (``t``, the step's
-    view); returns the number moved back to their time of impact. Most steps have none, and
-    the step does not call this."""
+                      fast, n_movers, n_statics):
+    """Sweeps the ``fast`` bodies (``fast_movers``) over the step's motion (``t``, the step's
+    view); returns how many sleeping bodies their hits woke. Every shape is classified
+    first (:func:`_target_classes`), and the rows of every body grouped; with at most
+    ``FEW_FAST`` fast bodies and no bullet the targets are found near each swept box
+    instead (:func:`_near_targets`), and only the fast bodies' rows grouped."""
     flags = bodies.flags
     s_body = shapes.body
     s_flags = shapes.flags
     s_vcount = shapes.vcount
+    order = shapes.order
+    near = fast.shape[0] <= FEW_FAST
+    for b in fast:
+        near &= (flags[b] & B_BULLET) == 0
     cls = np.empty(n_shapes, dtype=np.int64)
     targets = np.empty(n_shapes, dtype=np.int64)
-    nt = _target_classes(bodies.kind, flags, t.inv_m, s_body, s_flags, n_shapes, cls, targets)
-    if nt == 0:
-        return 0
-    start, rows = body_rows(s_body, s_flags, n_shapes, n_bodies)
     maxv = 1
-    for s in range(n_shapes):
-        if s_flags[s] & S_ALIVE:
-            maxv = max(maxv, s_vcount[s])
+    if near:
+        # The fast bodies' rows, from the index's movers (by row), grouped as body_rows
+        # would: start[b] and start[b + 1] bound body b's.
+        nt = 0
+        start = np.empty(n_bodies + 1, dtype=np.int64)
+        rows = np.empty(max(n_movers, 1), dtype=np.int64)
+        k = 0
+        for b in fast:
+            start[b] = k
+            for u in range(n_movers):
+                s = order[u]
+                if s_body[s] == b:
+                    rows[k] = s
+                    maxv = max(maxv, s_vcount[s])
+                    k += 1
+            start[b + 1] = k
+    else:
+        nt = _target_classes(bodies.kind, flags, t.inv_m, s_body, s_flags, n_shapes, cls,
+                             targets)
+        if nt == 0:
+            return 0
+        start, rows = body_rows(s_body, s_flags, n_shapes, n_bodies)
+        for s in range(n_shapes):
+            if s_flags[s] & S_ALIVE:
+                maxv = max(maxv, s_vcount[s])
     buf = np.empty((maxv, 2))
-    placed = np.zeros(n_shapes, dtype=np.bool_)
+    placed = np.zeros(0 if near else n_shapes, dtype=np.bool_)
+    woke = np.zeros(1, dtype=np.int64)
     sw = Sweeps(bodies, shapes, rules, t.com, t.com0, t.angle0, t.dp, t.dq, start, rows,
-                targets, cls, nt, placed, buf, slop, dynamic_response)
-    moved = 0
+                targets, cls, nt, placed, buf, slop, dynamic_response, near, n_movers,
+                n_statics, t.inv_m, woke)
     # The other fast bodies first: bullets then meet them where they end the step.
     for bullet in (False, True):
         for b in fast:
             if ((flags[b] & B_BULLET) != 0) != bullet:
                 continue
-            moved += _sweep_body(sw, b, bullet)
-    return moved
+            _sweep_body(sw, b, bullet)
+    return woke[0]
 
 
 @njit(_nrt=False)
@@ -445,14 +551,15 @@ def sweep_may_hit(n_bodies, n_shapes, kind, flags, com, com0, angle, angle0, sha
 
 
 @njit(_nrt=True)
-def continuous_step(bodies, shapes, rules, t, n_bodies, n_shapes, slop, dynamic_response):
+def continuous_step(bodies, shapes, rules, t, n_bodies, n_shapes, slop, dynamic_response,
+                    n_movers, n_statics):
     """The step's continuous collision over its motion (``t``, the step's view):
-    :func:`fast_bodies`, then :func:`sweep_fast_bodies` of them when there are any. Returns
-    how many were swept. Its own call with reference counting: the fast bodies are
-    allocated."""
-    fast = fast_bodies(n_bodies, bodies.kind, bodies.flags, t.com, t.com0, shapes.body,
-                       shapes.flags, shapes.fat, n_shapes)
-    if fast.shape[0] > 0:
-        sweep_fast_bodies(bodies, shapes, rules, t, n_bodies, n_shapes, slop, dynamic_response,
-                          fast)
-    return fast.shape[0]
+    :func:`fast_movers`, then :func:`sweep_fast_bodies` of them when there are any. Returns
+    how many sleeping bodies the hits woke. Its own call with reference counting: the fast
+    bodies are allocated."""
+    fast = fast_movers(bodies.kind, bodies.flags, t.com, t.com0, shapes.body, shapes.fat,
+                       shapes.order, n_movers)
+    if fast.shape[0] == 0:
+        return 0
+    return sweep_fast_bodies(bodies, shapes, rules, t, n_bodies, n_shapes, slop,
+                             dynamic_response, fast, n_movers, n_statics)

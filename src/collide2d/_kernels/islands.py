@@ -214,13 +214,3 @@ def update_sleep(n_bodies, bodies, links, dt, tolerances, enabled, woke_late, pa
                 angvel[b] = 0.0
         else:
             flags[b] |= B_AWAKE
-
-
-@njit(_nrt=False)
-def awake_count(kind, flags, n_bodies):
-    """Awake dynamic bodies."""
-    k = 0
-    for b in range(n_bodies):
-        if kind[b] == DYNAMIC and (flags[b] & B_AWAKE):
-            k += 1
-    return k

@@ -88,7 +88,7 @@ from .integrate import (
     integrate_positions,
     integrate_velocities,
 )
-from .islands import Links, awake_count, update_sleep, wake_islands
+from .islands import Links, update_sleep, wake_islands
 from .joints import (
     narrow_joints,
     prepare_joints,
@@ -479,10 +479,10 @@ def continuous(w, p, t):
                      b.angle, t.angle0, s, w.rules, prm["dynamic_response"], prm["n_movers"],
                      prm["n_statics"]):
         # (Targets it wakes may have sleeping rows: the sleep stage follows them.)
-        before = awake_count(b.kind, b.flags, prm["n_bodies"])
-        continuous_step(b, s, w.rules, t, prm["n_bodies"], prm["n_shapes"], prm["slop"],
-                        prm["dynamic_response"])
-        t.state[0]["woke_late"] = awake_count(b.kind, b.flags, prm["n_bodies"]) - before
+        t.state[0]["woke_late"] = continuous_step(b, s, w.rules, t, prm["n_bodies"],
+                                                  prm["n_shapes"], prm["slop"],
+                                                  prm["dynamic_response"], prm["n_movers"],
+                                                  prm["n_statics"])
     return 0
 
 
