@@ -592,16 +592,7 @@ def _mover_pairs(ps, n_shapes, dynamic_response, want, out, room):
         # The statics, then the other movers (a pair of two found from the lower row).
         lo = aabb[i, 0]
         hi = aabb[i, 2]
-        # First static position whose lower x is past hi.
-        a = n_movers
-        b = last
-        while a < b:
-            mid = (a + b) // 2
-            if aabb[order[mid], 0] > hi:
-                b = mid
-            else:
-                a = mid + 1
-        q = a - 1
+        q = statics_past(aabb, order, n_movers, last, hi) - 1
         while q >= n_movers and reach[q] >= lo:
             k = _emit(ps, i, order[q], dynamic_response, want, out, room, k)
             if k < 0:
@@ -614,6 +605,22 @@ def _mover_pairs(ps, n_shapes, dynamic_response, want, out, room):
     if k <= room:
         sort_range(out_a, out_b, out_resp, 0, k, n_shapes)  # (few pairs)
     return k
+
+
+@njit(inline="always")
+def statics_past(boxes, order, first, last, hi):
+    """In the shape index's statics (positions ``first:last`` of ``order``, by the lower x
+    of ``boxes``), the first position whose lower x is past ``hi``: the statics a box
+    reaching ``hi`` can meet lie before it (a binary search)."""
+    a = first
+    b = last
+    while a < b:
+        mid = (a + b) // 2
+        if boxes[order[mid], 0] > hi:
+            b = mid
+        else:
+            a = mid + 1
+    return a
 
 
 @njit(inline="always")

@@ -32,7 +32,7 @@ from collections import namedtuple
 import numpy as np
 
 from .._jit import njit
-from .broadphase import rows_response
+from .broadphase import rows_response, statics_past
 from .constants import (
     B_AWAKE,
     B_BULLET,
@@ -183,15 +183,7 @@ def _near_targets(sw, lo_x, lo_y, hi_x, hi_y):
     inv_m, targets, cls = sw.inv_m, sw.targets, sw.cls
     n_movers = sw.n_movers
     k = 0
-    a = n_movers
-    b = n_movers + sw.n_statics
-    while a < b:
-        mid = (a + b) // 2
-        if boxes[order[mid], 0] > hi_x:
-            b = mid
-        else:
-            a = mid + 1
-    q = a - 1
+    q = statics_past(boxes, order, n_movers, n_movers + sw.n_statics, hi_x) - 1
     while q >= n_movers and reach[q] >= lo_x:
         t = order[q]
         if not (s_flags[t] & S_SENSOR) and _box_meets(boxes, t, lo_x, lo_y, hi_x, hi_y):
