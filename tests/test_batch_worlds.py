@@ -527,3 +527,87 @@ def test_settled_worlds_in_a_batch_keep_their_tables_as_lone_worlds(height, pari
         assert began == ended == 0
     assert asleep_at is not None and asleep_at < 40
     assert lone._params[0]["settled"] == 2  # the lone world kept its tables too
+
+
+def _stepped_from_layout(batch) -> list[bool]:
+    from collide2d._kernels.worlds import NO_LAYOUT
+
+    return [int(d) != int(NO_LAYOUT) for d in batch._delta]
+
+
+def test_copies_of_one_world_step_from_one_layout_as_lone_worlds():
+    """The copies a batch makes of one world are laid out alike, and are stepped from the
+    first's views moved to their arrays: each still ends bit for bit as a lone world (the
+    pile makes contacts begin and end, the arm's joint solves, the balls spin)."""
+    numba = pytest.importorskip("numba")
+    world, bodies = _scene()
+    data = world.snapshot()
+    batch = c2d.WorldBatch(world, 5)
+    if not numba.config.DISABLE_JIT:
+        assert _stepped_from_layout(batch) == [True] * 5
+    lone = [c2d.World.restore(data) for _ in range(5)]
+    kick = np.array([[[3.0 * i - 6.0, 4.0]] for i in range(5)])
+    batch.apply_impulses([bodies[4].id], kick)
+    for i, w in enumerate(lone):
+        w.body(bodies[4].id).apply_impulse(kick[i, 0])
+    for _ in range(120):
+        batch.step(DT)
+        for w in lone:
+            w.step(DT)
+    for i in range(5):
+        assert batch.world(i).snapshot() == lone[i].snapshot(), i
+
+
+def test_worlds_of_other_layouts_step_from_their_own_views():
+    """A batch of different worlds: only those laid out as the first are moved views of
+    it; a world whose table grew leaves the layout. Every world ends as a lone world."""
+    pytest.importorskip("numba")
+    import numba
+
+    if numba.config.DISABLE_JIT:
+        pytest.skip("the layout is the compiled kernels' (the Python tier uses each view)")
+    small, _ = _scene()
+    big = c2d.World()
+    big.add_body(kind="static").add_box(30, 1)
+    for k in range(40):
+        big.add_body(position=(0.3 * (k % 8), 1 + 0.9 * (k // 8))).add_circle(0.45)
+    worlds = [c2d.World.restore(small.snapshot()), c2d.World.restore(big.snapshot())]
+    lone = [c2d.World.restore(w.snapshot()) for w in worlds]
+    batch = c2d.WorldBatch(worlds)
+    assert _stepped_from_layout(batch) == [True, False]
+    for _ in range(60):
+        batch.step(DT)
+        for w in lone:
+            w.step(DT)
+    for i in range(2):
+        assert batch.world(i).snapshot() == lone[i].snapshot(), i
+
+
+def test_a_copy_whose_table_grew_leaves_the_layout(monkeypatch):
+    numba = pytest.importorskip("numba")
+    if numba.config.DISABLE_JIT:
+        pytest.skip("the layout is the compiled kernels' (the Python tier uses each view)")
+    monkeypatch.setattr(batch_worlds, "_pair_room", lambda n_shapes: 16)
+    world = c2d.World()
+    world.add_body(kind="static").add_box(30, 1)
+    for k in range(40):
+        world.add_body(position=(0.3 * (k % 8), 1 + 0.9 * (k // 8))).add_circle(0.45)
+    data = world.snapshot()
+    batch = c2d.WorldBatch(world, 3)
+    assert _stepped_from_layout(batch) == [True] * 3
+    # World 2's balls spread out, 3 m apart: its table never needs more than 16 rows.
+    ids = [b.id for b in world.bodies[1:]]
+    spread = np.array([[3.0 * k, 0.0] for k in range(40)])
+    w2 = batch.world(2)
+    w2.set_positions(ids, w2.positions(ids) + spread)
+    lone = [c2d.World.restore(data) for _ in range(3)]
+    lone[2].set_positions(ids, lone[2].positions(ids) + spread)
+    for _ in range(30):
+        batch.step(DT)
+        for w in lone:
+            w.step(DT)
+    assert _stepped_from_layout(batch) == [False, False, True]
+    for i in range(3):
+        assert batch.world(i).snapshot() == lone[i].snapshot(), i
+    assert [batch.world(i).contacts().shape_a.size > 16 for i in range(3)] == [
+        True, True, False]

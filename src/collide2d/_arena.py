@@ -76,6 +76,16 @@ def zeros_like(a: np.ndarray) -> np.ndarray:
     return full(a.shape, 0, a.dtype)
 
 
+def copy(a) -> np.ndarray:
+    """``np.array(a)`` (C order), carved from the current blocks inside :func:`packed`."""
+    a = np.asarray(a)
+    if getattr(_local, "blocks", None) is None:
+        return a.copy()
+    out = full(a.shape, 0, a.dtype)
+    out[...] = a
+    return out
+
+
 @contextlib.contextmanager
 def packed():
     """Arrays the stores allocate in this thread inside the block share large blocks, in

@@ -281,7 +281,8 @@ class PairRules:
         if joint_keys.size == 0:
             return view
         if self._step_view is None or self._joint_keys is not joint_keys:
-            self._step_view = view._replace(body_keys=np.union1d(view.body_keys, joint_keys))
+            self._step_view = view._replace(
+                body_keys=_arena.copy(np.union1d(view.body_keys, joint_keys)))
             self._joint_keys = joint_keys
         return self._step_view
 
@@ -292,9 +293,9 @@ class PairRules:
             tk = sorted(self.types)
             bk = sorted(self.bodies)
             self._view = V.PairRuleView(
-                np.array([a << 32 | b for a, b in tk], dtype=np.int64),
-                np.array([self.types[k] for k in tk], dtype=np.int8),
-                np.array([a << 32 | b for a, b in bk], dtype=np.int64))
+                _arena.copy(np.array([a << 32 | b for a, b in tk], dtype=np.int64)),
+                _arena.copy(np.array([self.types[k] for k in tk], dtype=np.int8)),
+                _arena.copy(np.array([a << 32 | b for a, b in bk], dtype=np.int64)))
         return self._view
 
 

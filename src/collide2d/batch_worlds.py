@@ -138,7 +138,7 @@ class WorldBatch:
                 raise ValueError(f"n: at least 1 world, got {count}")
             _check_world("worlds", worlds)
             data = worlds.snapshot()
-            items = [World.restore(data) for _ in range(count)]
+            items = _Restored(data, count)
             snapshots = [data] * count
         else:
             if n is not None:
@@ -169,6 +169,10 @@ class WorldBatch:
         self._prev = np.zeros(count, np.int64)
         self._prev_sensors = np.zeros(count, np.int64)
         self._broken = np.zeros(count, np.int64)
+        # Where each world's arrays lie from the layout's (_set_views), or NO_LAYOUT.
+        self._delta = np.full(count, _k.NO_LAYOUT, np.int64)
+        self._layout = None  # the four views of the first world set, one-item lists
+        self._layout_at = 0  # the address of their bodies' positions
         self.times = np.zeros(count)
         self._lists = None
         self._lists_tier = None  # the kernels' tier the lists were made for
@@ -178,8 +182,8 @@ class WorldBatch:
         self._slot_cache: dict = {}
         self._templates: dict[bytes, World] = {}  # see _template
         self._same_as: dict[int, tuple] = {}  # world -> (a template of its layout, token)
-        for i, w in enumerate(items):
-            self._adopt(i, w)
+        for i in range(count):
+            self._adopt(i, items[i])
 
     # ------------------------------------------------------------------ worlds
     def __len__(self) -> int:
@@ -349,7 +353,8 @@ class WorldBatch:
             L = self._lists
             bad = _k.step_worlds(L["ws0"], L["ts0"], L["ws1"], L["ts1"], self._params,
                                  self._parity, self._status, self._prev,
-                                 self._prev_sensors, self._broken)
+                                 self._prev_sensors, self._broken, *self._layout,
+                                 self._delta)
             if bad >= 0:
                 w = self._worlds[bad]
                 slot = int(self._status[bad])
@@ -683,9 +688,18 @@ class WorldBatch:
             self._lists_tier = _kl._tier  # before a call that may switch it
             self._lists = {name: _kl.filled(value, len(self._worlds))
                            for name, value in entries.items()}
-            return
-        for name, value in entries.items():
-            _kl.put(self._lists[name], i, value)
+            # Worlds laid out as this one (the copies of one world, made one after the
+            # other in the arena) are stepped from these views, moved (_kernels.worlds).
+            self._layout = tuple(_kl.filled(entries[name], 1)
+                                 for name in ("ws0", "ts0", "ws1", "ts1"))
+            self._layout_at = wv.bodies.pos.ctypes.data
+        else:
+            for name, value in entries.items():
+                _kl.put(self._lists[name], i, value)
+        L = self._lists
+        self._delta[i] = _k.layout_delta(L["ws0"], L["ts0"], L["ws1"], L["ts1"],
+                                         *self._layout, i,
+                                         wv.bodies.pos.ctypes.data - self._layout_at)
 
     def _swap_tables(self, i: int) -> None:
         """Put world i's tables where World.step leaves them (parity 0)."""
@@ -718,6 +732,7 @@ class WorldBatch:
         the pure-Python kernels, typed lists for the compiled ones)."""
         if self._lists_tier != _kl._tier:
             self._lists = None
+            self._delta[:] = _k.NO_LAYOUT
             for i in range(len(self._worlds)):
                 self._set_views(i)
         if not self._touched:
@@ -806,6 +821,21 @@ class WorldBatch:
 
 
 _NO_FILTER = QueryFilter()
+
+
+class _Restored:
+    """``count`` worlds restored from ``data``, each made when first asked for: a world's
+    arrays and its step's room are then carved one after the other, every world laid out
+    as the first."""
+
+    def __init__(self, data: bytes, count: int) -> None:
+        self.data, self.count = data, count
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, i: int) -> World:
+        return World.restore(self.data)
 
 
 def _layout_token(w: World) -> tuple:

@@ -11,6 +11,15 @@ views with the world's own tables as its tables, ``ws1`` / ``ts1`` the views wit
 tables exchanged; parity 1 means the next step reads ``ws1`` / ``ts1``. The surface puts the
 tables back in their places (``WorldBatch.world``) when a world is read as a ``World``.
 
+A world's views are some three hundred array descriptors, ten kilobytes read before any
+of its rows: a thousand worlds' outgrow the caches (a batch of 1,024 landers in flight
+stepped in 8-10 us a world, one of 256 in 0.5; with the layout below, 1.3). The copies of
+one world are laid out alike (``WorldBatch`` makes each one's arrays one after the other), so
+they are stepped from the first's views with every data pointer moved by the world's
+``delta`` (``lists.rebased``); ``layout_delta`` checks, whenever a world's views are set,
+that every array is where the move puts it, with the layout's shape and strides, else the
+world is stepped from its own views.
+
 ``raycast_worlds`` casts every world's rays with the queries' own walk
 (``cast_segments_into``), over a tree per world of the shapes the filter accepts (kept
 between calls and rebuilt only when those shapes or their boxes change: a lidar that sees
@@ -42,23 +51,28 @@ from .constants import (
 )
 from .integrate import first_non_finite
 from .joint_common import set_motors as set_joint_motors
-from .lists import borrow
+from .lists import borrow, rebased, same_layout
 from .poses import update_shapes
 from .queries import MOTION_NONE, cast_segments_into, passes, query_shapes
 from .step import DONE, run_step
 from .views import FilterView, MotionView, SegmentHits, TreeView
 
+#: ``delta`` of a world whose views are its own (not laid out as the layout's).
+NO_LAYOUT = np.int64(-(1 << 63))
+
 
 @njit(parallel=True, _nrt=True, entry=True)
 def step_worlds(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, prev_sensors,
-                broken):
+                broken, lw0, lt0, lw1, lt1, delta):
     """Step every world once. Returns -1, or the first world with a NaN or inf in a live
     body's state (``status`` its slot), in which case no world was stepped.
 
     Per world: ``status`` the stage to run again once a table grew (``run_step``'s result;
     ``DONE`` or ``KEPT`` when finished), ``prev_contacts`` and ``prev_sensors`` the rows of
     the tables the step replaced (their ``ended`` flags are that step's end events),
-    ``broken`` the joints it broke."""
+    ``broken`` the joints it broke, ``delta`` where its arrays lie from the views in
+    ``lw0``, ``lt0``, ``lw1``, ``lt1`` (one-item lists: a layout of the four views,
+    ``layout_delta``), or ``NO_LAYOUT``."""
     n = len(ws0)
     # (Slots as int64: a prange index may be typed uint64, which would compile the
     # per-world functions a second time.)
@@ -69,7 +83,7 @@ def step_worlds(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, prev_
             return i
     for i in prange(n):
         _step_world(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, prev_sensors,
-                    broken, np.int64(i))
+                    broken, lw0, lt0, lw1, lt1, delta, np.int64(i))
     return -1
 
 
@@ -86,12 +100,23 @@ def _check_world(ws0, params, status, i):
 
 @njit(_nrt=False)
 def _step_world(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, prev_sensors,
-                broken, i):
+                broken, lw0, lt0, lw1, lt1, delta, i):
     # The first stage as an int64, as World.step passes it.
     start = np.int64(0)
     prev_contacts[i] = params[i]["n_contacts"]
     prev_sensors[i] = params[i]["n_sensors"]
-    if parity[i] == 0:
+    d = delta[i]
+    if d != NO_LAYOUT:
+        # The views made from the layout's, which every thread keeps in its caches: a
+        # world's own descriptors (some ten kilobytes) would be read from memory, and a
+        # thousand worlds' outgrow the caches.
+        if parity[i] == 0:
+            t = rebased(lt0, d)
+            s = run_step(rebased(lw0, d), params[i:i + 1], t, start)
+        else:
+            t = rebased(lt1, d)
+            s = run_step(rebased(lw1, d), params[i:i + 1], t, start)
+    elif parity[i] == 0:
         t = borrow(ts0, i)
         s = run_step(borrow(ws0, i), params[i:i + 1], t, start)
     else:
@@ -102,6 +127,17 @@ def _step_world(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, prev_
     if s == DONE:
         parity[i] = 1 - parity[i]  # (KEPT: the world's tables stayed in place)
     return 0
+
+
+@njit(_nrt=True, entry=True)
+def layout_delta(ws0, ts0, ws1, ts1, lw0, lt0, lw1, lt1, i, guess):
+    """``guess`` if world i's four views are the layout's (``lw0`` .. ``lt1``, as
+    ``step_worlds`` takes it) moved by ``guess`` bytes
+    (``lists.same_layout``), else ``NO_LAYOUT``."""
+    if (same_layout(ws0, i, lw0, guess) and same_layout(ts0, i, lt0, guess)
+            and same_layout(ws1, i, lw1, guess) and same_layout(ts1, i, lt1, guess)):
+        return guess
+    return NO_LAYOUT
 
 
 # The kernels below call a per-world function compiled without counting, which reads the
