@@ -77,6 +77,15 @@ if JIT_ENABLED and not __name__.startswith(TWIN_PACKAGE + "."):
                 yield from _arrays(member, builder.extract_value(value, k), builder,
                                    path + (k,))
 
+    def _only_arrays(ty) -> bool:
+        """Whether every leaf of a view (nested tuples) is an array: a scalar member would
+        be the layout's in ``rebased``, so such views never share a layout."""
+        if isinstance(ty, _types.Array):
+            return True
+        if isinstance(ty, _types.BaseTuple):
+            return all(_only_arrays(member) for member in ty.types)
+        return False
+
     @_intrinsic
     def rebased(typingctx, items, delta):
         """``items[0]`` with every array's data ``delta`` bytes on, borrowed: the views of
@@ -107,14 +116,16 @@ if JIT_ENABLED and not __name__.startswith(TWIN_PACKAGE + "."):
     @_intrinsic
     def same_layout(typingctx, items, i, layout, delta):
         """Whether every array of ``items[i]`` has the shape and strides of the same array
-        of ``layout[0]`` and its data ``delta`` bytes after it (an empty array anywhere):
-        then ``rebased(layout, delta)`` is ``items[i]``."""
+        of ``layout[0]`` and its data ``delta`` bytes after it (an empty array anywhere),
+        and the views hold arrays only: then ``rebased(layout, delta)`` is ``items[i]``."""
         sig = _types.boolean(items, _types.intp, layout, _types.int64)
 
         def codegen(context, builder, sig, args):
             items_ty, _, layout_ty, _ = sig.args
             lst, index, ref, delta = args
             view_ty = items_ty.item_type
+            if not _only_arrays(view_ty):
+                return _cgutils.false_bit
             model = context.data_model_manager[view_ty]
             mine = model.load_from_data_pointer(
                 builder, _item_pointer(context, builder, items_ty, lst, index))
