@@ -56,6 +56,15 @@ def _drive_batch(batch, ids, imps, pts, motor, steps):
         batch.step(DT)
 
 
+def _pile() -> c2d.World:
+    """A ground and a pile of 40 balls: more than 16 pairs of shapes touch."""
+    world = c2d.World()
+    world.add_body(kind="static").add_box(30, 1)
+    for k in range(40):
+        world.add_body(position=(0.3 * (k % 8), 1 + 0.9 * (k // 8))).add_circle(0.45)
+    return world
+
+
 def test_world_i_equals_a_lone_world():
     world, bodies = _scene()
     data = world.snapshot()
@@ -106,10 +115,7 @@ def test_one_thread_gives_the_same_bits_as_two():
 def test_a_world_that_needs_bigger_tables_finishes_its_step(monkeypatch):
     # Tables with room for 16 pairs only: a pile of 40 balls needs more, in some worlds.
     monkeypatch.setattr(batch_worlds, "_pair_room", lambda n_shapes: 16)
-    world = c2d.World()
-    world.add_body(kind="static").add_box(30, 1)
-    for k in range(40):
-        world.add_body(position=(0.3 * (k % 8), 1 + 0.9 * (k // 8))).add_circle(0.45)
+    world = _pile()
     data = world.snapshot()
     batch = c2d.WorldBatch(world, 2)
     lone = [c2d.World.restore(data) for _ in range(2)]
@@ -567,10 +573,7 @@ def test_worlds_of_other_layouts_step_from_their_own_views():
     if numba.config.DISABLE_JIT:
         pytest.skip("the layout is the compiled kernels' (the Python tier uses each view)")
     small, _ = _scene()
-    big = c2d.World()
-    big.add_body(kind="static").add_box(30, 1)
-    for k in range(40):
-        big.add_body(position=(0.3 * (k % 8), 1 + 0.9 * (k // 8))).add_circle(0.45)
+    big = _pile()
     worlds = [c2d.World.restore(small.snapshot()), c2d.World.restore(big.snapshot())]
     lone = [c2d.World.restore(w.snapshot()) for w in worlds]
     batch = c2d.WorldBatch(worlds)
@@ -588,10 +591,7 @@ def test_a_copy_whose_table_grew_leaves_the_layout(monkeypatch):
     if numba.config.DISABLE_JIT:
         pytest.skip("the layout is the compiled kernels' (the Python tier uses each view)")
     monkeypatch.setattr(batch_worlds, "_pair_room", lambda n_shapes: 16)
-    world = c2d.World()
-    world.add_body(kind="static").add_box(30, 1)
-    for k in range(40):
-        world.add_body(position=(0.3 * (k % 8), 1 + 0.9 * (k // 8))).add_circle(0.45)
+    world = _pile()
     data = world.snapshot()
     batch = c2d.WorldBatch(world, 3)
     assert _stepped_from_layout(batch) == [True] * 3

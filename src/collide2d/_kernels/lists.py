@@ -34,17 +34,7 @@ if JIT_ENABLED and not __name__.startswith(TWIN_PACKAGE + "."):
         def codegen(context, builder, sig, args):
             list_ty = sig.args[0]
             lst, index = args
-            proxy = _cgutils.create_struct_proxy(list_ty)(context, builder, value=lst)
-            data = _cgutils.get_or_insert_function(builder.module, _meminfo_data_ty,
-                                                   "NRT_MemInfo_data_fast")
-            raw = builder.call(data, [proxy.meminfo])
-            handle = builder.load(builder.bitcast(raw, _ll_list_type.as_pointer()))
-            base_fn = _cgutils.get_or_insert_function(
-                builder.module, _ir.FunctionType(_ll_voidptr_type, [_ll_list_type]),
-                "numba_list_base_ptr")
-            base = builder.call(base_fn, [handle])
-            item_ty = context.get_data_type(list_ty.item_type)
-            ptr = _cgutils.gep(builder, builder.bitcast(base, item_ty.as_pointer()), index)
+            ptr = _item_pointer(context, builder, list_ty, lst, index)
             model = context.data_model_manager[list_ty.item_type]
             item = model.load_from_data_pointer(builder, ptr)
             if context.enable_nrt:

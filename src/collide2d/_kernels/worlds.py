@@ -111,17 +111,14 @@ def _step_world(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, prev_
         # world's own descriptors (some ten kilobytes) would be read from memory, and a
         # thousand worlds' outgrow the caches.
         if parity[i] == 0:
-            t = rebased(lt0, d)
-            s = run_step(rebased(lw0, d), params[i:i + 1], t, start)
+            w, t = rebased(lw0, d), rebased(lt0, d)
         else:
-            t = rebased(lt1, d)
-            s = run_step(rebased(lw1, d), params[i:i + 1], t, start)
+            w, t = rebased(lw1, d), rebased(lt1, d)
     elif parity[i] == 0:
-        t = borrow(ts0, i)
-        s = run_step(borrow(ws0, i), params[i:i + 1], t, start)
+        w, t = borrow(ws0, i), borrow(ts0, i)
     else:
-        t = borrow(ts1, i)
-        s = run_step(borrow(ws1, i), params[i:i + 1], t, start)
+        w, t = borrow(ws1, i), borrow(ts1, i)
+    s = run_step(w, params[i:i + 1], t, start)
     status[i] = s
     broken[i] = t.state[0]["n_broken"]
     if s == DONE:
