@@ -26,6 +26,14 @@ def test_rows_equal_the_single_env_discrete():
     assert resets >= 2  # random landers crash: auto-reset was exercised
 
 
+@pytest.mark.nojit
+def test_rows_equal_the_single_env_a_few_steps():
+    # (Also as plain Python: the kernels' twin runs while a cold cache compiles.)
+    rng = np.random.default_rng(6)
+    acts = rng.integers(0, 4, size=(30, N))
+    _compare({}, 30, 2, lambda t: acts[t])
+
+
 def test_rows_equal_the_single_env_over_many_episodes():
     # Without wind a row's episodes take their draws from those drawn ahead
     # (lander_episodes), and the draws left move to the front when more are drawn: over
@@ -34,6 +42,37 @@ def test_rows_equal_the_single_env_over_many_episodes():
     acts = rng.integers(0, 4, size=(1200, N))
     resets = _compare({}, 1200, 40, lambda t: acts[t])
     assert resets >= 20
+
+
+def test_rows_equal_the_single_env_when_tables_grow(monkeypatch):
+    # Step buffers with room for two pairs: a lander near the moon has more, so its step
+    # stops in lander_step for the table to grow and the surface finishes it (and reads its
+    # result with lander_after); the rows must not notice.
+    from collide2d import _store, batch_worlds
+
+    monkeypatch.setattr(batch_worlds, "_pair_room", lambda n_shapes: 2)
+    fit = _store.StepBuffers.fit
+
+    def small_first(self, bodies, pairs):
+        if not getattr(self, "_small", False):  # the buffers' first room: two pairs
+            self._small = True
+            pairs = 2
+        return fit(self, bodies, pairs)
+
+    monkeypatch.setattr(_store.StepBuffers, "fit", small_first)
+    finished = []
+    real = batch_worlds.WorldBatch._finish_step
+
+    def finish(self, i):
+        finished.append(i)
+        return real(self, i)
+
+    monkeypatch.setattr(batch_worlds.WorldBatch, "_finish_step", finish)
+    rng = np.random.default_rng(5)
+    acts = rng.integers(0, 4, size=(300, N))
+    resets = _compare({}, 300, 21, lambda t: acts[t])
+    assert resets >= 1
+    assert len(set(finished)) == N  # every row's table grew at least once
 
 
 def test_rows_equal_the_single_env_continuous_with_wind():

@@ -342,6 +342,15 @@ class WorldBatch:
 
         A world with a NaN or inf in a body's state raises ``ValueError`` naming it, and
         no world is stepped."""
+        self._step(dt, _k, "step_worlds", ())
+
+    def _step(self, dt: float, kernels, name: str, extra: tuple) -> list[int]:
+        """``step``, by kernel ``name`` of ``kernels`` (a ``_tiers.kernels`` module, read
+        once the tier is held): ``worlds.step_worlds``, or a kernel that takes its
+        arguments and then ``extra`` and does more in its pass over each world (a vector
+        environment's). Returns the worlds whose step that kernel left unfinished (a table
+        had to grow), finished here: the kernel's own work after the step is the caller's
+        for them."""
         if type(dt) is not float or not 0.0 < dt <= _world.MAX_DT:
             dt = V.finite_scalar("dt", dt, positive=True)
             if dt > _world.MAX_DT:
@@ -351,10 +360,10 @@ class WorldBatch:
             self._refresh()
             self._params["dt"] = dt
             L = self._lists
-            bad = _k.step_worlds(L["ws0"], L["ts0"], L["ws1"], L["ts1"], self._params,
-                                 self._parity, self._status, self._prev,
-                                 self._prev_sensors, self._broken, *self._layout,
-                                 self._delta)
+            bad = getattr(kernels, name)(L["ws0"], L["ts0"], L["ws1"], L["ts1"],
+                                         self._params, self._parity, self._status,
+                                         self._prev, self._prev_sensors, self._broken,
+                                         *self._layout, self._delta, *extra)
             if bad >= 0:
                 w = self._worlds[bad]
                 slot = int(self._status[bad])
@@ -365,8 +374,9 @@ class WorldBatch:
             # A settled world kept its tables: no rows of the buffers' table ended.
             self._prev[self._status == _KEPT] = 0
             self._prev_sensors[self._status == _KEPT] = 0
-            for i in np.flatnonzero((self._status != _DONE)
-                                    & (self._status != _KEPT)).tolist():
+            late = np.flatnonzero((self._status != _DONE)
+                                  & (self._status != _KEPT)).tolist()
+            for i in late:
                 self._finish_step(i)
         finally:
             _tiers.leave()
@@ -375,6 +385,7 @@ class WorldBatch:
             self._worlds[i]._joints.after_step(int(self._broken[i]))
             self._touched.add(i)  # the pair rules changed
             self._same_as.pop(i, None)
+        return late
 
     def _finish_step(self, i: int) -> None:
         """A world whose step stopped for a table to grow: finish it as World.step does."""

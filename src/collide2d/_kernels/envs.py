@@ -21,7 +21,17 @@ import numpy as np
 from .._jit import njit, prange
 from .constants import B_AWAKE
 from .lists import borrow
-from .worlds import events_world, motors_world, push_world
+from .step import DONE, KEPT
+from .worlds import (
+    check_world,
+    events_view,
+    events_world,
+    motors_world,
+    push_view,
+    step_views,
+    stepped_tables,
+    world_views,
+)
 
 # A row's flags in ``flags`` (n, 4) bool: the episode is over, each leg on the ground.
 GAME_OVER = 0
@@ -42,27 +52,66 @@ def _sign(x):
 
 
 @njit(parallel=True, _nrt=True, entry=True)
-def lander_before(bs, slots, actions, continuous, fresh, u, used, consts, imp, at, fire,
-                  power):
-    """Every lander's engines, fired: the hull (body ``slots[i, 0]``, which ``slots[i, 1]``
-    repeats) takes the main and side engines' impulses ``imp`` (n, 2, 2) at ``at`` where
-    ``fire`` (n, 2) says, as ``Body.apply_impulse``; ``power`` (n, 2) their throttles.
+def lander_step(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, prev_sensors,
+                broken, lw0, lt0, lw1, lt1, delta, slots, actions, continuous, fresh, u, used,
+                engines, imp, at, fire, power, type_a, type_b, began, ended, touching,
+                outcome, limit, flags, prev_shaping, steps, obs, reward, terminated,
+                truncated):
+    """Every lander's step, each world in one pass while its memory is in the caches: the
+    engines fired (``_engines``), the world stepped (``worlds.step_worlds``' arguments
+    first, and its result: -1, or the first world with a NaN or inf in a live body's state,
+    in which case nothing changed), then the step's result (``_lander_result``) where the
+    step finished; a world whose step stopped for a table to grow is finished by the
+    surface, which then calls ``lander_after`` for it.
 
-    ``actions`` (n, 2): the discrete action in column 0, or the continuous (main, lateral)
-    throttles (clipped to [-1, 1]); ``fresh`` rows take their reset step and fire nothing.
-    Each row takes the next two of its uniform draws ``u`` (n, m) from ``used`` (n,), which
-    moves on. ``consts``: (SCALE, MAIN_ENGINE_Y_LOCATION, MAIN_ENGINE_POWER,
-    SIDE_ENGINE_AWAY, SIDE_ENGINE_HEIGHT, SIDE_ENGINE_POWER)."""
-    for i in prange(len(bs)):
-        _engines(bs, slots, actions, continuous, fresh, u, used, consts, imp, at, fire, power,
-                 np.int64(i))
-    return 0
+    The engines: the hull (body ``slots[i, 0]``, which ``slots[i, 1]`` repeats) takes the
+    main and side engines' impulses ``imp`` (n, 2, 2) at ``at`` where ``fire`` (n, 2) says,
+    as ``Body.apply_impulse``; ``power`` (n, 2) their throttles. ``actions`` (n, 2): the
+    discrete action in column 0, or the continuous (main, lateral) throttles (clipped to
+    [-1, 1]); ``fresh`` rows take their reset step and fire nothing. Each row takes the
+    next two of its uniform draws ``u`` (n, m) from ``used`` (n,), which moves on.
+    ``engines``: (SCALE, MAIN_ENGINE_Y_LOCATION, MAIN_ENGINE_POWER, SIDE_ENGINE_AWAY,
+    SIDE_ENGINE_HEIGHT, SIDE_ENGINE_POWER). The rest are ``lander_after``'s."""
+    n = len(ws0)
+    for i in prange(n):
+        check_world(ws0, params, status, lw0, delta, np.int64(i))
+    for i in range(n):
+        if status[i] >= 0:
+            return i
+    for r in prange(n):
+        i = np.int64(r)  # (a prange index may be typed uint64)
+        _lander_world(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts,
+                      prev_sensors, broken, lw0, lt0, lw1, lt1, delta, slots, actions,
+                      continuous, fresh, u, used, engines, imp, at, fire, power,
+                      (type_a, type_b, began, ended, touching), outcome, limit, flags,
+                      prev_shaping, steps, obs, reward, terminated, truncated, i)
+    return -1
 
 
 @njit(_nrt=False)
-def _engines(bs, slots, actions, continuous, fresh, u, used, consts, imp, at, fire, power, i):
+def _lander_world(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, prev_sensors,
+                  broken, lw0, lt0, lw1, lt1, delta, slots, actions, continuous, fresh, u,
+                  used, engines, imp, at, fire, power, events, outcome, limit, flags,
+                  prev_shaping, steps, obs, reward, terminated, truncated, i):
+    w, t = world_views(ws0, ts0, ws1, ts1, parity, lw0, lt0, lw1, lt1, delta, i)
+    _engines(w.bodies, slots, actions, continuous, fresh, u, used, engines, imp, at, fire,
+             power, i)
+    step_views(w, t, params, parity, status, prev_contacts, prev_sensors, broken, i)
+    if status[i] != DONE and status[i] != KEPT:
+        return 0
+    cur, old = stepped_tables(w, t, status, i)
+    n_old = prev_contacts[i] if status[i] == DONE else 0
+    type_a, type_b, began, ended, touching = events
+    events_view(w.shapes.collision_type, cur, old, t.asleep, params[i]["n_contacts"],
+                n_old, params[i]["n_asleep"], type_a, type_b, began, ended, touching, i)
+    _lander_result(w.bodies, began, ended, slots, power, fresh, outcome, limit, flags,
+                   prev_shaping, steps, obs, reward, terminated, truncated, i)
+    return 0
+
+
+@njit(inline="always")
+def _engines(b, slots, actions, continuous, fresh, u, used, consts, imp, at, fire, power, i):
     scale, main_y, main_engine, side_away, side_height, side_engine = consts
-    b = borrow(bs, i)
     hull = slots[i, 0]
     x = b.pos[hull, 0]
     y = b.pos[hull, 1]
@@ -108,7 +157,7 @@ def _engines(bs, slots, actions, continuous, fresh, u, used, consts, imp, at, fi
     at[i, 1, 1] = y + oy + tip1 * side_height / scale
     imp[i, 1, 0] = -ox * side_engine * s_power
     imp[i, 1, 1] = -oy * side_engine * s_power
-    push_world(bs, slots, fire, imp, at, True, True, i)
+    push_view(b, slots, fire, imp, at, True, True, i)
     return 0
 
 
@@ -167,15 +216,21 @@ def _episode(bs, ss, i, hull, edges, u, used, consts, moon):
 @njit(inline="always")
 def _touches(ss, tables, counts, events, flags, i):
     """World i's contact events of the step (``events_world`` with ``tables``, ``counts``
-    and ``events`` as ``worlds.contact_events`` takes them), then its flags: the game ends
-    when the hull touches (column 0 of the counts); each leg's ground contact (columns 1,
-    2) as the single environment's callbacks leave it: they run begin before end, so an end
-    in the same step wins."""
+    and ``events`` as ``worlds.contact_events`` takes them), then its flags
+    (``_lander_flags``: the walker's hull and legs are counted as the lander's)."""
     cw, cb, ca = tables
     parity, n_contacts, prev_contacts, n_asleep = counts
     type_a, type_b, began, ended, touching = events
     events_world(ss, cw, cb, ca, parity, n_contacts, prev_contacts, n_asleep, type_a, type_b,
                  began, ended, touching, i)
+    _lander_flags(began, ended, flags, i)
+
+
+@njit(inline="always")
+def _lander_flags(began, ended, flags, i):
+    """The game ends when the hull touches (column 0 of the counts); each leg's ground
+    contact (columns 1, 2) as the single environment's callbacks leave it: they run begin
+    before end, so an end in the same step wins."""
     if began[i, 0] > 0:
         flags[i, GAME_OVER] = True
     for leg in range(2):
@@ -199,28 +254,43 @@ def _finish(i, fresh, steps, limit, reward, terminated, truncated, flags):
 
 @njit(parallel=True, _nrt=True, entry=True)
 def lander_after(bs, ss, cw, cb, ca, counts, events, slots, power, fresh, consts, limit,
-                 flags, prev_shaping, steps, obs, reward, terminated, truncated):
-    """Every lander's step result: the contact events of the step (the tables ``cw``,
-    ``cb``, ``ca``, ``counts`` and ``events`` as ``worlds.contact_events`` takes them: the
-    hull, left leg and right leg on the moon; the three lists are arguments of their own,
-    where a tuple of them had Numba's dispatcher type it in Python on every call, 40 us),
-    the contact ``flags`` they leave, and from the hull (body ``slots[i, 0]``) observation
-    ``obs`` (n, 8) float32, ``reward``, ``terminated``, ``truncated``; ``prev_shaping`` and
-    ``steps`` move on. ``power`` (n, 2): the throttles ``lander_before`` gave. ``consts``:
-    (VIEWPORT_W / SCALE / 2, VIEWPORT_H / SCALE / 2, HELIPAD_Y + LEG_DOWN / SCALE, FPS)."""
+                 flags, prev_shaping, steps, obs, reward, terminated, truncated, rows):
+    """The step result of landers ``rows`` (those whose step ``lander_step`` left to the
+    surface): the contact events of the step (the tables ``cw``, ``cb``, ``ca``, ``counts``
+    and ``events`` as ``worlds.contact_events`` takes them: the hull, left leg and right
+    leg on the moon; the three lists are arguments of their own, where a tuple of them had
+    Numba's dispatcher type it in Python on every call, 40 us), the contact ``flags`` they
+    leave, and from the hull (body ``slots[i, 0]``) observation ``obs`` (n, 8) float32,
+    ``reward``, ``terminated``, ``truncated``; ``prev_shaping`` and ``steps`` move on.
+    ``power`` (n, 2): the throttles the engines gave. ``consts``: (VIEWPORT_W / SCALE / 2,
+    VIEWPORT_H / SCALE / 2, HELIPAD_Y + LEG_DOWN / SCALE, FPS)."""
     tables = (cw, cb, ca)
-    for i in prange(len(bs)):
+    for r in prange(rows.shape[0]):
         _lander_row(bs, ss, tables, counts, events, slots, power, fresh, consts, limit, flags,
-                    prev_shaping, steps, obs, reward, terminated, truncated, np.int64(i))
+                    prev_shaping, steps, obs, reward, terminated, truncated, rows[r])
     return 0
 
 
 @njit(_nrt=False)
 def _lander_row(bs, ss, tables, counts, events, slots, power, fresh, consts, limit, flags,
                 prev_shaping, steps, obs, reward, terminated, truncated, i):
+    cw, cb, ca = tables
+    parity, n_contacts, prev_contacts, n_asleep = counts
+    type_a, type_b, began, ended, touching = events
+    events_world(ss, cw, cb, ca, parity, n_contacts, prev_contacts, n_asleep, type_a, type_b,
+                 began, ended, touching, i)
+    return _lander_result(borrow(bs, i), began, ended, slots, power, fresh, consts, limit,
+                          flags, prev_shaping, steps, obs, reward, terminated, truncated, i)
+
+
+@njit(_nrt=False)
+def _lander_result(b, began, ended, slots, power, fresh, consts, limit, flags,
+                   prev_shaping, steps, obs, reward, terminated, truncated, i):
+    """Row i's contact flags from the step's counts ``began`` and ``ended``
+    (``_lander_flags``), then its observation, reward, termination and truncation from the
+    hull (its body view ``b``)."""
     half_w, half_h, pad_y, fps = consts
-    _touches(ss, tables, counts, events, flags, i)
-    b = borrow(bs, i)
+    _lander_flags(began, ended, flags, i)
     hull = slots[i, 0]
     s0 = (b.pos[hull, 0] - half_w) / half_w
     s1 = (b.pos[hull, 1] - pad_y) / half_h

@@ -77,7 +77,7 @@ def step_worlds(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, prev_
     # (Slots as int64: a prange index may be typed uint64, which would compile the
     # per-world functions a second time.)
     for i in prange(n):
-        _check_world(ws0, params, status, np.int64(i))
+        check_world(ws0, params, status, lw0, delta, np.int64(i))
     for i in range(n):
         if status[i] >= 0:
             return i
@@ -91,39 +91,66 @@ def step_worlds(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, prev_
 # (lists.borrow), in functions compiled without counting: Numba's getitem counts each of
 # the two hundred arrays, in and out, a few microseconds a world.
 @njit(_nrt=False)
-def _check_world(ws0, params, status, i):
-    b = borrow(ws0, i).bodies
+def check_world(ws0, params, status, lw0, delta, i):
+    """``status[i]``: the slot of world i's first body with a NaN or inf in its state, or
+    -1 (``step_worlds``'s check, before any world is stepped)."""
+    if delta[i] != NO_LAYOUT:
+        b = rebased(lw0, delta[i]).bodies
+    else:
+        b = borrow(ws0, i).bodies
     status[i] = first_non_finite(b.pos, b.angle, b.vel, b.angvel, b.force, b.torque, b.flags,
                                  params[i]["n_bodies"])
     return 0
 
 
-@njit(_nrt=False)
-def _step_world(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, prev_sensors,
-                broken, lw0, lt0, lw1, lt1, delta, i):
-    # The first stage as an int64, as World.step passes it.
-    start = np.int64(0)
-    prev_contacts[i] = params[i]["n_contacts"]
-    prev_sensors[i] = params[i]["n_sensors"]
+@njit(inline="always")
+def world_views(ws0, ts0, ws1, ts1, parity, lw0, lt0, lw1, lt1, delta, i):
+    """World i's views for its next step (``step_worlds``' lists and layout): its world
+    view and step view, by its parity."""
     d = delta[i]
     if d != NO_LAYOUT:
         # The views made from the layout's, which every thread keeps in its caches: a
         # world's own descriptors (some ten kilobytes) would be read from memory, and a
         # thousand worlds' outgrow the caches.
         if parity[i] == 0:
-            w, t = rebased(lw0, d), rebased(lt0, d)
-        else:
-            w, t = rebased(lw1, d), rebased(lt1, d)
-    elif parity[i] == 0:
-        w, t = borrow(ws0, i), borrow(ts0, i)
-    else:
-        w, t = borrow(ws1, i), borrow(ts1, i)
+            return rebased(lw0, d), rebased(lt0, d)
+        return rebased(lw1, d), rebased(lt1, d)
+    if parity[i] == 0:
+        return borrow(ws0, i), borrow(ts0, i)
+    return borrow(ws1, i), borrow(ts1, i)
+
+
+@njit(_nrt=False)
+def _step_world(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, prev_sensors,
+                broken, lw0, lt0, lw1, lt1, delta, i):
+    w, t = world_views(ws0, ts0, ws1, ts1, parity, lw0, lt0, lw1, lt1, delta, i)
+    return step_views(w, t, params, parity, status, prev_contacts, prev_sensors, broken, i)
+
+
+@njit(inline="always")
+def step_views(w, t, params, parity, status, prev_contacts, prev_sensors, broken, i):
+    """World i's step on its views ``w``, ``t`` (``world_views``), with ``step_worlds``'
+    per-world records."""
+    # The first stage as an int64, as World.step passes it.
+    start = np.int64(0)
+    prev_contacts[i] = params[i]["n_contacts"]
+    prev_sensors[i] = params[i]["n_sensors"]
     s = run_step(w, params[i:i + 1], t, start)
     status[i] = s
     broken[i] = t.state[0]["n_broken"]
     if s == DONE:
         parity[i] = 1 - parity[i]  # (KEPT: the world's tables stayed in place)
     return 0
+
+
+@njit(inline="always")
+def stepped_tables(w, t, status, i):
+    """After world i's step on ``w``, ``t`` finished (``DONE`` or ``KEPT``): the contact
+    table it left, and the one it replaced (that step's end events; with ``KEPT``, the same
+    table, whose ends the caller counts as none)."""
+    if status[i] == DONE:
+        return t.contacts, w.contacts
+    return w.contacts, w.contacts
 
 
 @njit(_nrt=True, entry=True)
@@ -304,7 +331,12 @@ def push_bodies(bs, slots, where, values, points, at_points, impulse):
 
 @njit(_nrt=False)
 def push_world(bs, slots, where, values, points, at_points, impulse, i):
-    b = borrow(bs, i)
+    return push_view(borrow(bs, i), slots, where, values, points, at_points, impulse, i)
+
+
+@njit(inline="always")
+def push_view(b, slots, where, values, points, at_points, impulse, i):
+    """``push_bodies``' rows of world i, whose body view is ``b``."""
     for k in range(slots.shape[1]):
         if not where[i, k]:
             continue
@@ -385,18 +417,28 @@ def contact_events(ss, cw, cb, ca, parity, n_contacts, prev_contacts, n_asleep, 
 @njit(_nrt=False)
 def events_world(ss, cw, cb, ca, parity, n_contacts, prev_contacts, n_asleep, type_a,
                  type_b, began, ended, touching, i):
-    col = borrow(ss, i).collision_type
     if parity[i] == 0:
         cur = borrow(cw, i)
         old = borrow(cb, i)
     else:
         cur = borrow(cb, i)
         old = borrow(cw, i)
+    return events_view(borrow(ss, i).collision_type, cur, old, borrow(ca, i),
+                       n_contacts[i], prev_contacts[i], n_asleep[i], type_a, type_b, began,
+                       ended, touching, i)
+
+
+@njit(inline="always")
+def events_view(col, cur, old, d, n_cur, n_old, n_d, type_a, type_b, began, ended,
+                touching, i):
+    """``contact_events``' counts of world i from its shapes' collision types ``col``, the
+    table the step left (``cur``, ``n_cur`` rows), the one it replaced (``old``, ``n_old``)
+    and the sleeping rows (``d``, ``n_d``)."""
     for k in range(type_a.shape[0]):
         began[i, k] = 0
         ended[i, k] = 0
         touching[i, k] = 0
-    for r in range(n_contacts[i]):
+    for r in range(n_cur):
         if cur.resp[r] != SOLID:
             continue
         ta = col[cur.a[r]]
@@ -407,7 +449,7 @@ def events_world(ss, cw, cb, ca, parity, n_contacts, prev_contacts, n_asleep, ty
                     began[i, k] += 1
                 if cur.flags[r] & C_TOUCHING:
                     touching[i, k] += 1
-    for r in range(prev_contacts[i]):
+    for r in range(n_old):
         if old.resp[r] != SOLID or not old.ended[r]:
             continue
         ta = col[old.a[r]]
@@ -415,8 +457,7 @@ def events_world(ss, cw, cb, ca, parity, n_contacts, prev_contacts, n_asleep, ty
         for k in range(type_a.shape[0]):
             if _of_types(ta, tb, type_a[k], type_b[k]):
                 ended[i, k] += 1
-    d = borrow(ca, i)
-    for r in range(n_asleep[i]):
+    for r in range(n_d):
         if d.resp[r] != SOLID:
             continue
         ta = col[d.a[r]]

@@ -3,11 +3,11 @@
 ``gymnasium.make_vec("collide2d/LunarLander-v3", num_envs=N)`` builds this (the default
 ``vectorization_mode``; ``"sync"`` gives Gymnasium's loop over single environments). Every
 row equals the single environment's step for step, bit for bit, for the same seed and
-actions. A vector step is three compiled calls over every row: the engines fired
-(``_kernels/envs.py``'s ``lander_before``), the worlds stepped together by a
-:class:`~collide2d.WorldBatch`, then the contact events, observations, rewards,
-terminations and auto-resets (``lander_after``); wind, when enabled, is applied in NumPy
-before them. A row's new episode is its world reset in place to a template world
+actions. A vector step is one compiled call over every row (``_kernels/envs.py``'s
+``lander_step``, the :class:`~collide2d.WorldBatch`'s step with each world's engines fired
+before its physics step and its contact events, observation, reward, termination and
+auto-reset read after it, while its memory is in the caches); wind, when enabled, is
+applied in NumPy before it. A row's new episode is its world reset in place to a template world
 (``WorldBatch.reset``), with the moon's points and the initial push drawn as the single
 environment's ``reset`` draws them (the same calls on the same ``np_random``); its first
 step, the single environment's reset step, is taken in the batch step with the others.
@@ -106,11 +106,13 @@ class LunarLanderVector(BatchedEnv):
         self._used = np.zeros(n, np.int64)
         self._drawn_ahead = np.zeros(n, np.bool_)  # u holds the generator's next draws
         self._rng_state: list = [None] * n
-        self._actions = np.zeros((n, 2))  # as lander_before takes them
-        # Where lander_before puts the engines' impulses, points and firing flags (n, 2, 2),
+        self._actions = np.zeros((n, 2))  # as lander_step takes them
+        # Where lander_step puts the engines' impulses, points and firing flags (n, 2, 2),
         # (n, 2, 2), (n, 2), and their throttles, which the reward reads (n, 2).
         self._engines = (np.zeros((n, 2, 2)), np.zeros((n, 2, 2)), np.zeros((n, 2), np.bool_))
         self._power = np.zeros((n, 2))
+        # The step's contact events (began, ended, touching) of the pairs _EVENT_TYPES.
+        self._counts = tuple(np.zeros((n, len(_EVENT_TYPES)), np.int64) for _ in range(3))
 
     # ------------------------------------------------------------------ episodes
     def _no_action(self) -> np.ndarray:
@@ -233,23 +235,23 @@ class LunarLanderVector(BatchedEnv):
         # The engines fire at the hull, both rows of its slots.
         slots = batch._body_slots(np.stack((ids[0], ids[0])))
         power = self._power
-        with batch._kernel_views() as views:
-            _ke.lander_before(views["bodies"], slots, actions, self.continuous, fresh,
-                              self._u, self._used, _ENGINES, *self._engines, power)
-
-        batch.step(1.0 / L.FPS)
-
         obs, reward, terminated, truncated = out = self._outputs()
-        with batch._kernel_views() as views:
-            tables, counts, events = batch._event_args(views, _EVENT_TYPES)
-            _ke.lander_after(views["bodies"], views["shapes"], *tables, counts, events, slots,
-                             power, fresh, _OUTCOME, self._limit, self._flags,
-                             self._prev_shaping, self._steps, *out)
+        late = batch._step(1.0 / L.FPS, _ke, "lander_step", (
+            slots, actions, self.continuous, fresh, self._u, self._used, _ENGINES,
+            *self._engines, power, *_EVENT_PAIRS, *self._counts, _OUTCOME, self._limit,
+            self._flags, self._prev_shaping, self._steps, *out))
+        if late:
+            with batch._kernel_views() as views:
+                tables, counts, events = batch._event_args(views, _EVENT_TYPES)
+                _ke.lander_after(views["bodies"], views["shapes"], *tables, counts, events,
+                                 slots, power, fresh, _OUTCOME, self._limit, self._flags,
+                                 self._prev_shaping, self._steps, *out,
+                                 np.array(late, dtype=np.int64))
         self._draw_more()
         return obs, reward, terminated, truncated, {}
 
 
-#: What ``_kernels.envs.lander_before`` and ``lander_after`` take of the game's constants.
+#: What ``_kernels.envs.lander_step`` and ``lander_after`` take of the game's constants.
 _ENGINES = (L.SCALE, float(L.MAIN_ENGINE_Y_LOCATION), L.MAIN_ENGINE_POWER,
             float(L.SIDE_ENGINE_AWAY), float(L.SIDE_ENGINE_HEIGHT), L.SIDE_ENGINE_POWER)
 _OUTCOME = (L.VIEWPORT_W / L.SCALE / 2, L.VIEWPORT_H / L.SCALE / 2,
@@ -260,5 +262,8 @@ _OUTCOME = (L.VIEWPORT_W / L.SCALE / 2, L.VIEWPORT_H / L.SCALE / 2,
 _WORLD = (L.VIEWPORT_W / L.SCALE, L.VIEWPORT_H / L.SCALE / 2, L.HELIPAD_Y,
           L.INITIAL_RANDOM)
 
-#: Contact events read after each step: hull on moon, left leg, right leg.
+#: Contact events read after each step: hull on moon, left leg, right leg; the two columns
+#: as ``lander_step`` takes them.
 _EVENT_TYPES = np.array([(L.HULL, L.MOON), (L.LEG_LEFT, L.MOON), (L.LEG_RIGHT, L.MOON)])
+_EVENT_PAIRS = (np.ascontiguousarray(_EVENT_TYPES[:, 0]),
+                np.ascontiguousarray(_EVENT_TYPES[:, 1]))
