@@ -1,7 +1,12 @@
-"""The vector environments' work around a batch step (``collide2d.envs``), every world in one
-call before the step and one after it: what a LunarLander's engines push and where, a
-BipedalWalker's motors; then each world's contact events, observation, reward,
-termination, truncation and next auto-reset, read from its bodies in one pass.
+"""The vector environments' work over every world: what a LunarLander's engines push and
+where, a BipedalWalker's motors; then each world's contact events, observation, reward,
+termination, truncation and next auto-reset, read from its bodies.
+
+LunarLander's vector step is one call (``lander_step``): each world's engines, its physics
+step (the batch's own per-world code) and its result in one pass, while the world's memory
+is in the caches; ``lander_after`` reads the result of the few rows whose step the batch
+had to finish itself (a table grew). The walker's work is one call before the batch's step
+and one after it.
 
 The arithmetic is the single environments' (``envs/lunar_lander.py``,
 ``envs/bipedal_walker.py``) in their order, so every row gets their bits; the bodies are
@@ -9,9 +14,7 @@ read, pushed and their events counted by ``worlds.py``'s per-world functions, as
 ``WorldBatch``'s own calls do. Constants come in as tuples from the environment modules,
 which own them. A vector step in NumPy around the batch's separate calls made some hundred
 array operations, a microsecond each however few the rows: one environment's vector step
-took 216 us, now 108. At a thousand worlds the two calls cost what the batch's calls did
-(about 0.26 ms each, one thread): after a step over all of them each world's memory is cold
-again, and reading it is most of the cost.
+took 216 us, now 108.
 """
 
 import math
