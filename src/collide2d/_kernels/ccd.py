@@ -494,11 +494,11 @@ def _fast(b, com, com0, s_body, s_flags, aabb, n_shapes):
 @njit(_nrt=False)
 def sweep_may_hit(n_bodies, n_shapes, kind, flags, com, com0, angle, angle0, shapes, rules,
                   dynamic_response, n_movers, n_statics):
-    """Whether the step's sweep can find anything: in a world of at most ``SMALL_WORLD``
-    live shapes, whether a fast body has something near that it would collide with; in a
-    larger one, whether any body is fast (:func:`any_fast`, over the shapes that can move:
-    the shape index's first ``n_movers`` rows; the index's counts are the live shapes, so
-    a large static level costs nothing here). Each solid shape of a fast
+    """Whether the step's sweep can find anything: whether any body is fast
+    (:func:`any_fast`, over the shapes that can move: the shape index's first ``n_movers``
+    rows; the index's counts are the live shapes, so a large static level costs nothing
+    here), and in a world of at most ``SMALL_WORLD`` live shapes whether a fast body has
+    something near that it would collide with. Each solid shape of a fast
     body, swept by its body's motion, is held in its step-start box stretched by that
     motion; a hit needs another body's shape there, at its step-start box or at its final
     pose's bound (``_may_meet``), the two tests the sweep makes on smaller boxes, and the
@@ -511,9 +511,11 @@ def sweep_may_hit(n_bodies, n_shapes, kind, flags, com, com0, angle, angle0, sha
     s_group = shapes.group
     s_type = shapes.collision_type
     aabb = shapes.fat  # (the step's boxes, fattened)
-    if n_movers + n_statics > SMALL_WORLD:
-        return any_fast(n_bodies, kind, flags, com, com0, s_body, aabb, shapes.order,
-                        n_movers)
+    # (In a small world too: a pass over the movers, where the test below looks at every
+    # shape for each shape of a body; a world in flight has no fast body.)
+    fast = any_fast(n_bodies, kind, flags, com, com0, s_body, aabb, shapes.order, n_movers)
+    if not fast or n_movers + n_statics > SMALL_WORLD:
+        return fast
     for s in range(n_shapes):
         if not (s_flags[s] & S_ALIVE) or (s_flags[s] & S_SENSOR):
             continue

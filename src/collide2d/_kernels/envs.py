@@ -29,6 +29,7 @@ from .worlds import (
     check_world,
     events_view,
     events_world,
+    first_bad,
     motors_world,
     push_view,
     step_views,
@@ -78,9 +79,9 @@ def lander_step(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, prev_
     n = len(ws0)
     for i in prange(n):
         check_world(ws0, params, status, lw0, delta, np.int64(i))
-    for i in range(n):
-        if status[i] >= 0:
-            return i
+    bad = first_bad(status)
+    if bad >= 0:
+        return bad
     for r in prange(n):
         i = np.int64(r)  # (a prange index may be typed uint64)
         _lander_world(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts,
@@ -102,8 +103,7 @@ def _lander_world(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, pre
     step_views(w, t, params, parity, status, prev_contacts, prev_sensors, broken, i)
     if status[i] != DONE and status[i] != KEPT:
         return 0
-    cur, old = stepped_tables(w, t, status, i)
-    n_old = prev_contacts[i] if status[i] == DONE else 0
+    cur, old, n_old = stepped_tables(w, t, status, prev_contacts, i)
     type_a, type_b, began, ended, touching = events
     events_view(w.shapes.collision_type, cur, old, t.asleep, params[i]["n_contacts"],
                 n_old, params[i]["n_asleep"], type_a, type_b, began, ended, touching, i)

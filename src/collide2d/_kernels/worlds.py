@@ -78,9 +78,9 @@ def step_worlds(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, prev_
     # per-world functions a second time.)
     for i in prange(n):
         check_world(ws0, params, status, lw0, delta, np.int64(i))
-    for i in range(n):
-        if status[i] >= 0:
-            return i
+    bad = first_bad(status)
+    if bad >= 0:
+        return bad
     for i in prange(n):
         _step_world(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, prev_sensors,
                     broken, lw0, lt0, lw1, lt1, delta, np.int64(i))
@@ -101,6 +101,15 @@ def check_world(ws0, params, status, lw0, delta, i):
     status[i] = first_non_finite(b.pos, b.angle, b.vel, b.angvel, b.force, b.torque, b.flags,
                                  params[i]["n_bodies"])
     return 0
+
+
+@njit(inline="always")
+def first_bad(status):
+    """The first world ``check_world`` found a NaN or inf in, or -1."""
+    for i in range(status.shape[0]):
+        if status[i] >= 0:
+            return i
+    return -1
 
 
 @njit(inline="always")
@@ -144,13 +153,13 @@ def step_views(w, t, params, parity, status, prev_contacts, prev_sensors, broken
 
 
 @njit(inline="always")
-def stepped_tables(w, t, status, i):
+def stepped_tables(w, t, status, prev_contacts, i):
     """After world i's step on ``w``, ``t`` finished (``DONE`` or ``KEPT``): the contact
-    table it left, and the one it replaced (that step's end events; with ``KEPT``, the same
-    table, whose ends the caller counts as none)."""
+    table it left, the one it replaced (that step's end events) and that one's rows (with
+    ``KEPT``, the same table, and none: a kept table ended nothing)."""
     if status[i] == DONE:
-        return t.contacts, w.contacts
-    return w.contacts, w.contacts
+        return t.contacts, w.contacts, prev_contacts[i]
+    return w.contacts, w.contacts, 0
 
 
 @njit(_nrt=True, entry=True)
