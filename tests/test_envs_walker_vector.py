@@ -29,12 +29,50 @@ def test_rows_equal_the_single_env_across_truncation_resets():
     assert resets == 2 * N  # rows truncated at steps 30 and 61 were reset the step after
 
 
+@pytest.mark.nojit
+def test_rows_equal_the_single_env_a_few_steps():
+    # (Also as plain Python: the kernels' twin runs while a cold cache compiles.)
+    rng = np.random.default_rng(9)
+    acts = rng.uniform(-1, 1, size=(12, N, 4)).astype(np.float32)
+    _compare(WALKER, 12, 4, lambda t: acts[t])
+
+
 def test_rows_equal_the_single_env_when_walkers_fall():
     """Hips driven hard forward and knees back topple the walkers onto their hulls: the
     -100 ending and the auto-reset after it, row by row."""
     push = np.tile(np.array([1.0, -1.0, 1.0, -1.0], np.float32), (N, 1))
     resets = _compare(WALKER, 150, 2, lambda t: push)
     assert resets >= 1
+
+
+def test_rows_equal_the_single_env_when_tables_grow(monkeypatch):
+    # Step buffers with room for two pairs: a walker on the ground has more, so its step
+    # stops in walker_step for the table to grow and the surface finishes it (and reads its
+    # result with walker_after); the rows must not notice.
+    from collide2d import _store, batch_worlds
+
+    monkeypatch.setattr(batch_worlds, "_pair_room", lambda n_shapes: 2)
+    fit = _store.StepBuffers.fit
+
+    def small_first(self, bodies, pairs):
+        if not getattr(self, "_small", False):  # the buffers' first room: two pairs
+            self._small = True
+            pairs = 2
+        return fit(self, bodies, pairs)
+
+    monkeypatch.setattr(_store.StepBuffers, "fit", small_first)
+    finished = []
+    real = batch_worlds.WorldBatch._finish_step
+
+    def finish(self, i):
+        finished.append(i)
+        return real(self, i)
+
+    monkeypatch.setattr(batch_worlds.WorldBatch, "_finish_step", finish)
+    rng = np.random.default_rng(6)
+    acts = rng.uniform(-1, 1, size=(60, N, 4)).astype(np.float32)
+    _compare(WALKER, 60, 13, lambda t: acts[t], limit=25)
+    assert len(set(finished)) == N  # every row's table grew at least once
 
 
 def test_hardcore_rows_equal_the_single_env():

@@ -5,8 +5,9 @@ termination, truncation and next auto-reset, read from its bodies.
 LunarLander's vector step is one call (``lander_step``): each world's engines, its physics
 step (the batch's own per-world code) and its result in one pass, while the world's memory
 is in the caches; ``lander_after`` reads the result of the few rows whose step the batch
-had to finish itself (a table grew). The walker's work is one call before the batch's step
-and one after it.
+had to finish itself (a table grew). The walker's is the same (``walker_step``: its motors,
+step and result; ``walker_after`` for the rows the batch finished), then the batch's ray
+cast for its lidar.
 
 The arithmetic is the single environments' (``envs/lunar_lander.py``,
 ``envs/bipedal_walker.py``) in their order, so every row gets their bits; the bodies are
@@ -23,6 +24,7 @@ import numpy as np
 
 from .._jit import njit, prange
 from .constants import B_AWAKE
+from .joint_common import set_motors as set_joint_motors
 from .lists import borrow
 from .step import DONE, KEPT
 from .worlds import (
@@ -30,7 +32,6 @@ from .worlds import (
     events_view,
     events_world,
     first_bad,
-    motors_world,
     push_view,
     step_views,
     stepped_tables,
@@ -330,40 +331,95 @@ def _lander_result(b, began, ended, slots, power, fresh, consts, limit, flags,
 
 
 @njit(parallel=True, _nrt=True, entry=True)
-def walker_before(bs, js, slots, actions, fresh, speeds, top, speed, torque, strength):
-    """The four motors of every walker (joints ``slots[i, k]``), set as
-    ``WorldBatch.set_motors`` sets them: speed ``speeds[k] * sign(a)`` and torque
-    ``top * clip(|a|, 0, 1)`` (``strength`` the clipped magnitude) from ``actions`` (n, 4);
-    ``fresh`` rows take their reset step with the motors off."""
-    for i in prange(len(bs)):
-        for k in range(4):
-            a = 0.0 if fresh[i] else actions[i, k]
-            strength[i, k] = min(max(abs(a), 0.0), 1.0)
-            speed[i, k] = speeds[k] * _sign(a)
-            torque[i, k] = top * strength[i, k]
-        motors_world(bs, js, slots, speed, torque, np.int64(i))
+def walker_step(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, prev_sensors,
+                broken, lw0, lt0, lw1, lt1, delta, joints, actions, fresh, speeds, top, speed,
+                torque, strength, type_a, type_b, began, ended, touching, slots, ends, ref,
+                consts, limit, flags, prev_shaping, steps, lidar, ray_start, ray_end, obs,
+                reward, terminated, truncated):
+    """Every walker's step but its lidar, each world in one pass while its memory is in the
+    caches: the four motors set (``_walker_motors``), the world stepped
+    (``worlds.step_worlds``' arguments first, and its result: -1, or the first world with
+    a NaN or inf in a live body's state, in which case nothing changed), then where the
+    step finished the contact events (the hull, each lower leg on the ground: the pairs
+    ``type_a``, ``type_b``; counts ``began``, ``ended``, ``touching``) and the result
+    (``_walker_result``, which writes the lidar's rays); a world whose step stopped for a
+    table to grow is finished by the surface, which then calls ``walker_after`` for it.
+
+    The motors: joints ``joints[i, k]``, set as ``WorldBatch.set_motors`` sets them: speed
+    ``speeds[k] * sign(a)`` and torque ``top * clip(|a|, 0, 1)`` (``strength`` the clipped
+    magnitude, ``speed`` and ``torque`` what was set) from ``actions`` (n, 4); ``fresh`` rows
+    take their reset step with the motors off. The rest are ``walker_after``'s."""
+    n = len(ws0)
+    for i in prange(n):
+        check_world(ws0, params, status, lw0, delta, np.int64(i))
+    bad = first_bad(status)
+    if bad >= 0:
+        return bad
+    for r in prange(n):
+        _walker_world(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts,
+                      prev_sensors, broken, lw0, lt0, lw1, lt1, delta,
+                      (joints, actions, fresh, speeds, top, speed, torque, strength),
+                      (type_a, type_b, began, ended, touching), slots, ends, ref, consts,
+                      limit, flags, prev_shaping, steps, lidar, ray_start, ray_end, obs,
+                      reward, terminated, truncated, np.int64(r))
+    return -1
+
+
+@njit(_nrt=False)
+def _walker_world(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, prev_sensors,
+                  broken, lw0, lt0, lw1, lt1, delta, motors, events, slots, ends, ref, consts,
+                  limit, flags, prev_shaping, steps, lidar, ray_start, ray_end, obs, reward,
+                  terminated, truncated, i):
+    w, t = world_views(ws0, ts0, ws1, ts1, parity, lw0, lt0, lw1, lt1, delta, i)
+    joints, actions, fresh, speeds, top, speed, torque, strength = motors
+    _walker_motors(w.joints, w.bodies, joints, actions, fresh, speeds, top, speed, torque,
+                   strength, i)
+    step_views(w, t, params, parity, status, prev_contacts, prev_sensors, broken, i)
+    if status[i] != DONE and status[i] != KEPT:
+        return 0
+    cur, old, n_old = stepped_tables(w, t, status, prev_contacts, i)
+    type_a, type_b, began, ended, touching = events
+    events_view(w.shapes.collision_type, cur, old, t.asleep, params[i]["n_contacts"],
+                n_old, params[i]["n_asleep"], type_a, type_b, began, ended, touching, i)
+    _lander_flags(began, ended, flags, i)
+    _walker_result(w.bodies, slots, ends, ref, strength, fresh, consts, limit, flags,
+                   prev_shaping, steps, lidar, ray_start, ray_end, obs, reward, terminated,
+                   truncated, i)
     return 0
+
+
+@njit(inline="always")
+def _walker_motors(J, b, joints, actions, fresh, speeds, top, speed, torque, strength, i):
+    """Row i's motors (``walker_step``) on its joint and body views."""
+    for k in range(4):
+        a = 0.0 if fresh[i] else actions[i, k]
+        strength[i, k] = min(max(abs(a), 0.0), 1.0)
+        speed[i, k] = speeds[k] * _sign(a)
+        torque[i, k] = top * strength[i, k]
+    set_joint_motors(joints[i], speed[i], torque[i], J.motor_speed, J.max_motor, J.flags,
+                     J.imp, J.body_a, J.body_b, b.kind, b.flags, b.sleep_time)
 
 
 @njit(parallel=True, _nrt=True, entry=True)
 def walker_after(bs, ss, cw, cb, ca, counts, events, slots, ends, ref, strength, fresh,
                  consts, limit, flags, prev_shaping, steps, lidar, ray_start, ray_end, obs,
-                 reward, terminated, truncated):
-    """Every walker's step result but its lidar: the contact events of the step (as
-    ``lander_after``: the hull, each lower leg on the ground) and the ``flags`` they leave,
-    then from its bodies (``slots[i]``: hull, each leg's upper and lower part) and joints
-    (``ends`` (4, 2): each joint's two body columns; ``ref`` (n, 4) their reference angles)
-    observation ``obs`` (n, 24) float32 but for its last ten (the lidar's, which the caller
-    writes), ``reward``, ``terminated``, ``truncated``; ``prev_shaping`` and ``steps`` move
-    on. The lidar's rays from the hull: ``ray_start``, ``ray_end`` (n, 10, 2), the hull's
-    position and that plus ``lidar`` (10, 2). ``strength`` (n, 4): the motors' clipped
-    actions. ``consts``: (FPS, VIEWPORT_W / SCALE, VIEWPORT_H / SCALE, SPEED_HIP,
-    SPEED_KNEE, SCALE, MOTORS_TORQUE, the x past which the walker has arrived)."""
+                 reward, terminated, truncated, rows):
+    """The step result of walkers ``rows`` (those whose step ``walker_step`` left to the
+    surface) but its lidar: the contact events of the step (as ``lander_after``: the hull,
+    each lower leg on the ground) and the ``flags`` they leave, then from its bodies
+    (``slots[i]``: hull, each leg's upper and lower part) and joints (``ends`` (4, 2): each
+    joint's two body columns; ``ref`` (n, 4) their reference angles) observation ``obs``
+    (n, 24) float32 but for its last ten (the lidar's, which the caller writes), ``reward``,
+    ``terminated``, ``truncated``; ``prev_shaping`` and ``steps`` move on. The lidar's rays
+    from the hull: ``ray_start``, ``ray_end`` (n, 10, 2), the hull's position and that plus
+    ``lidar`` (10, 2). ``strength`` (n, 4): the motors' clipped actions. ``consts``: (FPS,
+    VIEWPORT_W / SCALE, VIEWPORT_H / SCALE, SPEED_HIP, SPEED_KNEE, SCALE, MOTORS_TORQUE, the
+    x past which the walker has arrived)."""
     tables = (cw, cb, ca)
-    for i in prange(len(bs)):
+    for r in prange(rows.shape[0]):
         _walker_row(bs, ss, tables, counts, events, slots, ends, ref, strength, fresh, consts,
                     limit, flags, prev_shaping, steps, lidar, ray_start, ray_end, obs, reward,
-                    terminated, truncated, np.int64(i))
+                    terminated, truncated, rows[r])
     return 0
 
 
@@ -371,9 +427,18 @@ def walker_after(bs, ss, cw, cb, ca, counts, events, slots, ends, ref, strength,
 def _walker_row(bs, ss, tables, counts, events, slots, ends, ref, strength, fresh, consts,
                 limit, flags, prev_shaping, steps, lidar, ray_start, ray_end, obs, reward,
                 terminated, truncated, i):
-    fps, view_w, view_h, speed_hip, speed_knee, scale, motors_torque, finish_x = consts
     _touches(ss, tables, counts, events, flags, i)
-    b = borrow(bs, i)
+    return _walker_result(borrow(bs, i), slots, ends, ref, strength, fresh, consts, limit,
+                          flags, prev_shaping, steps, lidar, ray_start, ray_end, obs, reward,
+                          terminated, truncated, i)
+
+
+@njit(_nrt=False)
+def _walker_result(b, slots, ends, ref, strength, fresh, consts, limit, flags, prev_shaping,
+                   steps, lidar, ray_start, ray_end, obs, reward, terminated, truncated, i):
+    """Row i's lidar rays, observation (but the lidar's), reward, termination and
+    truncation from its bodies (their view ``b``), once its contact flags are set."""
+    fps, view_w, view_h, speed_hip, speed_knee, scale, motors_torque, finish_x = consts
     hull = slots[i, 0]
     x = b.pos[hull, 0]
     y = b.pos[hull, 1]

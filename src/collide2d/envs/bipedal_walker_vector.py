@@ -10,11 +10,12 @@ makes them; without
 obstacles the row's world is reset in place to a template world (``WorldBatch.reset``)
 with the episode's ground line and push written in, and in hardcore mode (whose
 obstacles are bodies of their own) the episode's world is built. Every step, a reset
-row's first among them, is: the four motors of every walker set in one compiled call
-(``_kernels/envs.py``'s ``walker_before``), one compiled step, the contact events, joint
-angles, rewards and terminations of every walker in one compiled call (``walker_after``),
-and the ten lidar rays of every walker in one compiled batch ray cast
-(``WorldBatch.raycast``, which keeps each world's tree over the static ground between
+row's first among them, is two compiled calls: one pass over the worlds
+(``_kernels/envs.py``'s ``walker_step``), each world's four motors set, its physics step
+(``WorldBatch``'s) and its contact events, joint angles, reward and termination while its
+memory is in the caches (a row whose contact table had to grow is finished by the batch
+and read by ``walker_after``); then the ten lidar rays of every walker in one batch ray
+cast (``WorldBatch.raycast``, which keeps each world's tree over the static ground between
 steps).
 
 Auto-reset is Gymnasium 1.x's ``NEXT_STEP`` mode: the step after a row ends returns that
@@ -50,6 +51,9 @@ _OUTCOME = (float(W.FPS), W.VIEWPORT_W / W.SCALE, W.VIEWPORT_H / W.SCALE, float(
 
 #: Contact events read after each step: hull on ground, lower leg 1, lower leg 2.
 _EVENT_TYPES = np.array([(W.HULL, W.GROUND), (W.FOOT_0, W.GROUND), (W.FOOT_1, W.GROUND)])
+#: The same as ``walker_step`` takes them: the first types, the second types.
+_EVENT_PAIRS = (np.ascontiguousarray(_EVENT_TYPES[:, 0]),
+                np.ascontiguousarray(_EVENT_TYPES[:, 1]))
 
 
 class BipedalWalkerVector(BatchedEnv):
@@ -91,6 +95,8 @@ class BipedalWalkerVector(BatchedEnv):
         # number of bodies of its own before them, so they differ from row to row).
         self._bodies = np.zeros((n, 5), np.int64)
         self._ref = np.zeros((n, 4))  # the joints' reference angles
+        # The step's contact events (began, ended, touching) of the pairs _EVENT_TYPES.
+        self._counts = tuple(np.zeros((n, len(_EVENT_TYPES)), np.int64) for _ in range(3))
         angles = self._envs[0]._lidar_angles
         self._lidar = np.stack((np.sin(angles) * W.LIDAR_RANGE,
                                 -np.cos(angles) * W.LIDAR_RANGE), axis=1)
@@ -185,23 +191,23 @@ class BipedalWalkerVector(BatchedEnv):
         if rows.size:
             self._restart(rows, [seeds[i] for i in rows.tolist()])
         strength = np.empty((n, 4))
-        with batch._kernel_views() as views:
-            _ke.walker_before(views["bodies"], views["joints"],
-                              batch._joint_slots(self._joints), a, fresh, _SPEEDS,
-                              float(W.MOTORS_TORQUE), np.empty((n, 4)), np.empty((n, 4)),
-                              strength)
-
-        batch.step(1.0 / W.FPS)
-
         obs, reward, terminated, truncated = out = self._outputs()
         starts = np.empty((n, 10, 2))
         ends = np.empty((n, 10, 2))
-        with batch._kernel_views() as views:
-            tables, counts, events = batch._event_args(views, _EVENT_TYPES)
-            _ke.walker_after(views["bodies"], views["shapes"], *tables, counts, events,
-                             batch._body_slots(self._bodies), self._ends, self._ref,
-                             strength, fresh, _OUTCOME, self._limit, self._flags,
-                             self._prev_shaping, self._steps, self._lidar, starts, ends, *out)
+        slots = batch._body_slots(self._bodies)
+        late = batch._step(1.0 / W.FPS, _ke, "walker_step", (
+            batch._joint_slots(self._joints), a, fresh, _SPEEDS, float(W.MOTORS_TORQUE),
+            np.empty((n, 4)), np.empty((n, 4)), strength, *_EVENT_PAIRS, *self._counts,
+            slots, self._ends, self._ref, _OUTCOME, self._limit, self._flags,
+            self._prev_shaping, self._steps, self._lidar, starts, ends, *out))
+        if late:
+            with batch._kernel_views() as views:
+                tables, counts, events = batch._event_args(views, _EVENT_TYPES)
+                _ke.walker_after(views["bodies"], views["shapes"], *tables, counts, events,
+                                 slots, self._ends, self._ref, strength, fresh, _OUTCOME,
+                                 self._limit, self._flags, self._prev_shaping, self._steps,
+                                 self._lidar, starts, ends, *out,
+                                 np.array(late, dtype=np.int64))
         hits = batch.raycast(starts, ends, self._lidar_filter)
         obs[:, 14:] = np.where(hits.hit, hits.fraction, 1.0)
         return obs, reward, terminated, truncated, {}
