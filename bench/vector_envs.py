@@ -88,8 +88,8 @@ def _split(env_id, actions, n: int, seconds: float) -> dict:
     for _ in range(20):
         envs.step(actions(rng, n))
     took = {"batch": 0.0, "raycast": 0.0, "resets": 0.0}
-    # (WorldBatch._step: the walker's batch step, the lander's one call, which fires the
-    # engines and reads the results in the same pass.)
+    # (WorldBatch._step: each environment's one call, which fires the lander's engines or
+    # sets the walker's motors and reads the results in the same pass.)
     _timed(env.batch, "_step", took, "batch")
     _timed(env.batch, "raycast", took, "raycast")
     _timed(env, "_restart", took, "resets")
@@ -148,8 +148,8 @@ def _table(name, rows, split, threads) -> list:
         lines.append(f"| {r['n']:,} | {cells[0]} | {cells[1]} | {r['box2d']:,.0f} | "
                      f"{best / r['box2d']:.2f} |")
     lines += ["", f"Where a collide2d {title} vector step goes (1 thread, ms; the "
-              "compiled batch step is the one call of `WorldBatch._step`, for LunarLander "
-              "with each world's engines and results):", "",
+              "compiled batch step is the one call of `WorldBatch._step`, with each world's "
+              "engines or motors and results):", "",
               "| envs | vector step | compiled batch step | per world in it (us) | "
               "batch ray cast | resets | the rest (NumPy) |",
               "|---:|---:|---:|---:|---:|---:|---:|"]
