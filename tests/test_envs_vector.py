@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 gym = pytest.importorskip("gymnasium")
-from vector_rows import compare_rows  # noqa: E402
+from vector_rows import compare_rows, small_tables  # noqa: E402
 
 import collide2d.envs  # noqa: E402,F401  (registers the environments)
 from collide2d.envs.lunar_lander_vector import LunarLanderVector  # noqa: E402
@@ -48,26 +48,7 @@ def test_rows_equal_the_single_env_when_tables_grow(monkeypatch):
     # Step buffers with room for two pairs: a lander near the moon has more, so its step
     # stops in lander_step for the table to grow and the surface finishes it (and reads its
     # result with lander_after); the rows must not notice.
-    from collide2d import _store, batch_worlds
-
-    monkeypatch.setattr(batch_worlds, "_pair_room", lambda n_shapes: 2)
-    fit = _store.StepBuffers.fit
-
-    def small_first(self, bodies, pairs):
-        if not getattr(self, "_small", False):  # the buffers' first room: two pairs
-            self._small = True
-            pairs = 2
-        return fit(self, bodies, pairs)
-
-    monkeypatch.setattr(_store.StepBuffers, "fit", small_first)
-    finished = []
-    real = batch_worlds.WorldBatch._finish_step
-
-    def finish(self, i):
-        finished.append(i)
-        return real(self, i)
-
-    monkeypatch.setattr(batch_worlds.WorldBatch, "_finish_step", finish)
+    finished = small_tables(monkeypatch)
     rng = np.random.default_rng(5)
     acts = rng.integers(0, 4, size=(300, N))
     resets = _compare({}, 300, 21, lambda t: acts[t])

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 gym = pytest.importorskip("gymnasium")
-from vector_rows import compare_rows  # noqa: E402
+from vector_rows import compare_rows, small_tables  # noqa: E402
 
 import collide2d.envs  # noqa: E402,F401  (registers the environments)
 from collide2d.envs.bipedal_walker_vector import BipedalWalkerVector  # noqa: E402
@@ -49,26 +49,7 @@ def test_rows_equal_the_single_env_when_tables_grow(monkeypatch):
     # Step buffers with room for two pairs: a walker on the ground has more, so its step
     # stops in walker_step for the table to grow and the surface finishes it (and reads its
     # result with walker_after); the rows must not notice.
-    from collide2d import _store, batch_worlds
-
-    monkeypatch.setattr(batch_worlds, "_pair_room", lambda n_shapes: 2)
-    fit = _store.StepBuffers.fit
-
-    def small_first(self, bodies, pairs):
-        if not getattr(self, "_small", False):  # the buffers' first room: two pairs
-            self._small = True
-            pairs = 2
-        return fit(self, bodies, pairs)
-
-    monkeypatch.setattr(_store.StepBuffers, "fit", small_first)
-    finished = []
-    real = batch_worlds.WorldBatch._finish_step
-
-    def finish(self, i):
-        finished.append(i)
-        return real(self, i)
-
-    monkeypatch.setattr(batch_worlds.WorldBatch, "_finish_step", finish)
+    finished = small_tables(monkeypatch)
     rng = np.random.default_rng(6)
     acts = rng.uniform(-1, 1, size=(60, N, 4)).astype(np.float32)
     _compare(WALKER, 60, 13, lambda t: acts[t], limit=25)

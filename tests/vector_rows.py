@@ -37,3 +37,31 @@ def compare_rows(gym, env_id, vector_type, n, kwargs, steps, seed, actions, obs_
             done[i] = te or tr
     envs.close()
     return resets
+
+
+def small_tables(monkeypatch) -> list:
+    """Step buffers with room for two pairs at first (``_pair_room`` and the buffers' first
+    ``fit``): a world near the ground has more, so its step stops in the environment's
+    kernel for the table to grow and the batch finishes it in Python. Returns the list the
+    worlds that ``WorldBatch._finish_step`` finished are appended to."""
+    from collide2d import _store, batch_worlds
+
+    monkeypatch.setattr(batch_worlds, "_pair_room", lambda n_shapes: 2)
+    fit = _store.StepBuffers.fit
+
+    def small_first(self, bodies, pairs):
+        if not getattr(self, "_small", False):  # the buffers' first room: two pairs
+            self._small = True
+            pairs = 2
+        return fit(self, bodies, pairs)
+
+    monkeypatch.setattr(_store.StepBuffers, "fit", small_first)
+    finished = []
+    real = batch_worlds.WorldBatch._finish_step
+
+    def finish(self, i):
+        finished.append(i)
+        return real(self, i)
+
+    monkeypatch.setattr(batch_worlds.WorldBatch, "_finish_step", finish)
+    return finished
