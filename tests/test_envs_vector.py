@@ -56,6 +56,50 @@ def test_rows_equal_the_single_env_when_tables_grow(monkeypatch):
     assert len(set(finished)) == N  # every row's table grew at least once
 
 
+def _spy_take_again(monkeypatch, read_row=None):
+    """Record the rows ``WorldBatch._take_again`` gives the step's pass to start again;
+    with ``read_row``, that row's world is read first (``batch.world``): it may have
+    changed, so its resets go through ``WorldBatch.reset`` instead."""
+    from collide2d import batch_worlds
+
+    taken = []
+    real = batch_worlds.WorldBatch._take_again
+
+    def spy(self, rows):
+        if read_row is not None and read_row in rows.tolist():
+            self.world(read_row)
+        done, views = real(self, rows)
+        taken.extend(done.tolist())
+        return done, views
+
+    monkeypatch.setattr(batch_worlds.WorldBatch, "_take_again", spy)
+    return taken
+
+
+def test_rows_equal_the_single_env_when_episodes_start_in_the_step(monkeypatch):
+    # Every row's episodes after its first start in lander_step's pass (the template's
+    # arrays copied there, the moon and push drawn there), but row 1's, whose world is
+    # read before each of its resets: WorldBatch.reset and lander_episodes start those.
+    # Both must give the single env's bits.
+    taken = _spy_take_again(monkeypatch, read_row=1)
+    rng = np.random.default_rng(12)
+    acts = rng.integers(0, 4, size=(600, N))
+    resets = _compare({}, 600, 30, lambda t: acts[t])
+    assert resets >= 6
+    assert {0, 2} <= set(taken) and 1 not in taken
+    assert len(taken) >= resets // 2
+
+
+@pytest.mark.nojit
+def test_rows_equal_the_single_env_when_episodes_start_in_the_step_nojit(monkeypatch):
+    # The same as plain Python: the main engine held on never lands, the side engine
+    # held on spins the lander away (out of view or onto its hull) within 80 steps.
+    taken = _spy_take_again(monkeypatch)
+    acts = np.tile([1, 0, 3], (90, 1))
+    resets = _compare({}, 90, 3, lambda t: acts[t])
+    assert resets >= 2 and len(taken) >= 1
+
+
 def test_rows_equal_the_single_env_continuous_with_wind():
     rng = np.random.default_rng(4)
     acts = rng.uniform(-1, 1, size=(300, N, 2)).astype(np.float32)

@@ -486,7 +486,7 @@ def test_sensor_overlap_pairs_to_bodies():
 
 
 def test_the_reset_copies_every_field_of_the_views():
-    """``worlds._copy_world`` writes its fields out one by one (an unrolled loop compiled
+    """``worlds.copy_views`` writes its fields out one by one (an unrolled loop compiled
     three times slower): every field of the body, shape and joint views must be there."""
     import inspect
     import re
@@ -494,7 +494,7 @@ def test_the_reset_copies_every_field_of_the_views():
     from collide2d._kernels import worlds
     from collide2d._kernels.views import BodyView, JointView, ShapeView
 
-    source = inspect.getsource(getattr(worlds._copy_world, "py_func", worlds._copy_world))
+    source = inspect.getsource(getattr(worlds.copy_views, "py_func", worlds.copy_views))
     for name, view in (("b", BodyView), ("s", ShapeView), ("j", JointView)):
         copied = re.findall(rf"_copy_array\({name}\.(\w+), t{name}\.(\w+)\)", source)
         assert all(a == b for a, b in copied), (name, copied)

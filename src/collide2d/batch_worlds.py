@@ -182,6 +182,7 @@ class WorldBatch:
         self._slot_cache: dict = {}
         self._templates: dict[bytes, World] = {}  # see _template
         self._same_as: dict[int, tuple] = {}  # world -> (a template of its layout, token)
+        self._template_lists: dict[int, tuple] = {}  # see _take_again
         for i in range(count):
             self._adopt(i, items[i])
 
@@ -320,6 +321,41 @@ class WorldBatch:
             self._trees.built[rows] = TREE_STALE
         for i in rows.tolist():
             self._worlds[i]._joints.broken = []
+
+    def _take_again(self, rows: np.ndarray) -> tuple[np.ndarray, tuple | None]:
+        """``reset`` of the worlds ``rows`` that it would reset in place to the template
+        they were last assigned (unread since, their layout unchanged), all to the first
+        such row's, less the arrays: a vector environment's kernel copies those from the
+        returned template views (``worlds.copy_views``) in the pass that steps each world,
+        while its memory is in the caches. Returns the rows taken and the template's body,
+        shape and joint views as one-item lists (with no row taken, the batch's own lists
+        of those views, of the same types); the others are left for ``reset``. The caller
+        holds the kernels' tier (``_tiers.enter``) until the step that copies them, and
+        nothing may read or change those worlds before it."""
+        self._refresh()
+        taken: list[int] = []
+        template = None
+        for i in rows.tolist():
+            same = self._same_as.get(i)
+            if same is None or (template is not None and same[0] is not template):
+                continue
+            if same[1] == _layout_token(self._worlds[i]):
+                template = same[0]
+                taken.append(i)
+        if template is None:
+            L = self._lists
+            return np.zeros(0, np.int64), (L["bodies"], L["shapes"], L["joints"])
+        done = np.array(taken, dtype=np.int64)
+        self._assign_again(done, template)
+        views = self._template_lists.get(id(template))
+        if views is None or views[0] is not template or views[1] != _kl._tier:
+            if len(self._template_lists) >= 8:  # as _templates
+                self._template_lists.clear()
+            lists = tuple(_kl.filled(v, 1) for v in (
+                template._bodies.view(), template._shapes.view(),
+                template._joints.store.view()))
+            views = self._template_lists[id(template)] = (template, _kl._tier, lists)
+        return done, views[2]
 
     def set_world(self, index: int, world: World) -> None:
         """Put ``world`` in place of world ``index``; the batch takes it over (its snapshot

@@ -29,6 +29,7 @@ from .lists import borrow
 from .step import DONE, KEPT
 from .worlds import (
     check_world,
+    copy_views,
     events_view,
     events_world,
     first_bad,
@@ -61,7 +62,7 @@ def lander_step(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, prev_
                 broken, lw0, lt0, lw1, lt1, delta, slots, actions, continuous, fresh, u, used,
                 engines, imp, at, fire, power, type_a, type_b, began, ended, touching,
                 outcome, limit, flags, prev_shaping, steps, obs, reward, terminated,
-                truncated):
+                truncated, again, tb, ts, tj, edges, episode, moon):
     """Every lander's step, each world in one pass while its memory is in the caches: the
     engines fired (``_engines``), the world stepped (``worlds.step_worlds``' arguments
     first, and its result: -1, or the first world with a NaN or inf in a live body's state,
@@ -76,10 +77,19 @@ def lander_step(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, prev_
     [-1, 1]); ``fresh`` rows take their reset step and fire nothing. Each row takes the
     next two of its uniform draws ``u`` (n, m) from ``used`` (n,), which moves on.
     ``engines``: (SCALE, MAIN_ENGINE_Y_LOCATION, MAIN_ENGINE_POWER, SIDE_ENGINE_AWAY,
-    SIDE_ENGINE_HEIGHT, SIDE_ENGINE_POWER). The rest are ``lander_after``'s."""
+    SIDE_ENGINE_HEIGHT, SIDE_ENGINE_POWER).
+
+    The ``again`` rows start a new episode first, in the same pass: their body, shape and
+    joint arrays a copy of the template's (``tb``, ``ts``, ``tj``: one-item lists of its
+    views; ``WorldBatch._take_again`` reset the rest of them), then the episode's moon and
+    push (``lander_episodes``' ``edges``, ``episode`` constants and ``moon``); their state
+    before it is not checked. The rest are ``lander_after``'s."""
     n = len(ws0)
     for i in prange(n):
-        check_world(ws0, params, status, lw0, delta, np.int64(i))
+        if again[i]:
+            status[i] = -1
+        else:
+            check_world(ws0, params, status, lw0, delta, np.int64(i))
     bad = first_bad(status)
     if bad >= 0:
         return bad
@@ -89,7 +99,8 @@ def lander_step(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, prev_
                       prev_sensors, broken, lw0, lt0, lw1, lt1, delta, slots, actions,
                       continuous, fresh, u, used, engines, imp, at, fire, power,
                       (type_a, type_b, began, ended, touching), outcome, limit, flags,
-                      prev_shaping, steps, obs, reward, terminated, truncated, i)
+                      prev_shaping, steps, obs, reward, terminated, truncated,
+                      (again, tb, ts, tj, edges, episode, moon), i)
     return -1
 
 
@@ -97,8 +108,13 @@ def lander_step(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, prev_
 def _lander_world(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, prev_sensors,
                   broken, lw0, lt0, lw1, lt1, delta, slots, actions, continuous, fresh, u,
                   used, engines, imp, at, fire, power, events, outcome, limit, flags,
-                  prev_shaping, steps, obs, reward, terminated, truncated, i):
+                  prev_shaping, steps, obs, reward, terminated, truncated, resets, i):
     w, t = world_views(ws0, ts0, ws1, ts1, parity, lw0, lt0, lw1, lt1, delta, i)
+    again, tb, ts, tj, edges, episode, moon = resets
+    if again[i]:
+        copy_views(w.bodies, w.shapes, w.joints, borrow(tb, 0), borrow(ts, 0), borrow(tj, 0))
+        _episode_views(w.bodies, w.shapes.vlocal, i, slots[i, 0], edges, u, used, episode,
+                       moon)
     _engines(w.bodies, slots, actions, continuous, fresh, u, used, engines, imp, at, fire,
              power, i)
     step_views(w, t, params, parity, status, prev_contacts, prev_sensors, broken, i)
@@ -181,6 +197,14 @@ def lander_episodes(bs, ss, rows, hull, edges, u, used, consts, moon):
 
 @njit(_nrt=False)
 def _episode(bs, ss, i, hull, edges, u, used, consts, moon):
+    return _episode_views(borrow(bs, i), borrow(ss, i).vlocal, i, hull, edges, u, used,
+                          consts, moon)
+
+
+@njit(inline="always")
+def _episode_views(b, vlocal, i, hull, edges, u, used, consts, moon):
+    """Row i's episode (``lander_episodes``) into its body view ``b`` and its shapes'
+    vertices ``vlocal``."""
     width, top, pad, push = consts
     chunks = moon.shape[1]
     k = used[i]
@@ -202,14 +226,12 @@ def _episode(bs, ss, i, hull, edges, u, used, consts, moon):
     fx = -push + (push - -push) * u[i, k + chunks + 1]
     fy = -push + (push - -push) * u[i, k + chunks + 2]
     used[i] = k + chunks + 3
-    vlocal = borrow(ss, i).vlocal
     for e in range(edges.shape[0]):
         v = edges[e]
         vlocal[v, 0] = moon[i, e, 0]
         vlocal[v, 1] = moon[i, e, 1]
         vlocal[v + 1, 0] = moon[i, e + 1, 0]
         vlocal[v + 1, 1] = moon[i, e + 1, 1]
-    b = borrow(bs, i)
     b.force[hull, 0] += fx
     b.force[hull, 1] += fy
     b.flags[hull] |= B_AWAKE

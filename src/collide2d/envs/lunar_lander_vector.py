@@ -7,10 +7,13 @@ actions. A vector step is one compiled call over every row (``_kernels/envs.py``
 ``lander_step``, the :class:`~collide2d.WorldBatch`'s step with each world's engines fired
 before its physics step and its contact events, observation, reward, termination and
 auto-reset read after it, while its memory is in the caches); wind, when enabled, is
-applied in NumPy before it. A row's new episode is its world reset in place to a template world
-(``WorldBatch.reset``), with the moon's points and the initial push drawn as the single
-environment's ``reset`` draws them (the same calls on the same ``np_random``); its first
-step, the single environment's reset step, is taken in the batch step with the others.
+applied in NumPy before it. A row's new episode is its world reset in place to a template world,
+with the moon's points and the initial push drawn as the single environment's ``reset``
+draws them (the same calls on the same ``np_random``); its first step, the single
+environment's reset step, is taken in the batch step with the others. Without wind or a
+seed, that reset is done in the same pass, just before the world's step
+(``WorldBatch._take_again`` resets its record; ``lander_step`` copies the template's arrays
+and writes the moon and push), else by ``WorldBatch.reset`` before the step.
 
 Auto-reset is Gymnasium 1.x's ``NEXT_STEP`` mode: the step after a row ends returns that
 row's reset observation with reward 0 and ``terminated = truncated = False``, and its
@@ -25,6 +28,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium.vector import AutoresetMode
 
+from .. import _tiers
 from . import lunar_lander as L
 from ._vector import BatchedEnv, _ke
 
@@ -107,6 +111,10 @@ class LunarLanderVector(BatchedEnv):
         self._drawn_ahead = np.zeros(n, np.bool_)  # u holds the generator's next draws
         self._rng_state: list = [None] * n
         self._actions = np.zeros((n, 2))  # as lander_step takes them
+        # Rows whose new episode lander_step starts (_restart), and the template's views
+        # it copies them from.
+        self._again = np.zeros(n, np.bool_)
+        self._template_views = None
         # Where lander_step puts the engines' impulses, points and firing flags (n, 2, 2),
         # (n, 2, 2), (n, 2), and their throttles, which the reward reads (n, 2).
         self._engines = (np.zeros((n, 2, 2)), np.zeros((n, 2, 2)), np.zeros((n, 2), np.bool_))
@@ -123,9 +131,23 @@ class LunarLanderVector(BatchedEnv):
         """New episodes in ``rows``, in place: each world reset to the template, then the
         episode's draws (as the single environment's reset makes them on the row's own
         generator) give its moon, its push and its wind phases. Without wind, a row whose
-        next draws are in ``u`` takes them there, every such row in one compiled call
-        (``lander_episodes``); seeded rows, rows not yet drawn ahead and every row with
-        wind draw from the generator."""
+        next draws are in ``u`` takes them there: where its world can take the template
+        again in place (``WorldBatch._take_again``), in the step's own pass (``_again``),
+        else in one compiled call here (``lander_episodes``); seeded rows, rows not yet
+        drawn ahead and every row with wind draw from the generator."""
+        if not self.enable_wind:
+            unseeded = np.array([s is None for s in seeds], np.bool_)
+            ahead = rows[unseeded & self._drawn_ahead[rows]]
+            if ahead.size:
+                taken, self._template_views = self.batch._take_again(ahead)
+                self._again[taken] = True
+                left = ~self._again[rows]
+                seeds = [s for s, keep in zip(seeds, left.tolist(), strict=True) if keep]
+                rows = rows[left]
+        self._game_over[self._again] = False
+        self._ground[self._again] = False
+        if not rows.size:
+            return
         self.batch.reset(rows)
         ahead = []
         drawn = []
@@ -209,13 +231,26 @@ class LunarLanderVector(BatchedEnv):
         """One step of every row; the rows that ended last step start a new episode first
         (seeded by ``seeds``) and take its first step, the single environment's reset,
         with no engine firing whatever their action."""
+        # The template's views _restart may take are for the kernels' tier, held until
+        # the step has used them.
+        _tiers.enter()
+        try:
+            return self._advance_held(a, seeds)
+        finally:
+            _tiers.leave()
+
+    def _advance_held(self, a, seeds):
         n = self.num_envs
         batch = self.batch
         ids = self._ids
         fresh = self._autoreset.copy()
         rows = np.flatnonzero(fresh)
+        self._again[:] = False
+        self._template_views = None
         if rows.size:
             self._restart(rows, [seeds[i] for i in rows.tolist()])
+        if self._template_views is None:
+            self._template_views = batch._take_again(rows[:0])[1]
         if self.enable_wind:
             calm = ~(self._ground[:, 0] | self._ground[:, 1])
             wind = _gust(self._wind_idx) * self.wind_power
@@ -239,7 +274,8 @@ class LunarLanderVector(BatchedEnv):
         late = batch._step(1.0 / L.FPS, _ke, "lander_step", (
             slots, actions, self.continuous, fresh, self._u, self._used, _ENGINES,
             *self._engines, power, *_EVENT_PAIRS, *self._counts, _OUTCOME, self._limit,
-            self._flags, self._prev_shaping, self._steps, *out))
+            self._flags, self._prev_shaping, self._steps, *out, self._again,
+            *self._template_views, self._edges, _WORLD, self._moon))
         if late:
             with batch._kernel_views() as views:
                 tables, counts, events = batch._event_args(views, _EVENT_TYPES)
