@@ -117,16 +117,30 @@ def _lander_world(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, pre
                        moon)
     _engines(w.bodies, slots, actions, continuous, fresh, u, used, engines, imp, at, fire,
              power, i)
+    if not _step_counted(w, t, params, parity, status, prev_contacts, prev_sensors, broken,
+                         events, i):
+        return 0
+    began, ended = events[2], events[3]
+    _lander_result(w.bodies, began, ended, slots, power, fresh, outcome, limit, flags,
+                   prev_shaping, steps, obs, reward, terminated, truncated, i)
+    return 0
+
+
+@njit(inline="always")
+def _step_counted(w, t, params, parity, status, prev_contacts, prev_sensors, broken, events,
+                  i):
+    """World i stepped on its views ``w``, ``t`` (``worlds.step_views``) and, where the
+    step finished, its contact events counted (``events``: the pairs ``type_a``,
+    ``type_b`` and the counts ``began``, ``ended``, ``touching``); whether it finished (a
+    world whose step stopped for a table to grow is finished by the surface)."""
     step_views(w, t, params, parity, status, prev_contacts, prev_sensors, broken, i)
     if status[i] != DONE and status[i] != KEPT:
-        return 0
+        return False
     cur, old, n_old = stepped_tables(w, t, status, prev_contacts, i)
     type_a, type_b, began, ended, touching = events
     events_view(w.shapes.collision_type, cur, old, t.asleep, params[i]["n_contacts"],
                 n_old, params[i]["n_asleep"], type_a, type_b, began, ended, touching, i)
-    _lander_result(w.bodies, began, ended, slots, power, fresh, outcome, limit, flags,
-                   prev_shaping, steps, obs, reward, terminated, truncated, i)
-    return 0
+    return True
 
 
 @njit(inline="always")
@@ -396,13 +410,10 @@ def _walker_world(ws0, ts0, ws1, ts1, params, parity, status, prev_contacts, pre
     joints, actions, fresh, speeds, top, speed, torque, strength = motors
     _walker_motors(w.joints, w.bodies, joints, actions, fresh, speeds, top, speed, torque,
                    strength, i)
-    step_views(w, t, params, parity, status, prev_contacts, prev_sensors, broken, i)
-    if status[i] != DONE and status[i] != KEPT:
+    if not _step_counted(w, t, params, parity, status, prev_contacts, prev_sensors, broken,
+                         events, i):
         return 0
-    cur, old, n_old = stepped_tables(w, t, status, prev_contacts, i)
-    type_a, type_b, began, ended, touching = events
-    events_view(w.shapes.collision_type, cur, old, t.asleep, params[i]["n_contacts"],
-                n_old, params[i]["n_asleep"], type_a, type_b, began, ended, touching, i)
+    began, ended = events[2], events[3]
     _lander_flags(began, ended, flags, i)
     _walker_result(w.bodies, slots, ends, ref, strength, fresh, consts, limit, flags,
                    prev_shaping, steps, lidar, ray_start, ray_end, obs, reward, terminated,

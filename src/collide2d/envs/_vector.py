@@ -39,6 +39,13 @@ def row_seeds(seed, n: int) -> list:
     return [None if s is None else int(s) for s in seeds]
 
 
+def event_columns(types) -> tuple:
+    """The pairs of collision types ``types`` ((k, 2)) whose contact events a vector
+    environment's kernel counts, as it takes them: each column contiguous."""
+    types = np.asarray(types)
+    return np.ascontiguousarray(types[:, 0]), np.ascontiguousarray(types[:, 1])
+
+
 def _positive_int(value) -> bool:
     return (not isinstance(value, bool) and isinstance(value, (int, np.integer))
             and value >= 1)
@@ -77,6 +84,11 @@ class BatchedEnv(VectorEnv):
         self._steps = np.zeros(n, np.int64)
         # (0: no truncation, as the kernels take it)
         self._limit = 0 if max_episode_steps is None else int(max_episode_steps)
+
+    def _event_counts(self, k: int) -> tuple:
+        """Where the kernel puts a step's contact events of k pairs of collision types:
+        the counts began, ended and touching, (n, k) each."""
+        return tuple(np.zeros((self.num_envs, k), np.int64) for _ in range(3))
 
     def _use_template(self, world, edges, drawn) -> None:
         """Episodes start from ``world`` (``WorldBatch.reset`` to it, then the episode's

@@ -34,7 +34,7 @@ from gymnasium.vector import AutoresetMode
 from .. import _arena
 from ..queries import QueryFilter
 from . import bipedal_walker as W
-from ._vector import BatchedEnv, _ke
+from ._vector import BatchedEnv, _ke, event_columns
 
 #: Episode limits as registered (``max_episode_steps`` of the two ids).
 LIMIT, LIMIT_HARDCORE = 1600, 2000
@@ -52,8 +52,7 @@ _OUTCOME = (float(W.FPS), W.VIEWPORT_W / W.SCALE, W.VIEWPORT_H / W.SCALE, float(
 #: Contact events read after each step: hull on ground, lower leg 1, lower leg 2.
 _EVENT_TYPES = np.array([(W.HULL, W.GROUND), (W.FOOT_0, W.GROUND), (W.FOOT_1, W.GROUND)])
 #: The same as ``walker_step`` takes them: the first types, the second types.
-_EVENT_PAIRS = (np.ascontiguousarray(_EVENT_TYPES[:, 0]),
-                np.ascontiguousarray(_EVENT_TYPES[:, 1]))
+_EVENT_PAIRS = event_columns(_EVENT_TYPES)
 
 
 class BipedalWalkerVector(BatchedEnv):
@@ -96,7 +95,7 @@ class BipedalWalkerVector(BatchedEnv):
         self._bodies = np.zeros((n, 5), np.int64)
         self._ref = np.zeros((n, 4))  # the joints' reference angles
         # The step's contact events (began, ended, touching) of the pairs _EVENT_TYPES.
-        self._counts = tuple(np.zeros((n, len(_EVENT_TYPES)), np.int64) for _ in range(3))
+        self._counts = self._event_counts(len(_EVENT_TYPES))
         angles = self._envs[0]._lidar_angles
         self._lidar = np.stack((np.sin(angles) * W.LIDAR_RANGE,
                                 -np.cos(angles) * W.LIDAR_RANGE), axis=1)

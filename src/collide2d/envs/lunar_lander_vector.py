@@ -30,7 +30,7 @@ from gymnasium.vector import AutoresetMode
 
 from .. import _tiers
 from . import lunar_lander as L
-from ._vector import BatchedEnv, _ke
+from ._vector import BatchedEnv, _ke, event_columns
 
 #: Uniform draws taken ahead from each row's generator: two a step (the engines'
 #: dispersion) and, without wind, an episode's (``_EPISODE_DRAWS``: the moon's heights and
@@ -120,7 +120,7 @@ class LunarLanderVector(BatchedEnv):
         self._engines = (np.zeros((n, 2, 2)), np.zeros((n, 2, 2)), np.zeros((n, 2), np.bool_))
         self._power = np.zeros((n, 2))
         # The step's contact events (began, ended, touching) of the pairs _EVENT_TYPES.
-        self._counts = tuple(np.zeros((n, len(_EVENT_TYPES)), np.int64) for _ in range(3))
+        self._counts = self._event_counts(len(_EVENT_TYPES))
 
     # ------------------------------------------------------------------ episodes
     def _no_action(self) -> np.ndarray:
@@ -301,5 +301,4 @@ _WORLD = (L.VIEWPORT_W / L.SCALE, L.VIEWPORT_H / L.SCALE / 2, L.HELIPAD_Y,
 #: Contact events read after each step: hull on moon, left leg, right leg; the two columns
 #: as ``lander_step`` takes them.
 _EVENT_TYPES = np.array([(L.HULL, L.MOON), (L.LEG_LEFT, L.MOON), (L.LEG_RIGHT, L.MOON)])
-_EVENT_PAIRS = (np.ascontiguousarray(_EVENT_TYPES[:, 0]),
-                np.ascontiguousarray(_EVENT_TYPES[:, 1]))
+_EVENT_PAIRS = event_columns(_EVENT_TYPES)
