@@ -100,6 +100,35 @@ def test_rows_equal_the_single_env_when_episodes_start_in_the_step_nojit(monkeyp
     assert resets >= 2 and len(taken) >= 1
 
 
+def test_a_failed_step_still_starts_the_rows_it_was_to_start(monkeypatch):
+    # A NaN in one world: the step raises and steps no world. A row whose new episode the
+    # step's pass was to start is started all the same, as WorldBatch.reset would have
+    # done before the step: its bodies where the template has them, its moon drawn.
+    taken = _spy_take_again(monkeypatch)
+    envs = gym.make_vec("collide2d/LunarLander-v3", num_envs=N)
+    env = envs.unwrapped
+    envs.reset(seed=1)
+    rng = np.random.default_rng(0)
+    for _ in range(2000):
+        _, _, term, trunc, _ = envs.step(rng.integers(0, 4, N))
+        done = term | trunc
+        if done.any() and not done.all():
+            break
+    row, other = int(np.flatnonzero(done)[0]), int(np.flatnonzero(~done)[0])
+    bad = env.batch.world(other)
+    bad._bodies.vel[bad.bodies[1]._s()] = np.nan
+    taken.clear()
+    with pytest.raises(ValueError, match="NaN"):
+        envs.step(np.zeros(N, np.int64))
+    assert row in taken
+    w = env.batch.world(row)
+    assert np.array_equal(w._bodies.pos, env._template._bodies.pos)
+    edges = env._edges
+    assert np.array_equal(w._shapes.vlocal[edges], env._moon[row, :len(edges)])
+    assert np.array_equal(w._shapes.vlocal[edges + 1], env._moon[row, 1:len(edges) + 1])
+    envs.close()
+
+
 def test_rows_equal_the_single_env_continuous_with_wind():
     rng = np.random.default_rng(4)
     acts = rng.uniform(-1, 1, size=(300, N, 2)).astype(np.float32)

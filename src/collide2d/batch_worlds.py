@@ -322,7 +322,7 @@ class WorldBatch:
         for i in rows.tolist():
             self._worlds[i]._joints.broken = []
 
-    def _take_again(self, rows: np.ndarray) -> tuple[np.ndarray, tuple | None]:
+    def _take_again(self, rows: np.ndarray) -> tuple[np.ndarray, tuple]:
         """``reset`` of the worlds ``rows`` that it would reset in place to the template
         they were last assigned (unread since, their layout unchanged), all to the first
         such row's, less the arrays: a vector environment's kernel copies those from the
@@ -347,8 +347,8 @@ class WorldBatch:
             return np.zeros(0, np.int64), (L["bodies"], L["shapes"], L["joints"])
         done = np.array(taken, dtype=np.int64)
         self._assign_again(done, template)
-        views = self._template_lists.get(id(template))
-        if views is None or views[0] is not template or views[1] != _kl._tier:
+        views = self._template_lists.get(id(template))  # (it holds the template)
+        if views is None or views[1] != _kl._tier:
             if len(self._template_lists) >= 8:  # as _templates
                 self._template_lists.clear()
             lists = tuple(_kl.filled(v, 1) for v in (
@@ -356,6 +356,13 @@ class WorldBatch:
                 template._joints.store.view()))
             views = self._template_lists[id(template)] = (template, _kl._tier, lists)
         return done, views[2]
+
+    def _copy_again(self, rows: np.ndarray, views: tuple) -> None:
+        """The arrays of worlds ``rows`` that ``_take_again`` took, copied here from its
+        template ``views``: for when the step that was to copy them did not run."""
+        L = self._lists
+        _k.copy_worlds(L["bodies"], L["shapes"], L["joints"], rows,
+                       *(items[0] for items in views))
 
     def set_world(self, index: int, world: World) -> None:
         """Put ``world`` in place of world ``index``; the batch takes it over (its snapshot

@@ -174,13 +174,17 @@ class LunarLanderVector(BatchedEnv):
         if drawn:
             self._push(drawn, self._ids[0], pushes)
         if ahead:
-            slots = self.batch._body_slots(self._ids)
-            with self.batch._kernel_views() as views:
-                _ke.lander_episodes(views["bodies"], views["shapes"],
-                                    np.array(ahead, dtype=np.int64), int(slots[0, 0]),
-                                    self._edges, self._u, self._used, _WORLD, self._moon)
+            self._episodes(np.array(ahead, dtype=np.int64))
         self._game_over[rows] = False
         self._ground[rows] = False
+
+    def _episodes(self, rows: np.ndarray) -> None:
+        """Rows' episodes from the draws ahead, their worlds just reset: one compiled call
+        (``lander_episodes``) writes each one's moon and push."""
+        slots = self.batch._body_slots(self._ids)
+        with self.batch._kernel_views() as views:
+            _ke.lander_episodes(views["bodies"], views["shapes"], rows, int(slots[0, 0]),
+                                self._edges, self._u, self._used, _WORLD, self._moon)
 
     def _draw(self, i: int) -> None:
         rng = self._envs[i].np_random
@@ -271,11 +275,20 @@ class LunarLanderVector(BatchedEnv):
         slots = batch._body_slots(np.stack((ids[0], ids[0])))
         power = self._power
         obs, reward, terminated, truncated = out = self._outputs()
-        late = batch._step(1.0 / L.FPS, _ke, "lander_step", (
-            slots, actions, self.continuous, fresh, self._u, self._used, _ENGINES,
-            *self._engines, power, *_EVENT_PAIRS, *self._counts, _OUTCOME, self._limit,
-            self._flags, self._prev_shaping, self._steps, *out, self._again,
-            *self._template_views, self._edges, _WORLD, self._moon))
+        try:
+            late = batch._step(1.0 / L.FPS, _ke, "lander_step", (
+                slots, actions, self.continuous, fresh, self._u, self._used, _ENGINES,
+                *self._engines, power, *_EVENT_PAIRS, *self._counts, _OUTCOME, self._limit,
+                self._flags, self._prev_shaping, self._steps, *out, self._again,
+                *self._template_views, self._edges, _WORLD, self._moon))
+        except ValueError:
+            # No world was stepped (a NaN): the rows the pass was to start again start
+            # here, as _restart starts the others.
+            again = np.flatnonzero(self._again)
+            if again.size:
+                batch._copy_again(again, self._template_views)
+                self._episodes(again)
+            raise
         if late:
             with batch._kernel_views() as views:
                 tables, counts, events = batch._event_args(views, _EVENT_TYPES)
