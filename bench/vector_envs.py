@@ -1,17 +1,18 @@
 """Throughput of the vector LunarLander and BipedalWalker: collide2d's batched envs against
 Gymnasium's own.
 
-    python bench/vector_envs.py [--seconds S] [--sizes 1,64,1024] [--envs lander,walker]
-                                [--out bench/vector_envs.md]
+    python bench/vector_envs.py [--seconds S] [--rounds R] [--sizes 1,64,1024]
+                                [--envs lander,walker] [--out bench/vector_envs.md]
 
 Environment steps per second with random actions (auto-reset included), for each number of
 environments: collide2d's ``make_vec("collide2d/LunarLander-v3")`` and
 ``make_vec("collide2d/BipedalWalker-v3")`` (one compiled call a step for all worlds, and for
 the walker one compiled ray cast of every lidar) with 1 and 2 Numba threads, and
 Gymnasium's ``LunarLander-v3`` / ``BipedalWalker-v3`` (Box2D 2.3) through
-``vectorization_mode="sync"``, in the same run. Then where a collide2d step's time goes:
-the compiled batch step (and the walker's batch ray cast) against the resets and the NumPy
-around them, and one lander world's ``World.profile`` stages.
+``vectorization_mode="sync"``, in the same run, taking turns: each gets ``S`` seconds (3)
+in ``R`` rounds (6), and its figure is the median round's. Then where a collide2d step's
+time goes: the compiled batch step (and the walker's batch ray cast) against the resets and
+the NumPy around them, and one lander world's ``World.profile`` stages.
 """
 
 from __future__ import annotations
@@ -47,20 +48,35 @@ ENVS = {
 }
 
 
-def _rate(envs, actions, seconds: float, seed: int = 0) -> float:
+def _rate(envs, actions, seconds: float, rng) -> float:
     """Environment steps per second over at least ``seconds`` (and 3 steps)."""
-    envs.reset(seed=seed)
-    rng = np.random.default_rng(seed)
     n = envs.num_envs
-    steps, t0 = 0, time.perf_counter()
-    while steps < 3 or time.perf_counter() - t0 < seconds / 4:  # warm, resets included
-        envs.step(actions(rng, n))
-        steps += 1
     steps, t0 = 0, time.perf_counter()
     while steps < 3 or time.perf_counter() - t0 < seconds:
         envs.step(actions(rng, n))
         steps += 1
     return steps * n / (time.perf_counter() - t0)
+
+
+def _rates(configs: dict, actions, seconds: float, rounds: int, seed: int = 0) -> dict:
+    """Median environment steps per second of each of ``configs`` (name: (envs, Numba
+    threads or None)), each stepped ``seconds`` in all over ``rounds`` rounds, the configs
+    taking turns within each round: a machine whose speed drifts (other tenants on its
+    cores and caches) moves every config alike, which one run after the other would not."""
+    rngs = {}
+    for name, (envs, threads) in configs.items():
+        if threads is not None:
+            numba.set_num_threads(threads)
+        envs.reset(seed=seed)
+        rngs[name] = np.random.default_rng(seed)
+        _rate(envs, actions, seconds / 8, rngs[name])  # warm, resets included
+    got: dict = {name: [] for name in configs}
+    for _ in range(rounds):
+        for name, (envs, threads) in configs.items():
+            if threads is not None:
+                numba.set_num_threads(threads)
+            got[name].append(_rate(envs, actions, seconds / rounds, rngs[name]))
+    return {name: float(np.median(v)) for name, v in got.items()}
 
 
 def _timed(obj, name, into, key):
@@ -136,7 +152,8 @@ def _table(name, rows, split, threads) -> list:
         "",
         f"Random actions, auto-reset included. collide2d: `make_vec(\"{c2d_id}\", "
         "num_envs=N)` with 1 and 2 Numba threads; Box2D: Gymnasium's "
-        f"`{box2d_id}` (Box2D 2.3 wheel) with `vectorization_mode=\"sync\"`, in the same run.",
+        f"`{box2d_id}` (Box2D 2.3 wheel) with `vectorization_mode=\"sync\"`, in the same run: "
+        "the three take turns in rounds, each column the median round.",
         "",
         "| envs | collide2d, 1 thread | collide2d, 2 threads | Gymnasium + Box2D | "
         "best collide2d / Box2D |",
@@ -164,6 +181,7 @@ def _table(name, rows, split, threads) -> list:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=3.0)
+    ap.add_argument("--rounds", type=int, default=6)
     ap.add_argument("--sizes", default="1,64,1024")
     ap.add_argument("--envs", default="lander,walker")
     ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "vector_envs.md"))
@@ -178,20 +196,18 @@ def main() -> None:
         c2d_id, box2d_id, actions, _ = ENVS[name]
         rows = []
         for n in sizes:
-            row = {"n": n}
-            for t in threads:
-                numba.set_num_threads(t)
-                envs = gym.make_vec(c2d_id, num_envs=n)
-                row[f"c2d_{t}"] = _rate(envs, actions, args.seconds)
+            ours = gym.make_vec(c2d_id, num_envs=n)
+            configs = {f"c2d_{t}": (ours, t) for t in threads}
+            try:
+                configs["box2d"] = (gym.make_vec(box2d_id, num_envs=n,
+                                                 vectorization_mode="sync"), None)
+            except Exception as exc:  # the Box2D wheel is optional
+                print(f"Gymnasium's {box2d_id} unavailable:", exc)
+            row = {"n": n, "box2d": float("nan")}
+            row.update(_rates(configs, actions, args.seconds, args.rounds))
+            for envs, _ in configs.values():
                 envs.close()
             numba.set_num_threads(threads[-1])
-            try:
-                envs = gym.make_vec(box2d_id, num_envs=n, vectorization_mode="sync")
-                row["box2d"] = _rate(envs, actions, args.seconds)
-                envs.close()
-            except Exception as exc:  # the Box2D wheel is optional
-                row["box2d"] = float("nan")
-                print(f"Gymnasium's {box2d_id} unavailable:", exc)
             print(name, row, flush=True)
             rows.append(row)
         numba.set_num_threads(1)
