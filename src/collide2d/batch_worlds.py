@@ -258,11 +258,10 @@ class WorldBatch:
             for key, done in again.items():
                 self._assign_again(np.array(done, dtype=np.int64), copies[key][0])
             # The arrays of every world reset in place, in one call per template.
-            L = self._lists
             for template, done in copies.values():
-                _k.copy_worlds(L["bodies"], L["shapes"], L["joints"],
-                               np.array(done, dtype=np.int64), template._bodies.view(),
-                               template._shapes.view(), template._joints.store.view())
+                _k.copy_worlds(*self._store_lists(), np.array(done, dtype=np.int64),
+                               template._bodies.view(), template._shapes.view(),
+                               template._joints.store.view())
         finally:
             _tiers.leave()
 
@@ -322,14 +321,14 @@ class WorldBatch:
         for i in rows.tolist():
             self._worlds[i]._joints.broken = []
 
-    def _take_again(self, rows: np.ndarray) -> tuple[np.ndarray, tuple]:
+    def _take_again(self, rows: np.ndarray) -> tuple[np.ndarray, tuple | None]:
         """``reset`` of the worlds ``rows`` that it would reset in place to the template
         they were last assigned (unread since, their layout unchanged), all to the first
         such row's, less the arrays: a vector environment's kernel copies those from the
         returned template views (``worlds.copy_views``) in the pass that steps each world,
         while its memory is in the caches. Returns the rows taken and the template's body,
-        shape and joint views as one-item lists (with no row taken, the batch's own lists
-        of those views, of the same types); the others are left for ``reset``. The caller
+        shape and joint views as one-item lists (None with no row taken); the others are
+        left for ``reset``. The caller
         holds the kernels' tier (``_tiers.enter``) until the step that copies them, and
         nothing may read or change those worlds before it."""
         self._refresh()
@@ -343,8 +342,7 @@ class WorldBatch:
                 template = same[0]
                 taken.append(i)
         if template is None:
-            L = self._lists
-            return np.zeros(0, np.int64), (L["bodies"], L["shapes"], L["joints"])
+            return np.zeros(0, np.int64), None
         done = np.array(taken, dtype=np.int64)
         self._assign_again(done, template)
         views = self._template_lists.get(id(template))  # (it holds the template)
@@ -357,12 +355,16 @@ class WorldBatch:
             views = self._template_lists[id(template)] = (template, _kl._tier, lists)
         return done, views[2]
 
+    def _store_lists(self) -> tuple:
+        """The worlds' body, shape and joint views, one list each (as ``copy_worlds`` and
+        the environments' kernels take them)."""
+        L = self._lists
+        return L["bodies"], L["shapes"], L["joints"]
+
     def _copy_again(self, rows: np.ndarray, views: tuple) -> None:
         """The arrays of worlds ``rows`` that ``_take_again`` took, copied here from its
         template ``views``: for when the step that was to copy them did not run."""
-        L = self._lists
-        _k.copy_worlds(L["bodies"], L["shapes"], L["joints"], rows,
-                       *(items[0] for items in views))
+        _k.copy_worlds(*self._store_lists(), rows, *(items[0] for items in views))
 
     def set_world(self, index: int, world: World) -> None:
         """Put ``world`` in place of world ``index``; the batch takes it over (its snapshot

@@ -112,7 +112,7 @@ class LunarLanderVector(BatchedEnv):
         self._rng_state: list = [None] * n
         self._actions = np.zeros((n, 2))  # as lander_step takes them
         # Rows whose new episode lander_step starts (_restart), and the template's views
-        # it copies them from.
+        # it copies them from (None: no row this step).
         self._again = np.zeros(n, np.bool_)
         self._template_views = None
         # Where lander_step puts the engines' impulses, points and firing flags (n, 2, 2),
@@ -253,8 +253,6 @@ class LunarLanderVector(BatchedEnv):
         self._template_views = None
         if rows.size:
             self._restart(rows, [seeds[i] for i in rows.tolist()])
-        if self._template_views is None:
-            self._template_views = batch._take_again(rows[:0])[1]
         if self.enable_wind:
             calm = ~(self._ground[:, 0] | self._ground[:, 1])
             wind = _gust(self._wind_idx) * self.wind_power
@@ -280,7 +278,9 @@ class LunarLanderVector(BatchedEnv):
                 slots, actions, self.continuous, fresh, self._u, self._used, _ENGINES,
                 *self._engines, power, *_EVENT_PAIRS, *self._counts, _OUTCOME, self._limit,
                 self._flags, self._prev_shaping, self._steps, *out, self._again,
-                *self._template_views, self._edges, _WORLD, self._moon))
+                # (no row to start: any lists of the views' types, unread)
+                *(self._template_views or batch._store_lists()), self._edges, _WORLD,
+                self._moon))
         except ValueError:
             # No world was stepped (a NaN): the rows the pass was to start again start
             # here, as _restart starts the others.
