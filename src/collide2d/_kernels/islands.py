@@ -185,6 +185,10 @@ def update_sleep(n_bodies, bodies, links, dt, tolerances, enabled, woke_late, pa
     if not enabled or not restless:
         # All asleep with full clocks: every island's least-rested member has rested.
         return
+    if not short:
+        _settle_awake(n_bodies, kind, flags, vel, angvel, sleep_time, links, time_to_sleep,
+                      parent, least)
+        return
     for b in range(n_bodies):
         parent[b] = b
     for i in range(c_a.shape[0]):
@@ -195,7 +199,8 @@ def update_sleep(n_bodies, bodies, links, dt, tolerances, enabled, woke_late, pa
         if _sleeping_link(d_resp, d_flags, d_ended, i):
             _join(parent, kind, s_body[d_a[i]], s_body[d_b[i]])
     for j in range(n_joints):
-        if (j_flags[j] & J_ALIVE) and (j_flags[j] & J_ENABLED) and j_a[j] >= 0:
+        if ((j_flags[j] & J_ALIVE) and (j_flags[j] & J_ENABLED) and j_a[j] >= 0
+                and j_b[j] >= 0):
             _join(parent, kind, j_a[j], j_b[j])
     for b in range(n_bodies):
         least[b] = np.inf
@@ -214,3 +219,78 @@ def update_sleep(n_bodies, bodies, links, dt, tolerances, enabled, woke_late, pa
                 angvel[b] = 0.0
         else:
             flags[b] |= B_AWAKE
+
+
+@njit(inline="always")
+def _link_ends(c_a, c_b, c_resp, c_flags, s_body, j_a, j_b, j_flags, i, n_c):
+    """Link i's two bodies, contact rows first (touching solid), then joints (enabled,
+    with a body A), or (-1, -1) if it joins nothing: ``update_sleep``'s links."""
+    if i < n_c:
+        if c_resp[i] != 1 or not (c_flags[i] & C_TOUCHING):
+            return -1, -1
+        return s_body[c_a[i]], s_body[c_b[i]]
+    j = i - n_c
+    if (j_flags[j] & J_ALIVE) and (j_flags[j] & J_ENABLED) and j_a[j] >= 0 and j_b[j] >= 0:
+        return j_a[j], j_b[j]
+    return -1, -1
+
+
+@njit(inline="always")
+def _settle_one(b, kind, flags, vel, angvel, least, parent, time_to_sleep):
+    """Body b's island asleep if its least-rested member has rested, else awake."""
+    if kind[b] != DYNAMIC or not (flags[b] & B_ALIVE):
+        return
+    if least[_find(parent, b)] >= time_to_sleep:
+        if flags[b] & B_AWAKE:
+            flags[b] &= ~B_AWAKE
+            vel[b, 0] = 0.0
+            vel[b, 1] = 0.0
+            angvel[b] = 0.0
+    else:
+        flags[b] |= B_AWAKE
+
+
+@njit(_nrt=False)
+def _settle_awake(n_bodies, kind, flags, vel, angvel, sleep_time, links, time_to_sleep,
+                  parent, least):
+    """``update_sleep``'s islands when every sleeper has a full clock and no sleeping row
+    is followed: a sleeper no link reaches is an island of its own that has rested, which
+    the full union-find leaves as it is. So only the awake bodies and the links' ends
+    enter the union-find (as many as move, not as many as sleep: a sleeping pile with one
+    body awake cost five passes over every body), with the same joins and outcome for
+    each of them."""
+    c_a, c_b, c_resp, c_flags = links.c_a, links.c_b, links.c_resp, links.c_flags
+    s_body, j_a, j_b, j_flags = links.s_body, links.j_a, links.j_b, links.j_flags
+    n_c = c_a.shape[0]
+    n_links = n_c + links.n_joints
+    for b in range(n_bodies):
+        if kind[b] == DYNAMIC and (flags[b] & B_AWAKE):
+            parent[b] = b
+            least[b] = np.inf
+    for i in range(n_links):
+        a, b = _link_ends(c_a, c_b, c_resp, c_flags, s_body, j_a, j_b, j_flags, i, n_c)
+        if a >= 0:
+            parent[a] = a
+            parent[b] = b
+            least[a] = np.inf
+            least[b] = np.inf
+    for i in range(n_links):
+        a, b = _link_ends(c_a, c_b, c_resp, c_flags, s_body, j_a, j_b, j_flags, i, n_c)
+        if a >= 0:
+            _join(parent, kind, a, b)
+    # (A sleeper's full clock can not bring its island's least below time_to_sleep: the
+    # awake members' clocks decide.)
+    for b in range(n_bodies):
+        if kind[b] == DYNAMIC and (flags[b] & B_ALIVE) and (flags[b] & B_AWAKE):
+            r = _find(parent, b)
+            least[r] = min(least[r], sleep_time[b])
+    # (Each body's outcome reads only the least clocks, all known by now, so a body seen
+    # twice, or put to sleep before its neighbour is seen, ends the same.)
+    for b in range(n_bodies):
+        if kind[b] == DYNAMIC and (flags[b] & B_AWAKE):
+            _settle_one(b, kind, flags, vel, angvel, least, parent, time_to_sleep)
+    for i in range(n_links):
+        a, b = _link_ends(c_a, c_b, c_resp, c_flags, s_body, j_a, j_b, j_flags, i, n_c)
+        if a >= 0:
+            _settle_one(a, kind, flags, vel, angvel, least, parent, time_to_sleep)
+            _settle_one(b, kind, flags, vel, angvel, least, parent, time_to_sleep)

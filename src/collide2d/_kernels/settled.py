@@ -19,19 +19,30 @@ tables were built, and only the surface, which clears the flag, writes poses).
 
 from .._jit import njit
 from .constants import B_ALIVE, B_AWAKE, DYNAMIC
+from .scan import any_nonzero, words
 
 
 @njit(_nrt=False)
 def all_settled(kind, flags, vel, angvel, force, torque, sleep_time, time_to_sleep,
                 n_bodies):
     """No live dynamic body awake or short of ``time_to_sleep``, and no live body moving
-    or with a force or torque waiting."""
+    or with a force or torque waiting. (A branch-free pass over the flags, then whole-array
+    scans, scan.py: the per-body loop below runs only when a scan finds a value, which may
+    be a removed body's.)"""
+    waking = 0
     for b in range(n_bodies):
         fl = flags[b]
-        if not fl & B_ALIVE:
+        waking |= ((fl & B_ALIVE) * (kind[b] == DYNAMIC)
+                   * ((fl & B_AWAKE) | (sleep_time[b] < time_to_sleep)))
+    if waking != 0:
+        return False
+    n = n_bodies
+    if not (any_nonzero(words(vel, n)) or any_nonzero(words(angvel, n))
+            or any_nonzero(words(force, n)) or any_nonzero(words(torque, n))):
+        return True
+    for b in range(n_bodies):
+        if not flags[b] & B_ALIVE:
             continue
-        if kind[b] == DYNAMIC and ((fl & B_AWAKE) or sleep_time[b] < time_to_sleep):
-            return False
         # One test for six values: a sum of magnitudes is zero only when each is (it can
         # not underflow, and an overflow or a NaN is not zero either).
         if (abs(vel[b, 0]) + abs(vel[b, 1]) + abs(angvel[b]) + abs(force[b, 0])
