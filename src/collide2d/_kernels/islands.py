@@ -224,9 +224,9 @@ def update_sleep(n_bodies, bodies, links, dt, tolerances, enabled, woke_late, pa
 @njit(inline="always")
 def _link_ends(c_a, c_b, c_resp, c_flags, s_body, j_a, j_b, j_flags, i, n_c):
     """Link i's two bodies, contact rows first (touching solid), then joints (enabled,
-    with a body A), or (-1, -1) if it joins nothing: ``update_sleep``'s links."""
+    with both bodies), or (-1, -1) if it joins nothing: ``update_sleep``'s links."""
     if i < n_c:
-        if c_resp[i] != 1 or not (c_flags[i] & C_TOUCHING):
+        if c_resp[i] != SOLID or not (c_flags[i] & C_TOUCHING):
             return -1, -1
         return s_body[c_a[i]], s_body[c_b[i]]
     j = i - n_c
