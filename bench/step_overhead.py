@@ -3,7 +3,9 @@
 Rows (microseconds per call, the best of several repeats, from one warm process):
 
 - ``one body, world.step``: a world with one falling box, the whole public call;
-- ``empty world, world.step``: no bodies at all;
+- ``empty world, world.step``: no bodies at all, sleeping off (with it on, an empty world
+  is still: its step skips the compiled call, ``World._still_step``);
+- ``still world, world.step``: the same world with sleeping on;
 - ``run_step, checked entry``: the compiled step called past the dispatcher, as
   ``World.step`` calls it for a small world (``step.run_listed``, the views in one typed
   list), on the empty world (the kernel's own fixed cost);
@@ -36,8 +38,9 @@ def measure(number: int = 5000, repeat: int = 7) -> dict:
 
     one = c2d.World(gravity=(0, -10))
     one.add_body(position=(0, 5)).add_box(1, 1)
-    empty = c2d.World(gravity=(0, -10))
-    for world in (one, empty):
+    empty = c2d.World(gravity=(0, -10), sleeping=False)
+    still = c2d.World(gravity=(0, -10))
+    for world in (one, empty, still):
         for _ in range(3):
             world.step(1 / 60)
 
@@ -54,6 +57,7 @@ def measure(number: int = 5000, repeat: int = 7) -> dict:
     rows = {
         "one body, world.step": best(lambda: one.step(1 / 60)),
         "empty world, world.step": best(lambda: empty.step(1 / 60)),
+        "still world, world.step": best(lambda: still.step(1 / 60)),
         "run_step, checked entry": best(lambda: step_call(w, p, t, 0, held)),
         "no-op kernel, same views": best(lambda: no_op_entry(w, p, t, 0)),
     }

@@ -154,7 +154,9 @@ def inertias(world, ids) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------- setters
-def _wake(b, s: np.ndarray) -> None:
+def _wake(world, s: np.ndarray) -> None:
+    world._unsettle()
+    b = world._bodies
     b.flags[s] |= S.B_AWAKE
     b.sleep_time[s] = 0.0
 
@@ -180,7 +182,7 @@ def set_rows(world, ids, name: str, value, field: str, width: int | None,
     getattr(b, field)[s] = v
     if pose:
         world._poses_changed()
-    _wake(b, s)
+    _wake(world, s)
 
 
 def _com_world(b, s: np.ndarray) -> np.ndarray:
@@ -215,7 +217,7 @@ def apply(world, ids, name: str, value, points, impulse: bool) -> None:
         np.add.at(b.force, s, f)
         if p is not None:
             np.add.at(b.torque, s, cross)
-    _wake(b, s)
+    _wake(world, s)
 
 
 def apply_torques(world, ids, torques) -> None:
@@ -228,4 +230,4 @@ def apply_torques(world, ids, torques) -> None:
     if s.size == 0:
         return
     np.add.at(b.torque, s, t)
-    _wake(b, s)
+    _wake(world, s)

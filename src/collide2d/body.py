@@ -315,6 +315,7 @@ class Body:
         on = V.flag("fixed_rotation", on)
         self._set_flag(S.B_FIXED_ROTATION, on)
         s = self._s()
+        self._world._unsettle()
         self._world._bodies.angvel[s] = 0.0 if on else self._world._bodies.angvel[s]
         self._apply_inertia(s, float(self._world._bodies.inertia[s]))
 
@@ -340,6 +341,7 @@ class Body:
         if on:
             self._wake(s)
         else:
+            self._world._unsettle()
             self._world._bodies.flags[s] &= ~S.B_AWAKE
             self._world._bodies.vel[s] = 0.0
             self._world._bodies.angvel[s] = 0.0
@@ -712,6 +714,7 @@ class Body:
         self._wake(s)
 
     def _wake(self, s: int) -> None:
+        self._world._unsettle()
         b = self._world._bodies
         b.flags[s] |= S.B_AWAKE
         b.sleep_time[s] = 0.0

@@ -868,6 +868,7 @@ class Joints:
             raise ValueError(f"max_torques: must be >= 0, got {float(m[m < 0.0][0])}")
         st = self.store
         bs = self.world._bodies
+        self.world._unsettle()  # (the kernel wakes the joints' bodies)
         _jc.set_motors(slots, s, m, st.motor_speed, st.max_motor, st.flags, st.imp, st.body_a,
                        st.body_b, bs.kind, bs.flags, bs.sleep_time)
 
@@ -905,6 +906,7 @@ class Joints:
         return np.array(slots, dtype=np.int64)
 
     def wake(self, slot):
+        self.world._unsettle()
         st = self.store
         bs = self.world._bodies
         for body in (int(st.body_a[slot]), int(st.body_b[slot])):

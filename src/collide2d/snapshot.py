@@ -159,7 +159,8 @@ _OWNED = frozenset(("_bodies", "_shapes", "bodies", "_shape_handles", "_gravity"
                     "joint_damping_ratio", "restitution_threshold", "arcade_static_speed",
                     "_time", "_systems",
                     "_shapes_dirty", "_locked", "_params", "_contacts", "_sensors",
-                    "_step_buffers", "_record", "_wview", "_listed", "_stepping", "_queries",
+                    "_step_buffers", "_record", "_still", "_wview", "_listed", "_stepping",
+                    "_queries",
                     "_rules", "_joints"))
 
 _SYSTEMS: dict[str, type] = {}
@@ -1109,6 +1110,7 @@ def assign(dst, src, same: bool = False, arrays: bool = True) -> bool:
     # and its own event flags, which a settled step clears unless src's step cleared them
     # (settled 2: run_step)
     dst._params[0]["settled"] = min(int(dst._params[0]["settled"]), 1)
+    dst._still = None
     dst._contacts.count = dst._sensors.count = 0
     dst._step_buffers.contacts.count = dst._step_buffers.sensors.count = 0
     dst._step_buffers.asleep.count = 0

@@ -175,6 +175,11 @@ class World:
         self._params = np.zeros(1, _views.PARAMS_DTYPE)
         # What the record holds of dt and the store counts (written only when they change).
         self._record = [0.0, -1, -1, 0]  # dt, n_bodies, n_shapes, the pre-solve flag
+        # The record's bytes after a step that found the world settled and kept its tables
+        # (None otherwise, and after any write that wakes a body or sets its motion:
+        # _unsettle). While the record still reads so, the next step would keep them again
+        # and change nothing: step skips the compiled call (_still_step).
+        self._still: bytes | None = None
         self._wview: dict = {}  # id of a contact table -> the WorldView over it
         # (id(world view), id(step view)) -> the one-item list the compiled step takes
         # (_CompiledStep); two pairs at most, as the contact tables alternate
@@ -365,6 +370,7 @@ class World:
     def sleeping(self, value):
         self._sleeping = V.flag("sleeping", value)
         self._params[0]["sleeping"] = int(self._sleeping)
+        self._unsettle()
         if not self._sleeping:
             b = self._bodies
             live = (b.flags[: b.count] & S.B_ALIVE) != 0
@@ -574,6 +580,7 @@ class World:
             b.flags[others] |= S.B_AWAKE
             b.sleep_time[others] = 0.0
             named.append(touching)
+        self._unsettle()
         return tuple(named)
 
     def _topology_changed(self) -> None:
@@ -810,6 +817,9 @@ class World:
         One caller at a time: ``step`` (or ``profile``) called from a callback of this
         world, or from another thread while it steps, raises ``RuntimeError`` and changes
         nothing. Adding and removing bodies from a callback is fine."""
+        if self._still is not None and self._still_alone(dt):
+            self._time += dt  # (a still step with nothing to call: _still_step)
+            return
         self._enter_step()
         _tiers.enter()  # the whole step runs in one tier (see _tiers)
         try:
@@ -833,6 +843,10 @@ class World:
 
     def _step(self, dt) -> None:
         self._check_systems()
+        if self._still is not None and self._still_step(dt):
+            self._end_step(dt, self._step_buffers, True)
+            return
+        self._still = None
         dt, w, buffers = self._begin_step(dt)
         self._locked = True
         stage = 0
@@ -856,11 +870,41 @@ class World:
             raise
         finally:
             self._locked = False
+        if stage == _step.KEPT:
+            # (Taken before the callbacks: what they write makes the next step run.)
+            self._still = self._params.tobytes()
         try:
             self._end_step(dt, buffers, stage == _step.KEPT)
         finally:
             if pre_error is not None:
                 raise pre_error
+
+    def _still_step(self, dt) -> bool:
+        """Whether a step of ``dt`` would find the world as the last one left it: settled,
+        its tables kept (``run_step``'s ``KEPT``), nothing written since. Such a step
+        changes nothing but the time (the kept step at ``settled`` 2 writes the record's
+        values back), so the compiled call is skipped. Every write that could make the
+        compiled step run changes the record (poses, shapes, filters, rules, joints,
+        settings: ``settled`` or a setting) or wakes a body or sets its velocity or force
+        (``_unsettle``); the same dt, counts and no pre-solve callback are checked here, as
+        ``_begin_step`` would write them."""
+        r = self._record
+        return (type(dt) is float and dt == r[0] and self._bodies.count == r[1]
+                and self._shapes.count == r[2] and not self._callbacks["pre_solve"]
+                and self._params.tobytes() == self._still)
+
+    def _still_alone(self, dt) -> bool:
+        """A still step (``_still_step``, its checks written out: this is all such a step
+        costs) with no system to step and no callback to call, while no step runs."""
+        r = self._record
+        return (type(dt) is float and dt == r[0] and self._bodies.count == r[1]
+                and self._shapes.count == r[2] and not self._systems
+                and not any(self._callbacks.values()) and not self._stepping.locked()
+                and self._params.tobytes() == self._still)
+
+    def _unsettle(self) -> None:
+        """A body woke, or its velocity, force or flags were written: the next step runs."""
+        self._still = None
 
     def _pre_solve(self, buffers):
         """The pre-solve callbacks on the step's contacts (the step's buffers' table); the
