@@ -812,7 +812,9 @@ class World:
         """Advance the world by ``dt`` seconds (> 0), then run callbacks and systems.
 
         The stages (``collide2d._kernels.step.STAGES``) run in one compiled call;
-        ``profile`` runs the same stages one by one and times each.
+        ``profile`` runs the same stages one by one and times each. A world whose bodies
+        all sleep, with nothing changed through its handles or setters since the last step,
+        skips that call (it would change nothing) and only advances ``time``.
 
         One caller at a time: ``step`` (or ``profile``) called from a callback of this
         world, or from another thread while it steps, raises ``RuntimeError`` and changes
