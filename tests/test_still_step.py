@@ -224,3 +224,33 @@ def test_restored_and_copied_still_worlds_continue_bit_identically(settled):
         for w in (fast, ref, twin, clone):
             w.step(DT)
     assert fast.snapshot() == ref.snapshot() == twin.snapshot() == clone.snapshot()
+
+
+# Writes that can be repeated on the same world and leave it to settle again (none that
+# sets the ball rolling or the motor turning for good).
+REPEATABLE = ("velocity", "apply_force", "apply_force_at_point", "apply_impulse", "awake",
+              "asleep", "position", "angle", "apply_forces", "apply_impulses", "friction",
+              "density", "time")
+
+
+def test_writes_at_random_times_step_as_the_compiled_step(settled):
+    """Writes at random steps, each world left to settle again in between (so the short
+    cut is taken, dropped and taken again): the same snapshots throughout."""
+    fast, ref = pair(settled)
+    rng = np.random.default_rng(7)
+    still_steps = 0
+    writes = 0
+    for k in range(2000):
+        if rng.random() < 0.006:
+            writes += 1
+            name = REPEATABLE[int(rng.integers(len(REPEATABLE)))]
+            for w in (fast, ref):
+                WRITES[name](w)
+        still_steps += fast._still is not None
+        fast.step(DT)
+        ref.step(DT)
+        if k % 50 == 49:
+            assert fast.snapshot() == ref.snapshot(), f"step {k + 1}"
+    assert fast.snapshot() == ref.snapshot()
+    assert writes >= 8
+    assert still_steps > 600  # the short cut was taken, dropped and taken again
