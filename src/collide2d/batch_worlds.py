@@ -702,7 +702,7 @@ class WorldBatch:
         self._params[i] = w._params[0]
         w._params = self._params[i:i + 1]
         w._record = [0.0, -1, -1, -1]
-        w._still = None  # the batch steps it and writes its bodies now
+        w._unsettle()  # the batch steps it and writes its bodies now
         self._worlds[i] = w
         self._same_as.pop(i, None)
         self._parity[i] = 0
@@ -779,7 +779,7 @@ class WorldBatch:
         w._step_buffers.sensors.count = int(self._prev_sensors[i])
         w.time = float(self.times[i])
         w._record = [0.0, -1, -1, -1]
-        w._still = None
+        w._unsettle()
         w._wview = {}
         w._listed = {}
 

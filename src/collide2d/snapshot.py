@@ -1110,7 +1110,7 @@ def assign(dst, src, same: bool = False, arrays: bool = True) -> bool:
     # and its own event flags, which a settled step clears unless src's step cleared them
     # (settled 2: run_step)
     dst._params[0]["settled"] = min(int(dst._params[0]["settled"]), 1)
-    dst._still = None
+    dst._unsettle()
     dst._contacts.count = dst._sensors.count = 0
     dst._step_buffers.contacts.count = dst._step_buffers.sensors.count = 0
     dst._step_buffers.asleep.count = 0

@@ -819,8 +819,9 @@ class World:
         One caller at a time: ``step`` (or ``profile``) called from a callback of this
         world, or from another thread while it steps, raises ``RuntimeError`` and changes
         nothing. Adding and removing bodies from a callback is fine."""
-        if self._still is not None and self._still_alone(dt):
-            self._time += dt  # (a still step with nothing to call: _still_step)
+        if (self._still is not None and not self._systems and not any(self._callbacks.values())
+                and not self._stepping.locked() and self._still_step(dt)):
+            self._time += dt  # (a still step with no system or callback: _still_step)
             return
         self._enter_step()
         _tiers.enter()  # the whole step runs in one tier (see _tiers)
@@ -893,15 +894,6 @@ class World:
         r = self._record
         return (type(dt) is float and dt == r[0] and self._bodies.count == r[1]
                 and self._shapes.count == r[2] and not self._callbacks["pre_solve"]
-                and self._params.tobytes() == self._still)
-
-    def _still_alone(self, dt) -> bool:
-        """A still step (``_still_step``, its checks written out: this is all such a step
-        costs) with no system to step and no callback to call, while no step runs."""
-        r = self._record
-        return (type(dt) is float and dt == r[0] and self._bodies.count == r[1]
-                and self._shapes.count == r[2] and not self._systems
-                and not any(self._callbacks.values()) and not self._stepping.locked()
                 and self._params.tobytes() == self._still)
 
     def _unsettle(self) -> None:
