@@ -21,7 +21,6 @@ docs/architecture.md ("Graph colouring") quotes it.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 
 import numpy as np
@@ -182,7 +181,6 @@ def main() -> None:
                 call()
             best = min(best, (time.perf_counter() - t0) / 2000 / N_ROWS)
         print(f"{name:14s} {best * 1e9:7.1f} ns a manifold")
-    sys.stdout.flush()
 
 
 if __name__ == "__main__":
