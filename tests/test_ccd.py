@@ -299,8 +299,8 @@ def _fast_bodies(kind, flags, com, com0, s_body, s_flags, aabb):
 def test_fast_movers_and_any_fast_find_the_fast_bodies():
     # The step's continuous stage finds its fast bodies from the shape index's movers
     # (fast_movers); in a large world any_fast, over the same rows, is the test before it
-    # (sweep_may_hit): both against the definition (each body moved 0..2x its smallest
-    # extent).
+    # (sweep_may_hit), and fast_movers' pass starts where any_fast found the first: all
+    # against the definition (each body moved 0..2x its smallest extent).
     from collide2d import _tiers
     from collide2d._store import B_AWAKE, DYNAMIC, KINEMATIC, S_ALIVE, STATIC
 
@@ -327,11 +327,19 @@ def test_fast_movers_and_any_fast_find_the_fast_bodies():
         # room to spare after them; any_fast takes them in any order.
         movers = np.flatnonzero((s_flags & S_ALIVE != 0) & (kind[s_body] != STATIC))
         rows = np.concatenate([movers, rng.integers(0, max(ns, 1), 3)])
-        got = fast_movers(kind, flags, com, com0, s_body, aabb, rows, len(movers))
+        got = fast_movers(kind, flags, com, com0, s_body, aabb, rows, len(movers), 0)
         assert got.tolist() == expect
         shuffled = np.concatenate([rng.permutation(movers), rows[len(movers):]])
-        assert any_fast(nb, kind, flags, com, com0, s_body, aabb, shuffled,
-                        len(movers)) == bool(expect)
+        first = any_fast(nb, kind, flags, com, com0, s_body, aabb, shuffled, len(movers))
+        assert (first >= 0) == bool(expect)
+        if expect:
+            # Its position is a fast body's shape, and none before it is.
+            assert _fast_bodies(kind, flags, com, com0, s_body[shuffled[:first]],
+                                s_flags[shuffled[:first]], aabb[shuffled[:first]]) == []
+            assert s_body[shuffled[first]] in expect
+            got = fast_movers(kind, flags, com, com0, s_body, aabb, shuffled, len(movers),
+                              first)
+            assert got.tolist() == expect
         found[bool(expect)] += 1
     assert min(found.values()) > 20
 
@@ -351,8 +359,8 @@ def test_skipping_the_sweep_when_nothing_is_near_changes_no_bit(monkeypatch):
     said = {True: 0, False: 0}
 
     def counting(*args):
-        result = checked(*args)
-        said[result] += 1
+        result = checked(*args)  # where the sweep's pass starts, or -1: no sweep
+        said[result >= 0] += 1
         return result
 
     def scene(seed):
@@ -386,7 +394,8 @@ def test_skipping_the_sweep_when_nothing_is_near_changes_no_bit(monkeypatch):
         for _ in range(8):
             monkeypatch.setattr(step_kernels, "sweep_may_hit", counting)
             gated.step(DT)
-            monkeypatch.setattr(step_kernels, "sweep_may_hit", lambda *args: True)
+            # (always a sweep, its pass over every mover)
+            monkeypatch.setattr(step_kernels, "sweep_may_hit", lambda *args: 0)
             always.step(DT)
             assert gated.snapshot() == always.snapshot()
     assert said[True] > 10 and said[False] > 10  # both ways, many times

@@ -191,11 +191,14 @@ def _near_targets(sw, lo_x, lo_y, hi_x, hi_y):
             cls[t] = FIXED
             k += 1
         q -= 1
+    # (The box first: of a large sleeping pile most shapes are far, and it reads the rows
+    # in order where the body's kind and mass are reads by body.)
     for u in range(n_movers):
         t = order[u]
+        if not _box_meets(boxes, t, lo_x, lo_y, hi_x, hi_y):
+            continue
         d = s_body[t]
-        if (kind[d] == DYNAMIC and inv_m[d] == 0.0 and not (s_flags[t] & S_SENSOR)
-                and _box_meets(boxes, t, lo_x, lo_y, hi_x, hi_y)):
+        if kind[d] == DYNAMIC and inv_m[d] == 0.0 and not (s_flags[t] & S_SENSOR):
             targets[k] = t
             cls[t] = ASLEEP
             k += 1
@@ -232,16 +235,18 @@ def _moved(com, com0, b):
 
 
 @njit(_nrt=True)
-def fast_movers(kind, flags, com, com0, s_body, aabb, rows, n_rows):
+def fast_movers(kind, flags, com, com0, s_body, aabb, rows, n_rows, first):
     """Awake dynamic bodies with a shape that moved more than half its smallest extent this
     step (from step-start boxes), in body order, given the live shapes on bodies that are
     not static, ``rows[:n_rows]`` (the shape index's movers): a body moved more than the
     smallest half extent of its shapes exactly when it moved more than one shape's. Bullets
     too (Box2D v3's test): one moving less is still overlapping what it would pass at the
-    step's end, for the contacts."""
+    step's end, for the contacts. ``first``: no earlier position of ``rows`` is one
+    (:func:`any_fast`'s answer; in a large world with one fast body the pass over the
+    others is not taken twice)."""
     fast = np.empty(max(n_rows, 1), dtype=np.int64)
     k = 0
-    for u in range(n_rows):
+    for u in range(first, n_rows):
         s = rows[u]
         b = s_body[s]
         if kind[b] != DYNAMIC or not (flags[b] & B_AWAKE):
@@ -464,10 +469,11 @@ def sweep_fast_bodies(bodies, shapes, rules, t, n_bodies, n_shapes, slop, dynami
 
 @njit(_nrt=False)
 def any_fast(n_bodies, kind, flags, com, com0, s_body, aabb, rows, n_rows):
-    """Whether :func:`fast_bodies` finds any, without allocating, given the live shapes
-    on bodies that are not static, ``rows[:n_rows]`` (the shape index's movers): a body
-    moved more than the smallest half extent of its shapes exactly when it moved more than
-    one shape's."""
+    """The first position in ``rows[:n_rows]`` (the shape index's movers: the live shapes
+    on bodies that are not static) whose shape :func:`fast_movers` would list, or -1:
+    whether it finds any, without allocating, and where its pass may start (a body moved
+    more than the smallest half extent of its shapes exactly when it moved more than one
+    shape's)."""
     for u in range(n_rows):
         s = rows[u]
         b = s_body[s]
@@ -475,8 +481,8 @@ def any_fast(n_bodies, kind, flags, com, com0, s_body, aabb, rows, n_rows):
             continue
         dist = _moved(com, com0, b)
         if dist != 0.0 and dist > _half_extent(aabb, s):
-            return True
-    return False
+            return u
+    return -1
 
 
 @njit(inline="always")
@@ -503,7 +509,8 @@ def sweep_may_hit(n_bodies, n_shapes, kind, flags, com, com0, angle, angle0, sha
     motion; a hit needs another body's shape there, at its step-start box or at its final
     pose's bound (``_may_meet``), the two tests the sweep makes on smaller boxes, and the
     pair's response solid (the sweep's own test: a leg never meets the hull it is jointed
-    to). False: the sweep would move nothing and write nothing, and is not called."""
+    to). -1: the sweep would move nothing and write nothing, and is not called; else where
+    :func:`fast_movers` may start (``any_fast``)."""
     s_body = shapes.body
     s_flags = shapes.flags
     s_category = shapes.category
@@ -513,9 +520,9 @@ def sweep_may_hit(n_bodies, n_shapes, kind, flags, com, com0, angle, angle0, sha
     aabb = shapes.fat  # (the step's boxes, fattened)
     # (In a small world too: a pass over the movers, where the test below looks at every
     # shape for each shape of a body; a world in flight has no fast body.)
-    fast = any_fast(n_bodies, kind, flags, com, com0, s_body, aabb, shapes.order, n_movers)
-    if not fast or n_movers + n_statics > SMALL_WORLD:
-        return fast
+    first = any_fast(n_bodies, kind, flags, com, com0, s_body, aabb, shapes.order, n_movers)
+    if first < 0 or n_movers + n_statics > SMALL_WORLD:
+        return first
     for s in range(n_shapes):
         if not (s_flags[s] & S_ALIVE) or (s_flags[s] & S_SENSOR):
             continue
@@ -540,19 +547,19 @@ def sweep_may_hit(n_bodies, n_shapes, kind, flags, com, com0, angle, angle0, sha
                 continue
             if rows_response(s, t, s_body, s_flags, s_category, s_mask, s_group, s_type, kind,
                              rules, dynamic_response) == SOLID:
-                return True
-    return False
+                return first
+    return -1
 
 
 @njit(_nrt=True)
 def continuous_step(bodies, shapes, rules, t, n_bodies, n_shapes, slop, dynamic_response,
-                    n_movers, n_statics):
+                    n_movers, n_statics, first):
     """The step's continuous collision over its motion (``t``, the step's view):
     :func:`fast_movers`, then :func:`sweep_fast_bodies` of them when there are any. Returns
     how many sleeping bodies the hits woke. Its own call with reference counting: the fast
     bodies are allocated."""
     fast = fast_movers(bodies.kind, bodies.flags, t.com, t.com0, shapes.body, shapes.fat,
-                       shapes.order, n_movers)
+                       shapes.order, n_movers, first)
     if fast.shape[0] == 0:
         return 0
     return sweep_fast_bodies(bodies, shapes, rules, t, n_bodies, n_shapes, slop,

@@ -475,14 +475,16 @@ def continuous(w, p, t):
     b = w.bodies
     s = w.shapes
     t.state[0]["woke_late"] = 0
-    if sweep_may_hit(prm["n_bodies"], prm["n_shapes"], b.kind, b.flags, t.com, t.com0,
-                     b.angle, t.angle0, s, w.rules, prm["dynamic_response"], prm["n_movers"],
-                     prm["n_statics"]):
+    # (first: where the sweep's pass over the movers may start, or -1: nothing to sweep)
+    first = sweep_may_hit(prm["n_bodies"], prm["n_shapes"], b.kind, b.flags, t.com, t.com0,
+                          b.angle, t.angle0, s, w.rules, prm["dynamic_response"],
+                          prm["n_movers"], prm["n_statics"])
+    if first >= 0:
         # (Targets it wakes may have sleeping rows: the sleep stage follows them.)
         t.state[0]["woke_late"] = continuous_step(b, s, w.rules, t, prm["n_bodies"],
                                                   prm["n_shapes"], prm["slop"],
                                                   prm["dynamic_response"], prm["n_movers"],
-                                                  prm["n_statics"])
+                                                  prm["n_statics"], first)
     return 0
 
 
