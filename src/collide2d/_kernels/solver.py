@@ -25,8 +25,6 @@ sleeping bodies, which makes them immovable here.
 import math
 from collections import namedtuple
 
-import numpy as np
-
 from .._jit import njit
 from .colouring import colour_rows
 from .constants import B_ARCADE
@@ -541,7 +539,7 @@ def _soft_terms(s, inv_h, use_bias, bias_rate, mass_scale, imp_scale, max_push):
     return 0.0, 1.0, 0.0
 
 
-@njit(_nrt=True)
+@njit(_nrt=False)
 def apply_restitution(k, cp, relv, rest, free, threshold, cap):
     """Bounce, over the first ``k`` rows of the ``ContactPass`` ``cp``: drive the normal
     velocity to -e * (approach speed) (``relv`` the rows' approach speeds, ``rest`` their
@@ -555,15 +553,14 @@ def apply_restitution(k, cp, relv, rest, free, threshold, cap):
     the pair's kinetic energy is no more than it would have been with no contact at all
     (``free`` = (vfree, wfree, kinematic_moving): the step's start velocities plus the
     forces' change, and whether each body is a moving kinematic one). A moving kinematic
-    body is exempt: it may give energy. ``cap`` False: no scaling back.
+    body is exempt: it may give energy. ``cap`` False: no scaling back. (It allocates
+    nothing: the pair's velocities before the bounce and the points' impulses are locals.)
     """
     rows, ba, bb, jac = cp.rows.rows, cp.rows.ba, cp.rows.bb, cp.rows.jac
     nmass, max_imp = cp.rows.nmass, cp.rows.max_imp
     c_count, c_normal, c_nimp, total_imp = cp.count, cp.normal, cp.nimp, cp.impulse
     vel, angvel, inv_m, inv_i = cp.vel, cp.angvel, cp.inv_m, cp.inv_i
     vfree, wfree, kinematic_moving = free
-    before = np.empty(6)
-    d = np.empty(2)
     for q in range(k):
         e = rest[q]
         if e == 0.0:
@@ -578,16 +575,17 @@ def apply_restitution(k, cp, relv, rest, free, threshold, cap):
         active1 = n == 2 and relv[q, 1] <= -threshold and max_imp[q, 1] != 0.0
         if not (active0 or active1):
             continue
-        before[0] = vel[a, 0]
-        before[1] = vel[a, 1]
-        before[2] = angvel[a]
-        before[3] = vel[b, 0]
-        before[4] = vel[b, 1]
-        before[5] = angvel[b]
-        d[0] = 0.0
-        d[1] = 0.0
-        if not (active0 and active1 and _restitution_block(cp, q, i, a, b, nx, ny, e, relv,
-                                                           d)):
+        before = (vel[a, 0], vel[a, 1], angvel[a], vel[b, 0], vel[b, 1], angvel[b])
+        # Each point's impulse this bounce.
+        d0 = 0.0
+        d1 = 0.0
+        together = False
+        if active0 and active1:
+            together, i0, i1 = _restitution_block(cp, q, i, a, b, nx, ny, e, relv)
+            if together:
+                d0 += i0
+                d1 += i1
+        if not together:
             for p in range(n):
                 if relv[q, p] > -threshold or max_imp[q, p] == 0.0:
                     continue
@@ -596,7 +594,10 @@ def apply_restitution(k, cp, relv, rest, free, threshold, cap):
                 new = max(c_nimp[i, p] + imp, 0.0)
                 imp = new - c_nimp[i, p]
                 c_nimp[i, p] = new
-                d[p] += imp
+                if p == 0:
+                    d0 += imp
+                else:
+                    d1 += imp
                 _apply_normal(q, p, a, b, imp, nx, ny, jac, vel, angvel, inv_m, inv_i)
         f = 1.0
         if cap and not (kinematic_moving[a] or kinematic_moving[b]):
@@ -608,11 +609,14 @@ def apply_restitution(k, cp, relv, rest, free, threshold, cap):
             vel[b, 0] = before[3] + f * (vel[b, 0] - before[3])
             vel[b, 1] = before[4] + f * (vel[b, 1] - before[4])
             angvel[b] = before[5] + f * (angvel[b] - before[5])
-            for p in range(n):
-                c_nimp[i, p] -= (1.0 - f) * d[p]
-                d[p] *= f
-        for p in range(n):
-            total_imp[i, p] += d[p]
+            c_nimp[i, 0] -= (1.0 - f) * d0
+            d0 *= f
+            if n == 2:
+                c_nimp[i, 1] -= (1.0 - f) * d1
+                d1 *= f
+        total_imp[i, 0] += d0
+        if n == 2:
+            total_imp[i, 1] += d1
 
 
 @njit(_nrt=False)
@@ -658,13 +662,15 @@ def _energy_scale(a, b, before, vel, angvel, inv_m, inv_i, vfree, wfree):
 
 
 @njit(_nrt=False)
-def _restitution_block(cp, q, i, a, b, nx, ny, e, relv, d):
-    """Solve both points' target velocities at once; False if an impulse would pull."""
+def _restitution_block(cp, q, i, a, b, nx, ny, e, relv):
+    """Solve both points' target velocities at once: (True, the two points' impulses), or
+    (False, 0, 0) if an impulse would pull (nothing written)."""
     jac, c_nimp, vel, angvel, inv_m, inv_i = (cp.rows.jac, cp.nimp, cp.vel, cp.angvel,
                                               cp.inv_m, cp.inv_i)
     k11, k12, k22, det = _normal_mass2(q, jac, inv_m[a], inv_m[b], inv_i[a], inv_i[b])
     if det <= 1e-12 * k11 * k22:
-        return False  # the two points act as one (ill-conditioned): solve them one by one
+        # the two points act as one (ill-conditioned): solve them one by one
+        return False, 0.0, 0.0
     b1 = -(_normal_velocity(q, 0, a, b, nx, ny, jac, vel, angvel) + e * relv[q, 0])
     b2 = -(_normal_velocity(q, 1, a, b, nx, ny, jac, vel, angvel) + e * relv[q, 1])
     d1 = (k22 * b1 - k12 * b2) / det
@@ -672,11 +678,9 @@ def _restitution_block(cp, q, i, a, b, nx, ny, e, relv, d):
     n1 = c_nimp[i, 0] + d1
     n2 = c_nimp[i, 1] + d2
     if n1 < 0.0 or n2 < 0.0:
-        return False
+        return False, 0.0, 0.0
     c_nimp[i, 0] = n1
     c_nimp[i, 1] = n2
-    d[0] += d1
-    d[1] += d2
     _apply_normal(q, 0, a, b, d1, nx, ny, jac, vel, angvel, inv_m, inv_i)
     _apply_normal(q, 1, a, b, d2, nx, ny, jac, vel, angvel, inv_m, inv_i)
-    return True
+    return True, d1, d2

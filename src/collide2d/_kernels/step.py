@@ -50,9 +50,10 @@ counting (``_nrt=False``): Numba otherwise counts a reference, atomically, to ev
 stage reads from the views and drops it again, a few thousand counts a step, most of a
 small world's step. Without counting nothing may be allocated there, so the kernels that
 allocate are their own calls, compiled with counting (``_nrt=True``: the broadphase's grid,
-the stacks' substep count and weight shedding, continuous collision, colouring,
-restitution's blocks), and none of them hands an allocated array back. (The narrowphase
-takes its room from the step buffers, ``views.NarrowRoom``, and runs uncounted.) Their
+the stacks' substep count and weight shedding, continuous collision, colouring), and
+none of them hands an allocated array back. (The narrowphase takes its room from the step
+buffers, ``views.NarrowRoom``, and restitution keeps a pair's velocities in locals: both
+run uncounted.) Their
 hot loops that allocate nothing are their own calls without counting again (the grid's
 sweep, the geometry leaves): a counted loop pays atomics wherever it reads a view's field
 or passes arrays to a call that is not inlined. Every kernel states its setting (a kernel
@@ -60,8 +61,7 @@ without one would take that of whichever compile reached it first). Small worlds
 some of those calls (``broadphase.small_pairs``; no narrowphase without pairs
 or old contacts; continuous collision only when ``ccd.sweep_may_hit`` finds a fast body
 and, in a world of at most ``SMALL_WORLD`` shapes, something it could meet and would
-collide with): a small world with nothing touching allocates nothing; with contacts,
-restitution's two small blocks (the narrowphase allocates nothing).
+collide with): a small world's stages allocate nothing, in contact or not.
 
 A lone world's step is called through ``run_listed`` (its views in a one-item typed list,
 unboxed as one object: see ``World._CompiledStep``). In each entry's compiled library the
