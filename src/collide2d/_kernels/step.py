@@ -53,12 +53,11 @@ allocate are their own calls, compiled with counting (``_nrt=True``: the broadph
 the stacks' substep count and weight shedding, continuous collision, colouring), and
 none of them hands an allocated array back. (The narrowphase takes its room from the step
 buffers, ``views.NarrowRoom``, and restitution keeps a pair's velocities in locals: both
-run uncounted.) Their
-hot loops that allocate nothing are their own calls without counting again (the grid's
-sweep, the geometry leaves): a counted loop pays atomics wherever it reads a view's field
-or passes arrays to a call that is not inlined. Every kernel states its setting (a kernel
-without one would take that of whichever compile reached it first). Small worlds skip
-some of those calls (``broadphase.small_pairs``; no narrowphase without pairs
+run uncounted.) Their hot loops that allocate nothing are their own calls without counting
+again (the grid's sweep, the geometry leaves): a counted loop pays atomics wherever it
+reads a view's field or passes arrays to a call that is not inlined. Every kernel states
+its setting (a kernel without one would take that of whichever compile reached it first).
+Small worlds skip some of those calls (``broadphase.small_pairs``; no narrowphase without pairs
 or old contacts; continuous collision only when ``ccd.sweep_may_hit`` finds a fast body
 and, in a world of at most ``SMALL_WORLD`` shapes, something it could meet and would
 collide with): a small world's stages allocate nothing, in contact or not.
